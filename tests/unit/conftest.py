@@ -1,9 +1,12 @@
-"""Make ``kimi_deploy`` importable under plain pytest, the way Ansible ships it to hosts.
+"""Make ``kimi_deploy`` and the modules importable under plain pytest, the way Ansible ships them.
 
-Modules import ``ansible.module_utils.kimi_deploy``; the unit tests import ``kimi_deploy``. Both
-names point at the same files, so module tests and library tests exercise the same code.
+Modules import ``ansible.module_utils.kimi_deploy.<name>``; library tests import
+``kimi_deploy.<name>``. Every submodule is registered under both names as the *same* module
+object, so an exception class raised by the library is the one the module catches.
 """
 
+import importlib
+import pkgutil
 import sys
 from pathlib import Path
 
@@ -11,6 +14,9 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "plugins" / "module_utils"))
 sys.path.insert(0, str(REPO_ROOT / "plugins" / "modules"))
 
-import kimi_deploy  # noqa: E402
+import kimi_deploy
 
-sys.modules.setdefault("ansible.module_utils.kimi_deploy", kimi_deploy)
+sys.modules["ansible.module_utils.kimi_deploy"] = kimi_deploy
+for _info in pkgutil.iter_modules(kimi_deploy.__path__):
+    _mod = importlib.import_module(f"kimi_deploy.{_info.name}")
+    sys.modules[f"ansible.module_utils.kimi_deploy.{_info.name}"] = _mod

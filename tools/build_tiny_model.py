@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""Build a tiny random-weight model that the real vLLM serves, with no hub and no torch.
+
+    build_tiny_model.py --arch llama --out DIR [--seed 0] [--shards 2]
+
+Architectures (each one a layout the deployer must size and serve):
+  llama        LlamaForCausalLM, GQA (4 query heads, 2 KV heads)
+  deepseek_v3  DeepseekV3ForCausalLM: MLA + MoE, the Kimi K2 layout. The CPU build's MLA kernel only
+               compiles for kv_lora_rank + qk_rope_head_dim = 576, so 512 + 64.
+  qwen3_moe    Qwen3MoeForCausalLM: GQA + 8 routed experts, top-2
+
+The tokenizer is a byte-level BPE trained with ``tokenizers`` on a corpus generated from a fixed
+seed, with a ChatML chat template. Everything is deterministic: the same arguments give the same
+bytes, so a model directory's content hash is a stable revision for the release id.
+Weights are bf16, normal(0, 0.02); norms are ones. Output is gibberish; tests assert on structure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plugins" / "module_utils"))
+from kimi_deploy.safetensors_format import write_file
+
+VOCAB_SIZE = 1024
+SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|pad|>"]
+CHAT_TEMPLATE = (
+    "{% for message in messages %}"
+    "{{ '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>' + '\n' }}"
+    "{% endfor %}"
+    "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
+)
+
+_WORDS = (
+    "the model serves tokens from weights on every node and the operator checks memory context "
+    "concurrency before traffic a release is accepted only after long input and bad input tests "
+    "kimi deploy vllm cache block layer expert router attention latent state shard index revision "
+    "hello world question answer please reduce length request response error health metrics "
+    "zero one two three four five six seven eight nine ten hundred thousand million"
+).split()
+_EXTRA = [
+    "你好", "世界", "模型", "显存", "上下文", "并发", "こんにちは", "Привет", "مرحبا", "🙂", "🚀", "é", "ß",
+]
+
+
+def _corpus(seed: int, lines: int = 4000) -> list[str]:
+    rng = np.random.default_rng(seed)
+    vocab = _WORDS + _EXTRA
+    out = []
+    for _ in range(lines):
+        n = int(rng.integers(4, 16))
+        words = [vocab[int(i)] for i in rng.integers(0, len(vocab), n)]
+        out.append(" ".join(words) + rng.choice([".", "?", "!", ",", ":"]))
+    return out
+
+
+def build_tokenizer(out: Path, seed: int) -> dict[str, int]:
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    tok.post_processor = processors.ByteLevel(trim_offsets=False)
+    trainer = trainers.BpeTrainer(
+        vocab_size=VOCAB_SIZE,
+        special_tokens=SPECIAL_TOKENS,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    tok.train_from_iterator(_corpus(seed), trainer=trainer)
+    tok.save(str(out / "tokenizer.json"))
+    ids = {t: tok.token_to_id(t) for t in SPECIAL_TOKENS}
+    _write_json(out / "tokenizer_config.json", {
+        "tokenizer_class": "PreTrainedTokenizerFast",
+        "bos_token": None,
+        "eos_token": "<|im_end|>",
+        "pad_token": "<|pad|>",
+        "unk_token": None,
+        "model_max_length": 4096,
+        "clean_up_tokenization_spaces": False,
+        "chat_template": CHAT_TEMPLATE,
+    })
+    _write_json(out / "special_tokens_map.json", {"eos_token": "<|im_end|>", "pad_token": "<|pad|>"})
+    return ids
+
+
+def _write_json(path: Path, doc: dict) -> None:
+    path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def _bf16(array: np.ndarray) -> bytes:
+    """float32 -> bfloat16 bytes with round-to-nearest-even, little-endian."""
+    bits = np.ascontiguousarray(array, dtype=np.float32).view(np.uint32)
+    rounded = bits + 0x7FFF + ((bits >> 16) & 1)
+    return (rounded >> 16).astype("<u2").tobytes()
+
+
+class _Weights:
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.tensors: dict[str, tuple[str, tuple[int, ...], bytes]] = {}
+
+    def normal(self, name: str, *shape: int) -> None:
+        self.tensors[name] = ("BF16", shape, _bf16(self.rng.normal(0.0, 0.02, shape)))
+
+    def ones(self, name: str, *shape: int) -> None:
+        self.tensors[name] = ("BF16", shape, _bf16(np.ones(shape)))
+
+    def zeros_f32(self, name: str, *shape: int) -> None:
+        self.tensors[name] = ("F32", shape, np.zeros(shape, dtype="<f4").tobytes())
+
+
+def _common_config(arch: str, model_type: str, ids: dict[str, int]) -> dict:
+    return {
+        "architectures": [arch],
+        "model_type": model_type,
+        "vocab_size": VOCAB_SIZE,
+        "hidden_size": 128,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "max_position_embeddings": 4096,
+        "rms_norm_eps": 1e-6,
+        "rope_theta": 10000.0,
+        "hidden_act": "silu",
+        "tie_word_embeddings": False,
+        "torch_dtype": "bfloat16",
+        "bos_token_id": ids["<|endoftext|>"],
+        "eos_token_id": ids["<|im_end|>"],
+        "pad_token_id": ids["<|pad|>"],
+        "initializer_range": 0.02,
+        "attention_bias": False,
+        "use_cache": True,
+    }
+
+
+def _embeddings(w: _Weights, cfg: dict) -> None:
+    w.normal("model.embed_tokens.weight", cfg["vocab_size"], cfg["hidden_size"])
+    w.ones("model.norm.weight", cfg["hidden_size"])
+    w.normal("lm_head.weight", cfg["vocab_size"], cfg["hidden_size"])
+
+
+def _gqa_attention(w: _Weights, cfg: dict, p: str, qk_norm: bool) -> None:
+    h, hd = cfg["hidden_size"], cfg["head_dim"]
+    w.normal(f"{p}.self_attn.q_proj.weight", cfg["num_attention_heads"] * hd, h)
+    w.normal(f"{p}.self_attn.k_proj.weight", cfg["num_key_value_heads"] * hd, h)
+    w.normal(f"{p}.self_attn.v_proj.weight", cfg["num_key_value_heads"] * hd, h)
+    w.normal(f"{p}.self_attn.o_proj.weight", h, cfg["num_attention_heads"] * hd)
+    if qk_norm:
+        w.ones(f"{p}.self_attn.q_norm.weight", hd)
+        w.ones(f"{p}.self_attn.k_norm.weight", hd)
+
+
+def _mlp(w: _Weights, p: str, hidden: int, inter: int) -> None:
+    w.normal(f"{p}.gate_proj.weight", inter, hidden)
+    w.normal(f"{p}.up_proj.weight", inter, hidden)
+    w.normal(f"{p}.down_proj.weight", hidden, inter)
+
+
+def _norms(w: _Weights, p: str, hidden: int) -> None:
+    w.ones(f"{p}.input_layernorm.weight", hidden)
+    w.ones(f"{p}.post_attention_layernorm.weight", hidden)
+
+
+def llama(ids: dict[str, int], w: _Weights) -> dict:
+    cfg = _common_config("LlamaForCausalLM", "llama", ids)
+    cfg.update(intermediate_size=256, num_key_value_heads=2, head_dim=32, mlp_bias=False)
+    _embeddings(w, cfg)
+    for i in range(cfg["num_hidden_layers"]):
+        p = f"model.layers.{i}"
+        _gqa_attention(w, cfg, p, qk_norm=False)
+        _mlp(w, f"{p}.mlp", cfg["hidden_size"], cfg["intermediate_size"])
+        _norms(w, p, cfg["hidden_size"])
+    return cfg
+
+
+def qwen3_moe(ids: dict[str, int], w: _Weights) -> dict:
+    cfg = _common_config("Qwen3MoeForCausalLM", "qwen3_moe", ids)
+    cfg.update(
+        intermediate_size=256, moe_intermediate_size=64, num_experts=8, num_experts_per_tok=2,
+        num_key_value_heads=2, head_dim=32, decoder_sparse_step=1, mlp_only_layers=[],
+        norm_topk_prob=True, output_router_logits=False, router_aux_loss_coef=0.001,
+    )
+    _embeddings(w, cfg)
+    h = cfg["hidden_size"]
+    for i in range(cfg["num_hidden_layers"]):
+        p = f"model.layers.{i}"
+        _gqa_attention(w, cfg, p, qk_norm=True)
+        w.normal(f"{p}.mlp.gate.weight", cfg["num_experts"], h)
+        for e in range(cfg["num_experts"]):
+            _mlp(w, f"{p}.mlp.experts.{e}", h, cfg["moe_intermediate_size"])
+        _norms(w, p, h)
+    return cfg
+
+
+def deepseek_v3(ids: dict[str, int], w: _Weights) -> dict:
+    cfg = _common_config("DeepseekV3ForCausalLM", "deepseek_v3", ids)
+    cfg.update(
+        intermediate_size=256, moe_intermediate_size=64, num_key_value_heads=4,
+        q_lora_rank=64, kv_lora_rank=512, qk_rope_head_dim=64, qk_nope_head_dim=32, v_head_dim=32,
+        n_routed_experts=8, n_shared_experts=1, num_experts_per_tok=2, first_k_dense_replace=1,
+        moe_layer_freq=1, n_group=1, topk_group=1, topk_method="noaux_tc", scoring_func="sigmoid",
+        norm_topk_prob=True, routed_scaling_factor=1.0, rope_scaling=None,
+    )
+    _embeddings(w, cfg)
+    h, heads = cfg["hidden_size"], cfg["num_attention_heads"]
+    qk_head = cfg["qk_nope_head_dim"] + cfg["qk_rope_head_dim"]
+    for i in range(cfg["num_hidden_layers"]):
+        p = f"model.layers.{i}"
+        a = f"{p}.self_attn"
+        w.normal(f"{a}.q_a_proj.weight", cfg["q_lora_rank"], h)
+        w.ones(f"{a}.q_a_layernorm.weight", cfg["q_lora_rank"])
+        w.normal(f"{a}.q_b_proj.weight", heads * qk_head, cfg["q_lora_rank"])
+        w.normal(f"{a}.kv_a_proj_with_mqa.weight", cfg["kv_lora_rank"] + cfg["qk_rope_head_dim"], h)
+        w.ones(f"{a}.kv_a_layernorm.weight", cfg["kv_lora_rank"])
+        w.normal(f"{a}.kv_b_proj.weight", heads * (cfg["qk_nope_head_dim"] + cfg["v_head_dim"]),
+                 cfg["kv_lora_rank"])
+        w.normal(f"{a}.o_proj.weight", h, heads * cfg["v_head_dim"])
+        if i < cfg["first_k_dense_replace"]:
+            _mlp(w, f"{p}.mlp", h, cfg["intermediate_size"])
+        else:
+            w.normal(f"{p}.mlp.gate.weight", cfg["n_routed_experts"], h)
+            w.zeros_f32(f"{p}.mlp.gate.e_score_correction_bias", cfg["n_routed_experts"])
+            for e in range(cfg["n_routed_experts"]):
+                _mlp(w, f"{p}.mlp.experts.{e}", h, cfg["moe_intermediate_size"])
+            _mlp(w, f"{p}.mlp.shared_experts", h, cfg["moe_intermediate_size"] * cfg["n_shared_experts"])
+        _norms(w, p, h)
+    return cfg
+
+
+ARCHITECTURES = {"llama": llama, "deepseek_v3": deepseek_v3, "qwen3_moe": qwen3_moe}
+
+
+def write_weights(out: Path, tensors: dict[str, tuple[str, tuple[int, ...], bytes]], shards: int) -> None:
+    """One file, or ``shards`` files plus model.safetensors.index.json (HF naming, 5-digit padding)."""
+    names = sorted(tensors)
+    metadata = {"format": "pt"}
+    if shards <= 1:
+        write_file(out / "model.safetensors", tensors, metadata)
+        return
+    per_shard = -(-len(names) // shards)
+    weight_map: dict[str, str] = {}
+    total = 0
+    for index in range(shards):
+        chunk = names[index * per_shard:(index + 1) * per_shard]
+        fname = f"model-{index + 1:05d}-of-{shards:05d}.safetensors"
+        write_file(out / fname, {n: tensors[n] for n in chunk}, metadata)
+        for n in chunk:
+            weight_map[n] = fname
+            total += len(tensors[n][2])
+    _write_json(out / "model.safetensors.index.json",
+                {"metadata": {"total_size": total}, "weight_map": weight_map})
+
+
+def build(arch: str, out: Path, seed: int = 0, shards: int = 1) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    ids = build_tokenizer(out, seed)
+    weights = _Weights(seed)
+    cfg = ARCHITECTURES[arch](ids, weights)
+    _write_json(out / "config.json", cfg)
+    _write_json(out / "generation_config.json", {
+        "bos_token_id": ids["<|endoftext|>"],
+        "eos_token_id": [ids["<|im_end|>"], ids["<|endoftext|>"]],
+        "pad_token_id": ids["<|pad|>"],
+    })
+    write_weights(out, weights.tensors, shards)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--arch", choices=sorted(ARCHITECTURES), default="llama")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--shards", type=int, default=1, help="number of safetensors shards (index if > 1)")
+    args = parser.parse_args(argv)
+    build(args.arch, args.out, args.seed, args.shards)
+    print(args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
