@@ -1,0 +1,192 @@
+"""Releases on a host: ids derived from inputs, ordering from release.json, rollback targets, pruning.
+
+Layout under the deploy root::
+
+    releases/<id>/release.json   what the release is (inputs, plan, versions) and what happened to it
+    current -> releases/<id>     relative symlink, swapped atomically
+
+Nothing here trusts mtimes: a release's age is its ``created_at``, its history is the list of
+``activations`` and the verdict of its ``acceptance``, all in its own release.json. The rollback
+target is the release that served before the current one (latest activation among the others) and
+that was never rejected, which is what an operator means by "previous".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import KimiDeployError
+
+RELEASE_FILE = "release.json"
+CURRENT_LINK = "current"
+RELEASES_DIR = "releases"
+_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$")
+
+
+def canonical_json(value: Any) -> str:
+    """JSON with sorted keys and no whitespace: equal values give equal text, hence equal ids."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=str)
+
+
+def release_id(inputs: Mapping[str, Any], version_label: str = "") -> str:
+    """``<version_label>-<first 12 hex of sha256(canonical inputs)>``; same inputs, same id.
+
+    ``version_label`` makes ids readable (e.g. the vLLM version) and is itself part of the hash.
+    """
+    digest = hashlib.sha256(canonical_json({"label": version_label, "inputs": inputs}).encode()).hexdigest()
+    label = re.sub(r"[^A-Za-z0-9._+-]", "-", version_label).strip("-.")
+    return f"{label}-{digest[:12]}" if label else digest[:12]
+
+
+def validate_id(rid: str) -> str:
+    if not _ID_RE.match(rid or "") or rid in (".", ".."):
+        raise KimiDeployError(
+            f"{rid!r} is not a release id: use letters, digits, '.', '_', '+' or '-' (as listed under "
+            f"<root>/{RELEASES_DIR}/)"
+        )
+    return rid
+
+
+@dataclass
+class Release:
+    id: str
+    created_at: str = ""
+    activations: list[str] = field(default_factory=list)
+    acceptance: str = ""  # "", "passed" or "failed"
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def last_activated(self) -> str:
+        return max(self.activations, default="")
+
+    @property
+    def rejected(self) -> bool:
+        return self.acceptance == "failed"
+
+    @classmethod
+    def from_json(cls, rid: str, doc: Mapping[str, Any]) -> Release:
+        return cls(
+            id=rid,
+            created_at=str(doc.get("created_at", "")),
+            activations=[str(a) for a in doc.get("activations", [])],
+            acceptance=str((doc.get("acceptance") or {}).get("verdict", "")),
+            meta=dict(doc),
+        )
+
+
+def ordered(releases: Iterable[Release]) -> list[Release]:
+    """Oldest first by ``created_at``, then id for a stable tie-break. Never by mtime."""
+    return sorted(releases, key=lambda r: (r.created_at, r.id))
+
+
+def rollback_target(releases: Iterable[Release], current: str | None) -> Release | None:
+    """The release that served before ``current``: latest activation among the others, not rejected."""
+    candidates = [r for r in releases if r.id != current and r.activations and not r.rejected]
+    if not candidates:
+        return None
+    return max(candidates, key=lambda r: (r.last_activated, r.created_at, r.id))
+
+
+def to_prune(releases: Iterable[Release], current: str | None, keep: int,
+             protect: Iterable[str] = ()) -> list[Release]:
+    """Releases beyond the newest ``keep``, never the current one, its rollback target, or ``protect``."""
+    if keep < 1:
+        raise KimiDeployError(f"keep must be at least 1 (got {keep}): the current release is always kept")
+    all_releases = list(releases)
+    target = rollback_target(all_releases, current)
+    protected = {current, target.id if target else None, *protect}
+    newest_first = list(reversed(ordered(all_releases)))
+    kept = {r.id for r in newest_first[:keep]}
+    return [r for r in newest_first if r.id not in kept and r.id not in protected]
+
+
+# ---------------------------------------------------------------------------------------------
+# On-disk state. Small, explicit filesystem helpers; the module wraps them for check mode/diff.
+
+
+def releases_dir(root: str | Path) -> Path:
+    return Path(root) / RELEASES_DIR
+
+
+def read_current(root: str | Path) -> str | None:
+    """The release id ``current`` points at, or None when there is no link yet.
+
+    A ``current`` that is not a symlink into ``releases/``, or that points at a missing release,
+    is refused with the repair: run the rollback playbook or name a release explicitly.
+    """
+    link = Path(root) / CURRENT_LINK
+    if not link.is_symlink():
+        if link.exists():
+            raise KimiDeployError(
+                f"{link} exists but is not a symlink; move it aside and run rollback.yml "
+                f"-e kimi_rollback_to=<id> to point it at a release under {releases_dir(root)}"
+            )
+        return None
+    target = os.readlink(link)
+    parts = Path(target).parts
+    if len(parts) != 2 or parts[0] != RELEASES_DIR:
+        raise KimiDeployError(
+            f"{link} -> {target} does not point at {RELEASES_DIR}/<id>; run rollback.yml "
+            f"-e kimi_rollback_to=<id> to repair it"
+        )
+    rid = parts[1]
+    if not (releases_dir(root) / rid / RELEASE_FILE).is_file():
+        raise KimiDeployError(
+            f"{link} -> {target}, but that release is missing or has no {RELEASE_FILE}; run "
+            f"rollback.yml (it picks the previous release) or -e kimi_rollback_to=<id>"
+        )
+    return rid
+
+
+def load_release(root: str | Path, rid: str) -> Release:
+    path = releases_dir(root) / validate_id(rid) / RELEASE_FILE
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as err:
+        raise KimiDeployError(f"release {rid!r} does not exist under {releases_dir(root)}") from err
+    except json.JSONDecodeError as err:
+        raise KimiDeployError(f"{path} is not valid JSON ({err}); the release is damaged") from err
+    return Release.from_json(rid, doc)
+
+
+def list_releases(root: str | Path) -> list[Release]:
+    """Every complete release (a directory with a readable release.json), oldest first."""
+    base = releases_dir(root)
+    if not base.is_dir():
+        return []
+    found = []
+    for entry in base.iterdir():
+        if entry.name.startswith(".") or not (entry / RELEASE_FILE).is_file():
+            continue
+        try:
+            found.append(load_release(root, entry.name))
+        except KimiDeployError:
+            continue  # a damaged release is never a rollback target; the module reports it
+    return ordered(found)
+
+
+def write_json_atomic(path: Path, doc: Mapping[str, Any], mode: int = 0o644) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    tmp.chmod(mode)
+    os.replace(tmp, path)
+
+
+def swap_current(root: str | Path, rid: str) -> None:
+    """Point ``current`` at ``releases/<rid>`` with one rename: readers see old or new, never none."""
+    root = Path(root)
+    validate_id(rid)
+    if not (releases_dir(root) / rid / RELEASE_FILE).is_file():
+        raise KimiDeployError(f"cannot activate {rid!r}: {releases_dir(root) / rid} is not a complete release")
+    tmp = root / f".{CURRENT_LINK}.{os.getpid()}.tmp"
+    if tmp.is_symlink() or tmp.exists():
+        tmp.unlink()
+    os.symlink(f"{RELEASES_DIR}/{rid}", tmp)
+    os.replace(tmp, root / CURRENT_LINK)

@@ -1,0 +1,368 @@
+#!/usr/bin/python
+# Copyright: kimi-deploy contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+DOCUMENTATION = r"""
+---
+module: kimi_release
+short_description: Create, activate, judge, list and prune vLLM releases under a deploy root
+description:
+  - Manages C(<root>/releases/<id>/) directories and the relative C(<root>/current) symlink.
+  - A release is built in a hidden staging directory and renamed into place, so a release directory
+    is either complete or absent. Once created it is immutable; creating it again with other content fails.
+  - C(current) is swapped with one rename, so a reader sees the old or the new release, never none.
+  - Releases are ordered by C(created_at) in their C(release.json), never by mtime. The rollback
+    target is the release that served before the current one and whose acceptance did not fail.
+version_added: "0.1.0"
+author: kimi-deploy contributors
+options:
+  root:
+    description: Deploy root on the host (holds C(releases/), C(shared/) and C(current)).
+    type: path
+    required: true
+  state:
+    description:
+      - C(present) creates the release if missing.
+      - C(active) points C(current) at it and records the activation.
+      - C(verdict) records the acceptance verdict in its C(release.json).
+      - C(pruned) removes releases beyond O(keep), never the current one or its rollback target.
+      - C(query) only reads.
+    type: str
+    choices: [present, active, verdict, pruned, query]
+    default: query
+  release_id:
+    description:
+      - Release id. For O(state=present) it defaults to one derived from O(inputs) and O(version_label).
+      - For O(state=active) either this or O(rollback=true) is needed.
+    type: str
+  inputs:
+    description: Everything that defines the release (plan, model revision, packages, templates). Hashed into the id.
+    type: dict
+    default: {}
+  version_label:
+    description: Readable prefix of a derived id, for example the vLLM version.
+    type: str
+    default: ""
+  metadata:
+    description: Extra fields stored in C(release.json) at creation (not part of the id).
+    type: dict
+    default: {}
+  files:
+    description: Files of the release, name to C({content, mode}). Names are relative and may not contain C(..).
+    type: dict
+    default: {}
+  links:
+    description: Symlinks inside the release, name to target (relative targets are kept as given).
+    type: dict
+    default: {}
+  owner:
+    description: Owner of created files (the release directory itself stays root-owned).
+    type: str
+  group:
+    description: Group of created files.
+    type: str
+  rollback:
+    description: With O(state=active), activate the rollback target instead of O(release_id).
+    type: bool
+    default: false
+  verdict:
+    description: With O(state=verdict), the acceptance verdict.
+    type: str
+    choices: [passed, failed]
+  details:
+    description: With O(state=verdict), a summary stored next to the verdict (no secrets).
+    type: dict
+    default: {}
+  keep:
+    description: With O(state=pruned), how many newest releases to keep.
+    type: int
+    default: 3
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: full
+"""
+
+EXAMPLES = r"""
+- name: Create the release
+  kimi_release:
+    root: /opt/kimi
+    state: present
+    version_label: "0.32.0"
+    inputs: "{{ release_inputs }}"
+    files:
+      serve: {content: "{{ lookup('template', 'serve.sh.j2') }}", mode: "0755"}
+    links:
+      venv: ../../shared/venvs/vllm-0.32.0-1a2b3c4d
+  register: release
+
+- name: Point current at it
+  kimi_release:
+    root: /opt/kimi
+    state: active
+    release_id: "{{ release.release_id }}"
+
+- name: Go back to the release that served before
+  kimi_release:
+    root: /opt/kimi
+    state: active
+    rollback: true
+"""
+
+RETURN = r"""
+release_id:
+  description: The release acted on (for C(active) with C(rollback), the target).
+  returned: when a release is named or derived
+  type: str
+  sample: 0.32.0-5d41402abc4b
+path:
+  description: Directory of the release.
+  returned: when a release is named or derived
+  type: str
+  sample: /opt/kimi/releases/0.32.0-5d41402abc4b
+current:
+  description: Release C(current) points at after the task (before it, in check mode if nothing changed).
+  returned: always
+  type: str
+previous:
+  description: Release C(current) pointed at before the task.
+  returned: always
+  type: str
+rollback_target:
+  description: Release a rollback would activate now, or null.
+  returned: always
+  type: str
+releases:
+  description: All complete releases, oldest first, with created_at, activations and acceptance verdict.
+  returned: always
+  type: list
+  elements: dict
+pruned:
+  description: Releases removed (or that would be, in check mode).
+  returned: when O(state=pruned)
+  type: list
+  elements: str
+"""
+
+import grp
+import os
+import pwd
+import shutil
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.releases import (
+    RELEASE_FILE,
+    list_releases,
+    load_release,
+    read_current,
+    releases_dir,
+    rollback_target,
+    swap_current,
+    to_prune,
+    validate_id,
+    write_json_atomic,
+)
+from ansible.module_utils.kimi_deploy.releases import (
+    release_id as derive_release_id,
+)
+
+
+def _now():
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _safe_name(name):
+    if not name or name.startswith("/") or ".." in Path(name).parts:
+        raise KimiDeployError(f"release file or link name {name!r} must be relative and stay inside the release")
+    return name
+
+
+def _ids(owner, group):
+    uid = pwd.getpwnam(owner).pw_uid if owner else -1
+    gid = grp.getgrnam(group).gr_gid if group else -1
+    return uid, gid
+
+
+def _differences(path, files, links):
+    """Names whose on-disk content differs from what was asked (the release is immutable)."""
+    diffs = []
+    for name, spec in files.items():
+        target = path / name
+        if not target.is_file() or target.read_text(encoding="utf-8") != spec["content"]:
+            diffs.append(name)
+    for name, dest in links.items():
+        link = path / name
+        if not link.is_symlink() or os.readlink(link) != dest:
+            diffs.append(name)
+    return diffs
+
+
+def _create(root, rid, files, links, doc, owner, group):
+    base = releases_dir(root)
+    base.mkdir(parents=True, exist_ok=True)
+    staging = base / f".{rid}.partial"
+    if staging.exists():
+        shutil.rmtree(staging)  # left by an interrupted run; it was never visible as a release
+    staging.mkdir(mode=0o755)
+    uid, gid = _ids(owner, group)
+    for name, spec in files.items():
+        target = staging / _safe_name(name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, int(spec.get("mode", "0644"), 8))
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(spec["content"])
+        os.chmod(target, int(spec.get("mode", "0644"), 8))
+        if uid != -1 or gid != -1:
+            os.chown(target, uid, gid)
+    for name, dest in links.items():
+        os.symlink(dest, staging / _safe_name(name))
+    write_json_atomic(staging / RELEASE_FILE, doc)
+    os.rename(staging, base / rid)
+
+
+def _normalise_files(files):
+    out = {}
+    for name, given in files.items():
+        spec = {"content": given} if isinstance(given, str) else given
+        mode = str(spec.get("mode", "0644"))
+        out[_safe_name(name)] = {"content": str(spec.get("content", "")), "mode": mode}
+    return out
+
+
+def _summaries(releases):
+    return [
+        {"id": r.id, "created_at": r.created_at, "activations": r.activations, "acceptance": r.acceptance}
+        for r in releases
+    ]
+
+
+def run(module):
+    p = module.params
+    root = Path(p["root"])
+    state = p["state"]
+    current = read_current(root) if root.exists() else None
+    result = {"changed": False, "current": current, "previous": current}
+
+    if state == "present":
+        files = _normalise_files(p["files"])
+        rid = p["release_id"] or derive_release_id(p["inputs"], p["version_label"])
+        validate_id(rid)
+        path = releases_dir(root) / rid
+        result.update(release_id=rid, path=str(path))
+        if (path / RELEASE_FILE).is_file():
+            diffs = _differences(path, files, p["links"])
+            if diffs:
+                raise KimiDeployError(
+                    f"release {rid} already exists with different {', '.join(sorted(diffs))}; releases are "
+                    "immutable. Something changed on disk by hand, or the inputs that name the release do "
+                    "not cover these files. Remove the release directory or change an input."
+                )
+        else:
+            result["changed"] = True
+            result["diff"] = {"before": {"release": None}, "after": {"release": rid}}
+            if not module.check_mode:
+                doc = {
+                    **p["metadata"],
+                    "id": rid,
+                    "created_at": _now(),
+                    "inputs": p["inputs"],
+                    "activations": [],
+                    "acceptance": {},
+                }
+                _create(root, rid, files, p["links"], doc, p["owner"], p["group"])
+
+    elif state == "active":
+        if p["rollback"]:
+            target = rollback_target(list_releases(root), current)
+            if target is None:
+                raise KimiDeployError(
+                    f"no release to roll back to under {releases_dir(root)}: none other than "
+                    f"{current or '(none)'} has served and passed acceptance. Name one with kimi_rollback_to."
+                )
+            rid = target.id
+        elif p["release_id"]:
+            rid = validate_id(p["release_id"])
+        else:
+            raise KimiDeployError("state=active needs release_id or rollback=true")
+        path = releases_dir(root) / rid
+        result.update(release_id=rid, path=str(path))
+        if not (path / RELEASE_FILE).is_file() and not module.check_mode:
+            raise KimiDeployError(f"cannot activate {rid}: {path} is not a complete release")
+        if current != rid:
+            result["changed"] = True
+            result["current"] = rid
+            result["diff"] = {"before": {"current": current}, "after": {"current": rid}}
+            if not module.check_mode:
+                release = load_release(root, rid)
+                doc = dict(release.meta)
+                doc["activations"] = [*release.activations, _now()]
+                write_json_atomic(path / RELEASE_FILE, doc)
+                swap_current(root, rid)
+
+    elif state == "verdict":
+        rid = validate_id(p["release_id"] or current or "")
+        release = load_release(root, rid)
+        result.update(release_id=rid, path=str(releases_dir(root) / rid))
+        old = release.meta.get("acceptance") or {}
+        new = {"verdict": p["verdict"], **p["details"]}
+        if {k: v for k, v in old.items() if k != "recorded_at"} != new:
+            result["changed"] = True
+            result["diff"] = {"before": {"acceptance": old}, "after": {"acceptance": new}}
+            if not module.check_mode:
+                doc = dict(release.meta)
+                doc["acceptance"] = {**new, "recorded_at": _now()}
+                write_json_atomic(releases_dir(root) / rid / RELEASE_FILE, doc)
+
+    elif state == "pruned":
+        doomed = to_prune(list_releases(root), current, p["keep"])
+        result["pruned"] = [r.id for r in doomed]
+        if doomed:
+            result["changed"] = True
+            result["diff"] = {"before": {"releases": [r.id for r in list_releases(root)]},
+                              "after": {"releases": [r.id for r in list_releases(root) if r not in doomed]}}
+            if not module.check_mode:
+                for r in doomed:
+                    shutil.rmtree(releases_dir(root) / r.id)
+
+    releases = list_releases(root)
+    target = rollback_target(releases, result["current"])
+    result["releases"] = _summaries(releases)
+    result["rollback_target"] = target.id if target else None
+    if not module._diff:
+        result.pop("diff", None)
+    return result
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            root=dict(type="path", required=True),
+            state=dict(type="str", default="query", choices=["present", "active", "verdict", "pruned", "query"]),
+            release_id=dict(type="str"),
+            inputs=dict(type="dict", default={}),
+            version_label=dict(type="str", default=""),
+            metadata=dict(type="dict", default={}),
+            files=dict(type="dict", default={}),
+            links=dict(type="dict", default={}),
+            owner=dict(type="str"),
+            group=dict(type="str"),
+            rollback=dict(type="bool", default=False),
+            verdict=dict(type="str", choices=["passed", "failed"]),
+            details=dict(type="dict", default={}),
+            keep=dict(type="int", default=3),
+        ),
+        required_if=[("state", "verdict", ["verdict"])],
+        supports_check_mode=True,
+    )
+    try:
+        module.exit_json(**run(module))
+    except KimiDeployError as err:
+        module.fail_json(msg=str(err))
+
+
+if __name__ == "__main__":
+    main()

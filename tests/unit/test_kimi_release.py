@@ -1,0 +1,96 @@
+import json
+import os
+
+import kimi_release
+from module_harness import run_module
+
+
+def _present(root, **kw):
+    args = {"root": str(root), "state": "present", "version_label": "0.32.0",
+            "inputs": {"plan": {"max_model_len": kw.pop("mml", 512)}},
+            "files": {"serve": {"content": "#!/bin/sh\nexec true\n", "mode": "0755"},
+                      "vllm.env": "A=1\n"},
+            "links": {"model": "../../shared/models/tiny@abc"}}
+    args.update(kw)
+    return run_module(kimi_release, args, check_mode=kw.get("check", False))
+
+
+def test_present_creates_once_and_is_idempotent(tmp_path):
+    first = _present(tmp_path)
+    assert first["changed"] is True
+    rid = first["release_id"]
+    rel = tmp_path / "releases" / rid
+    assert os.access(rel / "serve", os.X_OK)
+    assert os.readlink(rel / "model") == "../../shared/models/tiny@abc"
+    doc = json.loads((rel / "release.json").read_text())
+    assert doc["inputs"] == {"plan": {"max_model_len": 512}} and doc["activations"] == []
+    again = _present(tmp_path)
+    assert again["changed"] is False and again["release_id"] == rid
+    assert json.loads((rel / "release.json").read_text())["created_at"] == doc["created_at"]
+
+
+def test_check_mode_creates_nothing(tmp_path):
+    result = run_module(kimi_release, {"root": str(tmp_path), "state": "present", "inputs": {"a": 1}},
+                        check_mode=True)
+    assert result["changed"] is True
+    assert not (tmp_path / "releases").exists()
+
+
+def test_tampered_release_is_refused(tmp_path):
+    rid = _present(tmp_path)["release_id"]
+    (tmp_path / "releases" / rid / "serve").write_text("#!/bin/sh\nexec evil\n")
+    result = _present(tmp_path)
+    assert result.get("failed") and "immutable" in result["msg"] and "serve" in result["msg"]
+
+
+def test_activate_verdict_rollback_prune_cycle(tmp_path):
+    r1 = _present(tmp_path, mml=512)["release_id"]
+    r2 = _present(tmp_path, mml=1024)["release_id"]
+    act = run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": r1}, diff=True)
+    assert act["changed"] and act["diff"] == {"before": {"current": None}, "after": {"current": r1}}
+    assert run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": r1})["changed"] is False
+    run_module(kimi_release, {"root": str(tmp_path), "state": "verdict", "release_id": r1, "verdict": "passed"})
+    run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": r2})
+    q = run_module(kimi_release, {"root": str(tmp_path)})
+    assert q["current"] == r2 and q["rollback_target"] == r1
+    # check mode predicts the swap without doing it
+    dry = run_module(kimi_release, {"root": str(tmp_path), "state": "active", "rollback": True}, check_mode=True)
+    assert dry["changed"] and dry["release_id"] == r1
+    assert os.readlink(tmp_path / "current") == f"releases/{r2}"
+    back = run_module(kimi_release, {"root": str(tmp_path), "state": "active", "rollback": True})
+    assert back["release_id"] == r1 and back["previous"] == r2
+    assert os.readlink(tmp_path / "current") == f"releases/{r1}"
+    acts = json.loads((tmp_path / "releases" / r1 / "release.json").read_text())["activations"]
+    assert len(acts) == 2
+
+
+def test_failed_release_is_never_a_rollback_target(tmp_path):
+    r1 = _present(tmp_path, mml=512)["release_id"]
+    run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": r1})
+    r2 = _present(tmp_path, mml=1024)["release_id"]
+    run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": r2})
+    run_module(kimi_release, {"root": str(tmp_path), "state": "verdict", "release_id": r2, "verdict": "failed",
+                              "details": {"failed_checks": ["smoke"]}})
+    back = run_module(kimi_release, {"root": str(tmp_path), "state": "active", "rollback": True})
+    assert back["release_id"] == r1
+    result = run_module(kimi_release, {"root": str(tmp_path), "state": "active", "rollback": True})
+    assert result.get("failed") and "no release to roll back to" in result["msg"]
+
+
+def test_prune_module(tmp_path):
+    ids = []
+    for mml in (256, 512, 768, 1024):
+        rid = _present(tmp_path, mml=mml)["release_id"]
+        run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": rid})
+        ids.append(rid)
+    # current is ids[3], its rollback target ids[2]: with keep=2 the two older ones go
+    dry = run_module(kimi_release, {"root": str(tmp_path), "state": "pruned", "keep": 2}, check_mode=True)
+    assert set(dry["pruned"]) == {ids[0], ids[1]}
+    assert (tmp_path / "releases" / ids[0]).exists()
+    done = run_module(kimi_release, {"root": str(tmp_path), "state": "pruned", "keep": 2})
+    assert done["changed"] and set(done["pruned"]) == {ids[0], ids[1]}
+    assert sorted(p.name for p in (tmp_path / "releases").iterdir()) == sorted(ids[2:])
+    # roll back to ids[2]: its own rollback target (ids[3]) must survive keep=1
+    run_module(kimi_release, {"root": str(tmp_path), "state": "active", "rollback": True})
+    kept = run_module(kimi_release, {"root": str(tmp_path), "state": "pruned", "keep": 1})
+    assert kept["changed"] is False and kept["pruned"] == []

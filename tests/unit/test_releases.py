@@ -1,0 +1,112 @@
+import json
+import os
+
+import pytest
+from kimi_deploy.errors import KimiDeployError
+from kimi_deploy.releases import (
+    Release,
+    list_releases,
+    ordered,
+    read_current,
+    release_id,
+    rollback_target,
+    swap_current,
+    to_prune,
+    validate_id,
+)
+
+
+def _rel(rid, created, activations=(), acceptance=""):
+    return Release(rid, created, list(activations), acceptance)
+
+
+def test_release_id_is_stable_and_input_sensitive():
+    a = release_id({"plan": {"max_model_len": 512}, "model": "x@1"}, "0.32.0")
+    b = release_id({"model": "x@1", "plan": {"max_model_len": 512}}, "0.32.0")
+    c = release_id({"plan": {"max_model_len": 1024}, "model": "x@1"}, "0.32.0")
+    assert a == b
+    assert a != c
+    assert a.startswith("0.32.0-") and len(a) == len("0.32.0-") + 12
+    assert release_id({"k": 1}, "0.32.0") != release_id({"k": 1}, "0.33.0")
+
+
+def test_release_id_label_is_sanitised():
+    rid = release_id({}, "0.32.0+cpu / test")
+    validate_id(rid)
+    assert "/" not in rid and " " not in rid
+
+
+@pytest.mark.parametrize("bad", ["", "..", "../x", "a/b", ".hidden", "x" * 200])
+def test_validate_id_refuses_paths(bad):
+    with pytest.raises(KimiDeployError):
+        validate_id(bad)
+
+
+def test_order_is_by_created_at_not_name():
+    rels = [_rel("b", "2026-01-02"), _rel("a", "2026-01-03"), _rel("c", "2026-01-01")]
+    assert [r.id for r in ordered(rels)] == ["c", "b", "a"]
+
+
+def test_rollback_target_is_last_served_other_release_not_rejected():
+    r1 = _rel("r1", "1", ["t1"], "passed")
+    r2 = _rel("r2", "2", ["t2"], "passed")
+    r3 = _rel("r3", "3", ["t3"], "failed")  # served briefly, rejected
+    r4 = _rel("r4", "4")  # never activated
+    assert rollback_target([r1, r2, r3, r4], "r2").id == "r1"
+    assert rollback_target([r1, r2, r3, r4], "r3").id == "r2"
+    # after rolling back to r1 (activated again at t5), "previous" is r2: the one that served before
+    r1.activations.append("t5")
+    assert rollback_target([r1, r2, r3], "r1").id == "r2"
+    assert rollback_target([r1], "r1") is None
+
+
+def test_prune_keeps_newest_current_and_rollback_target():
+    rels = [_rel(f"r{i}", f"{i:02d}", [f"{i:02d}"], "passed") for i in range(1, 7)]
+    # current is old r2 (rolled back), its rollback target is r6 (last other activation)
+    doomed = {r.id for r in to_prune(rels, "r2", keep=2)}
+    assert doomed == {"r1", "r3", "r4"}
+    assert to_prune(rels, "r6", keep=10) == []
+    with pytest.raises(KimiDeployError):
+        to_prune(rels, "r6", keep=0)
+
+
+def _make_release(root, rid, created="2026"):
+    d = root / "releases" / rid
+    d.mkdir(parents=True)
+    (d / "release.json").write_text(json.dumps({"id": rid, "created_at": created}))
+
+
+def test_swap_and_read_current(tmp_path):
+    _make_release(tmp_path, "r1", "1")
+    _make_release(tmp_path, "r2", "2")
+    assert read_current(tmp_path) is None
+    swap_current(tmp_path, "r1")
+    assert os.readlink(tmp_path / "current") == "releases/r1"
+    swap_current(tmp_path, "r2")
+    assert read_current(tmp_path) == "r2"
+    assert [r.id for r in list_releases(tmp_path)] == ["r1", "r2"]
+    with pytest.raises(KimiDeployError, match="not a complete release"):
+        swap_current(tmp_path, "r9")
+
+
+def test_damaged_current_is_explained(tmp_path):
+    _make_release(tmp_path, "r1")
+    (tmp_path / "current").symlink_to("releases/gone")
+    with pytest.raises(KimiDeployError, match=r"rollback\.yml"):
+        read_current(tmp_path)
+    (tmp_path / "current").unlink()
+    (tmp_path / "current").symlink_to("/etc")
+    with pytest.raises(KimiDeployError, match="does not point at releases"):
+        read_current(tmp_path)
+    (tmp_path / "current").unlink()
+    (tmp_path / "current").mkdir()
+    with pytest.raises(KimiDeployError, match="not a symlink"):
+        read_current(tmp_path)
+
+
+def test_partial_and_damaged_releases_are_not_listed(tmp_path):
+    _make_release(tmp_path, "r1")
+    (tmp_path / "releases" / ".r2.partial").mkdir()
+    (tmp_path / "releases" / "r3").mkdir()
+    (tmp_path / "releases" / "r3" / "release.json").write_text("{broken")
+    assert [r.id for r in list_releases(tmp_path)] == ["r1"]
