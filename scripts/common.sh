@@ -170,9 +170,10 @@ start_test_host() {
   if [ "$(podman inspect -f '{{.State.Running}}' "$name" 2>/dev/null)" != true ]; then
     podman rm -f "$name" >/dev/null 2>&1 || true
     log "Starting test host $name ($ip) with systemd as PID 1"
-    # SYS_ADMIN: systemd's sandboxing (ProtectSystem, PrivateTmp) needs namespaces.
+    # SYS_ADMIN: systemd's sandboxing (ProtectSystem, PrivateTmp) needs namespaces. 2 GiB of
+    # /dev/shm: vLLM's engine message queue needs 160 MiB and podman gives 64 MiB by default.
     podman run -d --name "$name" --hostname "$name" --network "$net" --ip "$ip" \
-      --systemd=always --cap-add SYS_ADMIN \
+      --systemd=always --cap-add SYS_ADMIN --shm-size 2g \
       -v "$KIMI_SSH_KEY.pub:/root/.ssh/authorized_keys:ro" \
       -v "$KIMI_WHEELHOUSE:/srv/wheelhouse:ro" \
       "$KIMI_HOST_IMAGE" /sbin/init >/dev/null

@@ -55,6 +55,8 @@ def test_wait_fails_fast_when_the_unit_restarts():
     (UnitState("active", "running", 3, 1), UnitState("active", "running", 3, 1), False),
     (UnitState("active", "running", 0, 1), UnitState("inactive", "dead", 0, 0), True),
     (UnitState("inactive", "dead", 0, 0), UnitState("inactive", "dead", 0, 0), False),
+    (UnitState("activating", "start", 0, 0), UnitState("activating", "start-post", 0, 0), True),
+    (UnitState("activating", "start", 0, 0), UnitState("activating", "start-post", 0, 77), False),
 ])
 def test_unit_broken(before, after, broken):
     assert bool(unit_broken(before, after)) is broken

@@ -80,6 +80,8 @@ def unit_broken(initial: UnitState, now: UnitState) -> str:
         return f"the unit crashed and systemd restarted it ({now.n_restarts - initial.n_restarts} time(s))"
     if now.active_state == "inactive" and initial.active_state != "inactive":
         return "the unit stopped"
+    if now.active_state == "activating" and now.sub_state == "start-post" and now.main_pid == 0:
+        return "vLLM's main process exited while the unit was still starting"
     return ""
 
 
