@@ -1,0 +1,379 @@
+#!/usr/bin/python
+# Copyright: kimi-deploy contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+DOCUMENTATION = r"""
+---
+module: kimi_vllm_plan
+short_description: Size a vLLM deployment from the GPUs and the model's own files
+description:
+  - Predicts what vLLM will allocate on every GPU (weights per GPU from the checkpoint's tensor list, activation,
+    non-torch and CUDA-graph reserves, the KV cache in vLLM's own pages, blocks and groups), searches the layouts
+    the nodes allow (TP within a node, PP and DP across nodes, expert parallel), and returns the smallest one whose
+    KV cache holds O(concurrency) requests of the business context.
+  - Memory first, then context (O(max_input_tokens) + O(max_output_tokens), not the model maximum), then
+    concurrency (C(max_num_seqs) from O(concurrency), capped by what the KV cache holds).
+  - Refuses, before anything is touched, layouts that cannot work, naming the shortfall and the smallest layout of
+    the same GPUs that would.
+  - On the CPU build (nodes without GPUs) sizes the KV space in bytes from the need and returns
+    C(--kv-cache-memory-bytes), with the token capacity vLLM will log.
+  - Read-only; reads config.json and safetensors headers (locally, or from the hub's metadata), never weights.
+version_added: "0.1.0"
+author: kimi-deploy contributors
+options:
+  model_dir:
+    description: Local model directory (C(config.json) and safetensors shards; only headers are read).
+    type: path
+  model_config:
+    description: C(config.json) of the model, as a path or as the parsed mapping. Needs O(tensor_table).
+    type: raw
+  tensor_table:
+    description:
+      - Tensor table of the checkpoint (path or mapping), e.g. C(data/models/kimi-k3/tensor-table.json).
+      - Rows with C({layer}), C({expert}) and C({block}) placeholders stand for many tensors.
+    type: raw
+  hf_repo:
+    description: Hub repository; its C(config.json) and safetensors headers are read, no weights. Needs O(revision).
+    type: str
+  revision:
+    description: Commit sha (or tag) of O(hf_repo).
+    type: str
+  hf_endpoint:
+    description: Hub endpoint (a mirror); default is huggingface_hub's.
+    type: str
+  hf_token:
+    description: Hub token for gated or private repositories.
+    type: str
+  model_name:
+    description: Name used in messages; defaults to the directory or repository name.
+    type: str
+  nodes:
+    description:
+      - The nodes of this host group, as M(kimi_gpu_facts) reports them, C(name), C(gpus) (each with C(name) and
+        C(memory_total_mib), optionally C(memory_used_mib), C(compute_capability), C(architecture)),
+        C(memory_total_mib) (host RAM), C(cpu_count) and optionally C(cpu_flags).
+      - Nodes with C(gpus) empty select the CPU build when O(platform=auto).
+    type: list
+    elements: dict
+    required: true
+  max_input_tokens:
+    description: Longest prompt the service must accept.
+    type: int
+  max_output_tokens:
+    description: Longest completion the service must produce.
+    type: int
+  max_model_len:
+    description: Context length; defaults to O(max_input_tokens) + O(max_output_tokens).
+    type: int
+  concurrency:
+    description: Requests of the full context that must run at once.
+    type: int
+    default: 1
+  kv_cache_dtype:
+    description:
+      - KV cache dtype. C(auto) is the model dtype, except where the known-good table says otherwise
+        (Kimi-K3 on Blackwell uses C(fp8)). C(fp8) is refused for Kimi-K3 on Hopper.
+    type: str
+    default: auto
+    choices: [auto, bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, fp8_ds_mla]
+  vllm_version:
+    description: The vLLM release that will serve (C(0.32.0), C(0.32.0+cpu)); checked against feature limits.
+    type: str
+  platform:
+    description: C(auto) is C(cpu) when no node has GPUs, else C(cuda).
+    type: str
+    default: auto
+    choices: [auto, cuda, cpu]
+  tensor_parallel_size:
+    description: Fix TP instead of searching.
+    type: int
+  pipeline_parallel_size:
+    description: Fix PP instead of searching.
+    type: int
+  data_parallel_size:
+    description: Fix DP instead of searching (DP is only searched for MoE models, without PP).
+    type: int
+  enable_expert_parallel:
+    description: Fix expert parallel on or off instead of searching.
+    type: bool
+  decode_context_parallel_size:
+    description: Decode context parallel (shards the MLA KV cache across TP ranks); opt-in, must divide TP.
+    type: int
+    default: 1
+  pp_layer_partition:
+    description: Layers per pipeline stage (becomes C(VLLM_PP_LAYER_PARTITION)); by default the planner picks it.
+    type: list
+    elements: int
+  gpu_memory_utilization:
+    description: Fraction of each GPU vLLM may use; by default vLLM's default less out-of-pool workspaces.
+    type: float
+  max_num_seqs:
+    description: Override C(max_num_seqs) (by default O(concurrency), capped by the KV cache).
+    type: int
+  max_num_batched_tokens:
+    description: Override the per-step token budget (by default vLLM's default for the GPU).
+    type: int
+  block_size:
+    description: Force C(--block-size) (hybrid models still align it upward, as vLLM does).
+    type: int
+  attention_backend:
+    description: Force C(--attention-backend); its kernel block sizes enter the block-size rule.
+    type: str
+  kv_cache_memory_bytes:
+    description: KV cache size in bytes (C(--kv-cache-memory-bytes)); vLLM then skips its own profiling.
+    type: int
+  activation_reserve_bytes:
+    description: Override the estimated activation peak of the profile run (per GPU).
+    type: int
+  non_torch_reserve_bytes:
+    description: Override the non-torch reserve (NCCL, all-reduce, cuBLAS workspaces; per GPU).
+    type: int
+  cudagraph_reserve_bytes:
+    description: Override the CUDA-graph reserve (per GPU; 0 with O(enforce_eager)).
+    type: int
+  cuda_context_reserve_bytes:
+    description: Override the CUDA context reserve outside vLLM's pool (per GPU).
+    type: int
+  workspace_reserve_bytes:
+    description: Override the out-of-pool workspace reserve (e.g. the MXFP4 MoE workspace on Blackwell).
+    type: int
+  cpu_process_reserve_bytes:
+    description: CPU build only, host memory of vLLM's processes besides weights and KV.
+    type: int
+  enforce_eager:
+    description: Plan for C(--enforce-eager) (no CUDA graphs).
+    type: bool
+    default: false
+  enable_prefix_caching:
+    description:
+      - Pass C(--enable-prefix-caching) (true) or C(--no-enable-prefix-caching) (false).
+      - Unset leaves vLLM's default (off for Kimi-K3).
+    type: bool
+  speculative_config:
+    description: vLLM C(--speculative-config); its C(num_speculative_tokens) enlarges the KDA state. Refused with PP.
+    type: dict
+  language_model_only:
+    description: Skip the vision tower (C(--language-model-only)).
+    type: bool
+    default: false
+  cpu_amx:
+    description: CPU build only, whether the host has AMX tiles (decides the MLA block size); default from C(cpu_flags).
+    type: bool
+  max_suggested_nodes:
+    description: How many nodes of the same GPUs a refusal may suggest.
+    type: int
+    default: 64
+  fail_when_unfit:
+    description: Fail when the plan does not fit (set false to print a refused plan, as plan.yml does).
+    type: bool
+    default: true
+attributes:
+  check_mode:
+    support: full
+    details: The module only computes; it changes nothing in either mode.
+  diff_mode:
+    support: none
+notes:
+  - The memory ledger and every reserve are explained in C(docs/sizing.md).
+seealso:
+  - module: kimi_gpu_facts
+  - module: kimi_weights_verify
+"""
+
+EXAMPLES = r"""
+- name: Plan Kimi-K3 for this host group from the shipped profile
+  kimi_vllm_plan:
+    model_config: "{{ playbook_dir }}/../data/models/kimi-k3/config.json"
+    tensor_table: "{{ playbook_dir }}/../data/models/kimi-k3/tensor-table.json"
+    model_name: Kimi-K3
+    nodes: "{{ groups['gpu_nodes'] | map('extract', hostvars, '__kimi_node_facts') | list }}"
+    max_input_tokens: "{{ kimi_max_input_tokens }}"
+    max_output_tokens: "{{ kimi_max_output_tokens }}"
+    concurrency: "{{ kimi_concurrency }}"
+    vllm_version: "{{ kimi_vllm_version }}"
+  delegate_to: localhost
+  run_once: true
+  register: __kimi_plan
+
+- name: Plan from a pinned hub revision (reads headers only)
+  kimi_vllm_plan:
+    hf_repo: moonshotai/Kimi-K3
+    revision: 9f62e4e9fffbd0a83ddd60e1c209d828994b3569
+    hf_token: "{{ kimi_hf_token }}"
+    nodes: "{{ __kimi_nodes }}"
+    max_model_len: 131072
+    concurrency: 8
+    fail_when_unfit: false
+
+- name: Size the CPU build's KV space for the demo
+  kimi_vllm_plan:
+    model_dir: /srv/kimi/shared/models/tiny-llama
+    nodes: [{name: localhost, gpus: [], memory_total_mib: 16000, cpu_count: 4}]
+    max_input_tokens: 768
+    max_output_tokens: 256
+    concurrency: 4
+    vllm_version: 0.32.0+cpu
+"""
+
+RETURN = r"""
+plan:
+  description: The plan; C(docs/sizing.md) explains every field.
+  returned: always
+  type: dict
+  contains:
+    fits:
+      description: Whether the plan fits (and no version or feature limit refuses it).
+      type: bool
+    reasons:
+      description: Why it is refused, each with the shortfall and the fix (empty when it fits).
+      type: list
+      elements: str
+    warnings:
+      description: Advisories (e.g. target concurrency capped by the inventory).
+      type: list
+      elements: str
+    layout:
+      description: C(tensor_parallel_size), C(pipeline_parallel_size), C(data_parallel_size),
+        C(data_parallel_size_local), C(enable_expert_parallel), C(decode_context_parallel_size), C(nodes) (names
+        used, in rank order), C(nnodes), C(gpus_per_node), C(world_size), C(pp_layer_partition).
+      type: dict
+    suggested_layout:
+      description: For a refused plan, the smallest layout of the same GPUs that fits (null otherwise).
+      type: dict
+    max_model_len:
+      description: Context length served.
+      type: int
+    max_num_seqs:
+      description: Sequences run at once.
+      type: int
+    max_num_batched_tokens:
+      description: Token budget per scheduler step (it sets the activation peak).
+      type: int
+    gpu_memory_utilization:
+      description: Fraction of each GPU vLLM may use (null on the CPU build).
+      type: float
+    kv_cache_dtype:
+      description: Dtype the KV cache is stored in.
+      type: str
+    block_size:
+      description: Tokens per KV block vLLM will use (after hybrid alignment / CPU rules).
+      type: int
+    memory:
+      description: The per-GPU ledger of the limiting pipeline stage (C(total_bytes), C(requested_bytes),
+        C(weights_bytes), C(activation_reserve_bytes), C(non_torch_reserve_bytes), C(cudagraph_reserve_bytes),
+        C(out_of_pool_reserve_bytes), C(kv_budget_bytes), C(kv_bytes_per_token), C(state_bytes_per_sequence),
+        C(bytes_per_block), C(blocks_per_request), C(num_blocks), C(kv_tokens), C(max_concurrency),
+        C(full_length_sequences), C(stages)).
+      type: dict
+    predicted_kv_tokens:
+      description: What vLLM will log as C(KV cache size, N tokens) (and report as C(kv_cache_size_tokens)).
+      type: int
+    serve_args:
+      description: Arguments after C(vllm serve <model_dir>), without host, port, API key, served model name and
+        the per-node multi-node flags (C(--nnodes), C(--node-rank), C(--master-addr), C(--headless)).
+      type: list
+      elements: str
+    env:
+      description: Environment variables for the unit.
+      type: dict
+    summary:
+      description: A few human lines.
+      type: str
+  sample:
+    fits: true
+    layout: {tensor_parallel_size: 8, pipeline_parallel_size: 2, data_parallel_size: 1, nnodes: 2}
+    max_model_len: 40960
+    predicted_kv_tokens: 1775651
+summary:
+  description: The plan's summary lines (layout, weights per GPU, KV budget, tokens, concurrency).
+  returned: always
+  type: str
+"""
+
+from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.sizing import BusinessNeed, PlanOptions, load_model, plan_deployment
+
+PLAN_OPTION_KEYS = (
+    "platform", "vllm_version", "kv_cache_dtype", "tensor_parallel_size", "pipeline_parallel_size",
+    "data_parallel_size", "enable_expert_parallel", "decode_context_parallel_size", "gpu_memory_utilization",
+    "max_num_seqs", "max_num_batched_tokens", "block_size", "attention_backend", "kv_cache_memory_bytes",
+    "activation_reserve_bytes", "non_torch_reserve_bytes", "cudagraph_reserve_bytes",
+    "cuda_context_reserve_bytes", "workspace_reserve_bytes", "cpu_process_reserve_bytes", "enforce_eager",
+    "enable_prefix_caching", "speculative_config", "language_model_only", "cpu_amx", "max_suggested_nodes",
+)
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            model_dir=dict(type="path"),
+            model_config=dict(type="raw"),
+            tensor_table=dict(type="raw"),
+            hf_repo=dict(type="str"),
+            revision=dict(type="str"),
+            hf_endpoint=dict(type="str"),
+            hf_token=dict(type="str", no_log=True),
+            model_name=dict(type="str"),
+            nodes=dict(type="list", elements="dict", required=True),
+            max_input_tokens=dict(type="int"),
+            max_output_tokens=dict(type="int"),
+            max_model_len=dict(type="int"),
+            concurrency=dict(type="int", default=1),
+            kv_cache_dtype=dict(type="str", default="auto",
+                                choices=["auto", "bfloat16", "float16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_ds_mla"]),
+            vllm_version=dict(type="str"),
+            platform=dict(type="str", default="auto", choices=["auto", "cuda", "cpu"]),
+            tensor_parallel_size=dict(type="int"),
+            pipeline_parallel_size=dict(type="int"),
+            data_parallel_size=dict(type="int"),
+            enable_expert_parallel=dict(type="bool"),
+            decode_context_parallel_size=dict(type="int", default=1),
+            pp_layer_partition=dict(type="list", elements="int"),
+            gpu_memory_utilization=dict(type="float"),
+            max_num_seqs=dict(type="int"),
+            max_num_batched_tokens=dict(type="int"),
+            block_size=dict(type="int"),
+            attention_backend=dict(type="str"),
+            kv_cache_memory_bytes=dict(type="int"),
+            activation_reserve_bytes=dict(type="int"),
+            non_torch_reserve_bytes=dict(type="int"),
+            cudagraph_reserve_bytes=dict(type="int"),
+            cuda_context_reserve_bytes=dict(type="int"),
+            workspace_reserve_bytes=dict(type="int"),
+            cpu_process_reserve_bytes=dict(type="int"),
+            enforce_eager=dict(type="bool", default=False),
+            enable_prefix_caching=dict(type="bool"),
+            speculative_config=dict(type="dict"),
+            language_model_only=dict(type="bool", default=False),
+            cpu_amx=dict(type="bool"),
+            max_suggested_nodes=dict(type="int", default=64),
+            fail_when_unfit=dict(type="bool", default=True),
+        ),
+        required_one_of=[("model_dir", "model_config", "hf_repo"), ("max_model_len", "max_input_tokens")],
+        mutually_exclusive=[("model_dir", "model_config", "hf_repo")],
+        required_together=[("max_input_tokens", "max_output_tokens")],
+        required_by={"model_config": "tensor_table", "hf_repo": "revision"},
+        supports_check_mode=True,
+    )
+    p = module.params
+    try:
+        profile, weights = load_model(
+            model_dir=p["model_dir"], model_config=p["model_config"], tensor_table=p["tensor_table"],
+            hf_repo=p["hf_repo"], revision=p["revision"], hf_endpoint=p["hf_endpoint"], hf_token=p["hf_token"],
+            name=p["model_name"])
+        need = BusinessNeed.from_tokens(max_input_tokens=p["max_input_tokens"],
+                                        max_output_tokens=p["max_output_tokens"],
+                                        max_model_len=p["max_model_len"], concurrency=p["concurrency"])
+        options = {key: p[key] for key in PLAN_OPTION_KEYS}
+        options["pp_layer_partition"] = tuple(p["pp_layer_partition"]) if p["pp_layer_partition"] else None
+        plan = plan_deployment(profile, weights, p["nodes"], need, PlanOptions(**options))
+    except KimiDeployError as err:
+        module.fail_json(msg=str(err))
+    if not plan["fits"] and p["fail_when_unfit"]:
+        module.fail_json(msg="; ".join(plan["reasons"]), plan=plan, summary=plan["summary"])
+    module.exit_json(changed=False, plan=plan, summary=plan["summary"])
+
+
+if __name__ == "__main__":
+    main()
