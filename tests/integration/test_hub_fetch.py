@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hub_server import HubServer, git_blob_sha1
+from hub_mirror import HubServer, git_blob_sha1
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # The unit conftest registers kimi_deploy as ansible.module_utils.kimi_deploy and puts the modules and

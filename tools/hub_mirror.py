@@ -1,4 +1,16 @@
-"""A real hub-compatible server for fetch tests: olah 0.5.4 in offline mirror mode.
+#!/usr/bin/env python3
+"""A real hub-compatible server: olah 0.5.4 in offline mirror mode, serving git repos we build.
+
+Used by the fetch tests, the demo and the molecule scenarios, so the weights reach test hosts the
+way they reach GPU hosts: huggingface_hub against an endpoint (HF_ENDPOINT, a site mirror).
+
+Command line (the demo and molecule use it):
+
+    hub_mirror.py publish --mirrors DIR --repo kimi-deploy/tiny-llama --model-dir MODEL   # prints the sha
+    hub_mirror.py serve --mirrors DIR --host 10.89.60.1 --port 18080 --pidfile FILE        # in the background
+    hub_mirror.py stop --pidfile FILE
+
+Library:
 
     with HubServer(workdir) as hub:
         repo = hub.repo("kimi-test/tiny-llama")
@@ -25,6 +37,7 @@ no private repos or token checks, no ``model_info()`` without a revision, no ``l
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -43,6 +56,9 @@ _GIT_ENV = {
     "GIT_AUTHOR_NAME": "kimi-deploy tests", "GIT_AUTHOR_EMAIL": "tests@kimi-deploy.invalid",
     "GIT_COMMITTER_NAME": "kimi-deploy tests", "GIT_COMMITTER_EMAIL": "tests@kimi-deploy.invalid",
     "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent",
+    # Fixed dates: the same files committed on top of the same history give the same sha on every
+    # machine and every run, so a published tiny model has a stable revision.
+    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00+0000", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00+0000",
 }
 
 
@@ -103,7 +119,10 @@ class MirrorRepo:
             else:
                 shutil.copyfile(src, dst)
         self.git("add", "-A")
-        self.git("commit", "-q", "-m", message)
+        unchanged = self._has_commits() and subprocess.run(
+            ["git", "-C", str(self.path), "diff", "--cached", "--quiet"], check=False).returncode == 0
+        if not unchanged:
+            self.git("commit", "-q", "-m", message)
         if tag:
             self.git("tag", tag)
         sha = self.git("rev-parse", "HEAD")
@@ -128,11 +147,13 @@ def free_port() -> int:
 
 
 class HubServer:
-    def __init__(self, workdir: Path, port: int | None = None) -> None:
+    def __init__(self, workdir: Path, port: int | None = None, host: str = "127.0.0.1",
+                 mirrors: Path | None = None) -> None:
         self.workdir = workdir
-        self.mirrors = workdir / "mirrors"
+        self.mirrors = mirrors or workdir / "mirrors"
+        self.host = host
         self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"http://{host}:{self.port}"
         self.log_dir = workdir / "logs"
         self.proc: subprocess.Popen | None = None
         self._probe: str | None = None
@@ -153,10 +174,10 @@ class HubServer:
         config = self.workdir / "olah.toml"
         config.write_text(
             "[basic]\n"
-            f'host = "127.0.0.1"\nport = {self.port}\n'
+            f'host = "{self.host}"\nport = {self.port}\n'
             f'repos-path = "{self.workdir / "cache"}"\n'
             f'mirrors-path = ["{self.mirrors}"]\n'
-            f'mirror-netloc = "127.0.0.1:{self.port}"\nmirror-lfs-netloc = "127.0.0.1:{self.port}"\n'
+            f'mirror-netloc = "{self.host}:{self.port}"\nmirror-lfs-netloc = "{self.host}:{self.port}"\n'
             "[accessibility]\noffline = true\n")
         self.proc = subprocess.Popen([str(cli), "-c", str(config), "--log-path", str(self.log_dir)],
                                      stdout=(self.log_dir / "stdout.log").open("wb"),
@@ -196,3 +217,63 @@ class HubServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def _first_repo(mirrors: Path) -> str:
+    for org in sorted((mirrors / "models").glob("*")):
+        for name in sorted(org.glob("*")):
+            if (name / ".git").is_dir():
+                return f"{org.name}/{name.name}"
+    raise SystemExit(f"no repo published under {mirrors}/models: run `publish` first")
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(description="olah in offline mirror mode serving local git repos")
+    sub = parser.add_subparsers(dest="command", required=True)
+    pub = sub.add_parser("publish", help="commit a model directory to a mirror repo; print the commit sha")
+    pub.add_argument("--mirrors", type=Path, required=True)
+    pub.add_argument("--repo", required=True, help="org/name")
+    pub.add_argument("--model-dir", type=Path, required=True)
+    pub.add_argument("--message", default="publish model")
+    srv = sub.add_parser("serve", help="start olah in the background and write its pid")
+    srv.add_argument("--mirrors", type=Path, required=True)
+    srv.add_argument("--workdir", type=Path, required=True, help="olah's cache, config and logs")
+    srv.add_argument("--host", default="127.0.0.1")
+    srv.add_argument("--port", type=int, required=True)
+    srv.add_argument("--pidfile", type=Path, required=True)
+    stop = sub.add_parser("stop", help="stop the server started with serve")
+    stop.add_argument("--pidfile", type=Path, required=True)
+    args = parser.parse_args(argv)
+
+    if args.command == "publish":
+        org, name = args.repo.split("/")
+        sha = MirrorRepo(args.mirrors / "models" / org / name).commit_dir(args.model_dir, args.message)
+        print(sha)
+    elif args.command == "serve":
+        _stop(args.pidfile)
+        server = HubServer(args.workdir, port=args.port, host=args.host, mirrors=args.mirrors)
+        server._probe = _first_repo(args.mirrors)
+        server.start()
+        args.pidfile.write_text(str(server.proc.pid))
+        print(json.dumps({"url": server.url, "pid": server.proc.pid}))
+    else:
+        _stop(args.pidfile)
+    return 0
+
+
+def _stop(pidfile: Path) -> None:
+    if not pidfile.exists():
+        return
+    with contextlib.suppress(ProcessLookupError, ValueError):
+        os.killpg(int(pidfile.read_text()), signal.SIGTERM)
+    pidfile.unlink()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
