@@ -144,6 +144,29 @@ EOU
     --change 'STOPSIGNAL=SIGRTMIN+3' - "$KIMI_HOST_IMAGE" >/dev/null
 }
 
+ensure_olah_venv() {
+  # olah, a hub-compatible server, in its own venv (it pins its own fastapi/huggingface_hub).
+  local venv=${KIMI_OLAH_VENV:-$KIMI_CACHE/venvs/olah-0.5.4}
+  if [ ! -x "$venv/bin/olah-cli" ]; then
+    log "Building the olah venv ($venv)"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q olah==0.5.4 2>&1 | grep -v '^WARNING: Location' || true
+    "$venv/bin/olah-cli" --help >/dev/null
+  fi
+  export KIMI_OLAH_VENV=$venv
+}
+
+# publish_tiny_model ARCH REPO MIRRORS: build the tiny model (deterministic) and commit it to a
+# mirror repo; prints the commit sha (the same on every run for the same files).
+publish_tiny_model() {
+  local arch=$1 repo=$2 mirrors=$3 dir=$KIMI_CACHE/models/tiny-$1
+  if [ ! -f "$dir/config.json" ]; then
+    "$KIMI_VENV/bin/python" "$REPO_ROOT/tools/build_tiny_model.py" --arch "$arch" --shards 2 --out "$dir" >/dev/null
+  fi
+  "$KIMI_VENV/bin/python" "$REPO_ROOT/tools/hub_mirror.py" publish --mirrors "$mirrors" --repo "$repo" \
+    --model-dir "$dir" --message "tiny $arch model built by tools/build_tiny_model.py (seed 0)"
+}
+
 ensure_ssh_key() {
   if [ ! -f "$KIMI_SSH_KEY" ]; then
     mkdir -p "$(dirname "$KIMI_SSH_KEY")"
@@ -157,6 +180,7 @@ bootstrap_all() {
   ensure_podman_config
   ensure_controller_venv
   ensure_ssh_key
+  ensure_olah_venv
   ensure_wheelhouse
   ensure_host_image
 }

@@ -158,6 +158,10 @@ ansible_facts:
     kimi_host_shm_bytes:
       description: Size of the /dev/shm filesystem in bytes; null when it is not mounted.
       type: int
+    kimi_host_cpu_flags:
+      description: CPU feature flags of the first processor in /proc/cpuinfo (the planner reads AMX from them).
+      type: list
+      elements: str
     kimi_host_nofile_limit:
       description: Open-file limit (RLIMIT_NOFILE) of the module's process; null means unlimited.
       type: dict
@@ -235,6 +239,7 @@ def main():
             "kimi_host_memory_available_mib": host["memory_available_mib"],
             "kimi_host_cpu_count": host["cpu_count"],
             "kimi_host_shm_bytes": host["shm_bytes"],
+            "kimi_host_cpu_flags": host["cpu_flags"],
             "kimi_host_nofile_limit": host["nofile"],
         },
         "driver_problems": problems_driver,

@@ -25,10 +25,12 @@ options:
       - C(present) creates the release if missing.
       - C(active) points C(current) at it and records the activation.
       - C(verdict) records the acceptance verdict in its C(release.json).
+      - C(recorded) appends O(record) (a ledger row) to the C(ledger) list of its C(release.json),
+        once per C(attempt_id).
       - C(pruned) removes releases beyond O(keep), never the current one or its rollback target.
       - C(query) only reads.
     type: str
-    choices: [present, active, verdict, pruned, query]
+    choices: [present, active, verdict, recorded, pruned, query]
     default: query
   release_id:
     description:
@@ -72,6 +74,10 @@ options:
     choices: [passed, failed]
   details:
     description: With O(state=verdict), a summary stored next to the verdict (no secrets).
+    type: dict
+    default: {}
+  record:
+    description: With O(state=recorded), the row to append (it should carry an C(attempt_id)).
     type: dict
     default: {}
   keep:
@@ -129,6 +135,10 @@ current:
 previous:
   description: Release C(current) pointed at before the task.
   returned: always
+  type: str
+activated_at:
+  description: UTC time of the activation this task recorded.
+  returned: when O(state=active) moved C(current)
   type: str
 rollback_target:
   description: Release a rollback would activate now, or null.
@@ -305,10 +315,11 @@ def run(module):
             result["changed"] = True
             result["current"] = rid
             result["diff"] = {"before": {"current": current}, "after": {"current": rid}}
+            result["activated_at"] = _now()
             if not module.check_mode:
                 release = load_release(root, rid)
                 doc = dict(release.meta)
-                doc["activations"] = [*release.activations, _now()]
+                doc["activations"] = [*release.activations, result["activated_at"]]
                 write_json_atomic(path / RELEASE_FILE, doc)
                 swap_current(root, rid)
 
@@ -324,6 +335,19 @@ def run(module):
             if not module.check_mode:
                 doc = dict(release.meta)
                 doc["acceptance"] = {**new, "recorded_at": _now()}
+                write_json_atomic(releases_dir(root) / rid / RELEASE_FILE, doc)
+
+    elif state == "recorded":
+        rid = validate_id(p["release_id"] or current or "")
+        release = load_release(root, rid)
+        result.update(release_id=rid, path=str(releases_dir(root) / rid))
+        rows = list(release.meta.get("ledger") or [])
+        attempt = p["record"].get("attempt_id")
+        if not (attempt and any(r.get("attempt_id") == attempt for r in rows)):
+            result["changed"] = True
+            if not module.check_mode:
+                doc = dict(release.meta)
+                doc["ledger"] = [*rows, p["record"]]
                 write_json_atomic(releases_dir(root) / rid / RELEASE_FILE, doc)
 
     elif state == "pruned":
@@ -350,7 +374,8 @@ def main():
     module = AnsibleModule(
         argument_spec=dict(
             root=dict(type="path", required=True),
-            state=dict(type="str", default="query", choices=["present", "active", "verdict", "pruned", "query"]),
+            state=dict(type="str", default="query",
+                       choices=["present", "active", "verdict", "recorded", "pruned", "query"]),
             release_id=dict(type="str"),
             inputs=dict(type="dict", default={}),
             version_label=dict(type="str", default=""),
@@ -362,6 +387,7 @@ def main():
             rollback=dict(type="bool", default=False),
             verdict=dict(type="str", choices=["passed", "failed"]),
             details=dict(type="dict", default={}),
+            record=dict(type="dict", default={}),
             keep=dict(type="int", default=3),
         ),
         required_if=[("state", "verdict", ["verdict"])],

@@ -24,6 +24,7 @@ from kimi_deploy.gpu_facts import (
     gpu_problems,
     min_driver_for_cuda,
     nofile_limit,
+    parse_cpu_flags,
     parse_meminfo,
     read_host_facts,
     resolve_gpu_facts,
@@ -563,9 +564,13 @@ def test_nofile_limit():
 def test_read_host_facts(tmp_path):
     meminfo = tmp_path / "meminfo"
     meminfo.write_text(MEMINFO)
-    facts = read_host_facts(meminfo_path=str(meminfo), shm_path=str(tmp_path / "missing"))
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nflags\t\t: sse avx2\n")
+    facts = read_host_facts(meminfo_path=str(meminfo), shm_path=str(tmp_path / "missing"),
+                            cpuinfo_path=str(cpuinfo))
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     assert facts == {
+        "cpu_flags": ["avx2", "sse"],
         "memory_total_mib": 24000,
         "memory_available_mib": 20000,
         "cpu_count": len(os.sched_getaffinity(0)),
@@ -581,3 +586,9 @@ def test_fixture_data_is_not_mutated_by_collection():
     before = copy.deepcopy(data)
     collect(data)
     assert data == before
+
+
+def test_parse_cpu_flags_reads_the_first_processor():
+    text = "processor\t: 0\nflags\t\t: fpu avx512f amx_tile avx512f\n\nprocessor\t: 1\nflags\t\t: fpu\n"
+    assert parse_cpu_flags(text) == ["amx_tile", "avx512f", "fpu"]
+    assert parse_cpu_flags("processor: 0\n") == []

@@ -94,3 +94,21 @@ def test_prune_module(tmp_path):
     run_module(kimi_release, {"root": str(tmp_path), "state": "active", "rollback": True})
     kept = run_module(kimi_release, {"root": str(tmp_path), "state": "pruned", "keep": 1})
     assert kept["changed"] is False and kept["pruned"] == []
+
+
+def test_ledger_rows_are_appended_once_per_attempt(tmp_path):
+    rid = _present(tmp_path)["release_id"]
+    row = {"attempt_id": "h/r/1", "verdict": "passed", "predicted_kv_tokens": 2176}
+    first = run_module(kimi_release, {"root": str(tmp_path), "state": "recorded", "release_id": rid, "record": row})
+    again = run_module(kimi_release, {"root": str(tmp_path), "state": "recorded", "release_id": rid, "record": row})
+    other = run_module(kimi_release, {"root": str(tmp_path), "state": "recorded", "release_id": rid,
+                                      "record": {**row, "attempt_id": "h/r/2"}})
+    assert (first["changed"], again["changed"], other["changed"]) == (True, False, True)
+    doc = json.loads((tmp_path / "releases" / rid / "release.json").read_text())
+    assert [r["attempt_id"] for r in doc["ledger"]] == ["h/r/1", "h/r/2"]
+
+
+def test_same_inputs_but_other_file_content_is_another_release(tmp_path):
+    a = _present(tmp_path)["release_id"]
+    b = _present(tmp_path, files={"serve": {"content": "#!/bin/sh\nexec false\n", "mode": "0755"}})["release_id"]
+    assert a != b

@@ -255,3 +255,13 @@ def test_compare_rows_directions_and_changes():
     assert cmp["checks"] == {"concurrency": {"previous": "passed", "current": "failed"}}
     assert cmp["previous_release_id"] == "r1"
     assert ledger.compare_rows(None, after)["metrics"] == []
+
+
+def test_launch_params_from_a_whole_plan_use_argv_then_layout():
+    plan = {"serve_args": ["--max-model-len", "512", "--kv-cache-memory-bytes", "1114112", "--enforce-eager"],
+            "layout": {"tensor_parallel_size": 1, "pipeline_parallel_size": 1, "nodes": ["h1"]},
+            "max_model_len": 999, "max_num_seqs": 4, "memory": {"kv_tokens": 2176}}
+    params = ledger.launch_params_from(plan)
+    assert params["max_model_len"] == 512  # what ran wins over the plan's own field
+    assert params["tensor_parallel_size"] == 1 and params["max_num_seqs"] == 4
+    assert params["enforce_eager"] is True and "nodes" not in params and "memory" not in params

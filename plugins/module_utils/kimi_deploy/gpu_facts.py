@@ -530,10 +530,27 @@ def usable_cpu_count() -> int:
     return os.cpu_count() or 1
 
 
-def read_host_facts(meminfo_path: str = "/proc/meminfo", shm_path: str = "/dev/shm") -> dict[str, Any]:
+def parse_cpu_flags(cpuinfo: str) -> list[str]:
+    """The first processor's ``flags`` from /proc/cpuinfo, sorted (vLLM's CPU kernels depend on
+    them: AMX tiles change the MLA block size, AVX-512 picks the kernel build)."""
+    for line in cpuinfo.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() == "flags":
+            return sorted(set(value.split()))
+    return []
+
+
+def read_host_facts(meminfo_path: str = "/proc/meminfo", shm_path: str = "/dev/shm",
+                    cpuinfo_path: str = "/proc/cpuinfo") -> dict[str, Any]:
     with open(meminfo_path, encoding="ascii", errors="replace") as handle:
         total_mib, available_mib = parse_meminfo(handle.read())
+    try:
+        with open(cpuinfo_path, encoding="ascii", errors="replace") as handle:
+            cpu_flags = parse_cpu_flags(handle.read())
+    except OSError:
+        cpu_flags = []
     return {
+        "cpu_flags": cpu_flags,
         "memory_total_mib": total_mib,
         "memory_available_mib": available_mib,
         "cpu_count": usable_cpu_count(),

@@ -183,6 +183,15 @@ def launch_params_from(args: Mapping[str, Any] | Sequence[str] | None) -> dict[s
     """
     if args is None:
         return {}
+    if isinstance(args, Mapping) and "serve_args" in args:
+        # A whole plan: its argv is what ran; its layout and scalar keys fill in what the argv
+        # leaves to vLLM's defaults (e.g. tensor_parallel_size 1).
+        params = launch_params_from(list(args["serve_args"]))
+        layout = args.get("layout") if isinstance(args.get("layout"), Mapping) else {}
+        for key, value in {**layout, **args}.items():
+            if not isinstance(value, (Mapping, list, tuple)):
+                params.setdefault(str(key), _scalar(value))
+        return redact(params)
     if isinstance(args, Mapping):
         params = {str(k).lstrip("-").replace("-", "_"): _scalar(v) for k, v in args.items()}
         return redact(params)
