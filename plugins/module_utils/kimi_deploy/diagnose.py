@@ -1,0 +1,1280 @@
+"""Diagnose a failed vLLM start or run from its log: phase, cause, evidence and the next step.
+
+    diagnose(journal_text, context={"max_model_len": 32768, "gpu_memory_utilization": 0.9})
+    -> {"phase": "startup", "cause": "...", "evidence": [...], "next_step": "1. Lower max_model_len
+        from 32768 to 29184 ...", "parameter_changes": {"max_model_len": 29184},
+        "rule": "kv_cache_too_small_for_max_model_len", "first_error_line": "ValueError: To serve ..."}
+
+Phases follow the triage order of a deploy: ``load`` (before the port listens: config, weights,
+tokenizer, architecture), ``startup`` (after load, before serving: memory profiling, KV cache,
+parallel layout, NCCL/Ray, drivers, port), ``runtime`` (served, then failed), ``unknown``.
+
+How it reads a log:
+- Each line is stripped of the wrappers around the message (journal and docker-compose prefixes,
+  ``(Worker pid=N)``, ``ERROR 11-30 07:08:28 [file.py:12]``, ``[rank0]:``), so rules match the
+  message itself. INFO/DEBUG/WARNING lines only count for rules that ask for them: vLLM's hints
+  ("If you are running out of memory, ...", "can cause fd limit errors like `OSError ...`") are
+  not errors.
+- A journal may hold several starts (systemd restarts); the latest start that logged a failure is
+  diagnosed. Errors logged after a requested shutdown (SIGTERM, ``systemctl stop``) are teardown
+  noise, not causes.
+- Rules are regexes over the stable parts of messages, so several vLLM versions' wordings match.
+  Each match has a tier: 1 a root cause, 2 a class of error, 3 a weak symptom, 4 a wrapper
+  ("Engine core initialization failed. See root cause above"). The lowest tier wins, then the
+  earliest line: that is how the wrappers are looked past to the first real error above them.
+- Phase comes from the rule, or, for errors that happen in any phase (out of memory, kernel
+  faults, timeouts), from where the line sits: after the server reached serving it is runtime,
+  after weights finished loading it is startup, before that load.
+
+Next steps list reversible parameters first (context length, concurrency, memory utilisation), then
+quantisation and hardware. ``parameter_changes`` only carries numbers the log itself justifies
+(vLLM's "estimated maximum model length is N").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import KimiDeployError
+
+PHASES = ("load", "startup", "runtime", "unknown")
+MAX_EVIDENCE_LINES = 6
+MAX_EVIDENCE_CHARS = 400
+
+# ---------------------------------------------------------------------------------------------
+# Line parsing
+# ---------------------------------------------------------------------------------------------
+
+# Colour codes, raw or as copied from a terminal ("^[[0;36m").
+_ANSI = re.compile(r"(?:\x1b|\^\[)\[[0-9;]*[A-Za-z]")
+# "Nov 30 07:14:30 host kimi-vllm[123]: " (journalctl's default short format) or ISO timestamps.
+_JOURNAL_PREFIX = re.compile(
+    r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\S*) \S+ [^\s:\[]+(?:\[\d+\])?: "
+)
+_COMPOSE_PREFIX = re.compile(r"^[\w.-]+(?:-\d+)?\s+\|\s?")
+_RANK_PREFIX = re.compile(r"^\[rank\d+\]:\s*")
+# "(Worker pid=22095) ", "(VllmWorker rank=3 pid=1090) ", "(EngineCore_DP0 pid=12) ".
+_PROC_TAG = re.compile(r"^\(([\w-]+)(?: rank=\d+)? pid=\d+(?:, ip=[\d.]+)?\)\s*")
+# vLLM V1: "ERROR 11-30 07:08:28 [core.py:1510] "; V0: "INFO 02-03 03:43:49 model_runner.py:629] ".
+_VLLM_HEADER = re.compile(
+    r"^(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\d\d-\d\d\s+\d\d:\d\d:\d\d(?:\.\d+)?\s+"
+    r"(?:\[[^\]]*\]|[\w./-]+:\d+\])\s?"
+)
+# Bare level, as in the catalog's shortened lines: "INFO [gpu_model_runner.py:6936] ...".
+_BARE_HEADER = re.compile(r"^(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\[[\w./-]+:\d+\]\s?")
+# uvicorn: "ERROR:    [Errno 98] ...", "INFO:     127.0.0.1:5 - \"POST ...\" 400".
+_UVICORN_HEADER = re.compile(r"^(DEBUG|INFO|WARNING|ERROR|CRITICAL):\s+")
+# glog/c10: "W1130 07:06:09.077000 20607 torch/_library/triton.py:53] ", "[W1130 07:06:36.3 utils.cpp:68] ".
+_GLOG_HEADER = re.compile(r"^\[?([IWEF])\d{4} \d\d:\d\d:\d\d\.\d+ (?:\d+ )?[\w./-]+:\d+\]\s?")
+_GLOG_LEVELS = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "CRITICAL"}
+_FRAME = re.compile(r'^\s*File "[^"]*", line \d+')
+_CARETS = re.compile(r"^\s*[~^]+\s*$")
+_TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):")
+_EXCEPTION = re.compile(r"^\s*(?:[\w]+\.)*([A-Z]\w*(?:Error|Exception|Exit|Interrupt))\b(?::|$)")
+
+
+@dataclass
+class Line:
+    index: int
+    raw: str
+    message: str
+    level: str | None
+    tag: str
+    is_frame: bool = False
+
+    @property
+    def quiet(self) -> bool:
+        """INFO/DEBUG/WARNING: hints and progress, not errors."""
+        return self.level in ("DEBUG", "INFO", "WARNING", "WARN")
+
+
+def _parse_line(index: int, raw: str) -> Line:
+    text = _ANSI.sub("", raw.rstrip("\r\n"))
+    text = _JOURNAL_PREFIX.sub("", text, count=1)
+    text = _COMPOSE_PREFIX.sub("", text, count=1)
+    text = _RANK_PREFIX.sub("", text, count=1)
+    tag = ""
+    proc = _PROC_TAG.match(text)
+    if proc:
+        tag = proc.group(1)
+        text = text[proc.end():]
+    text = _RANK_PREFIX.sub("", text, count=1)
+    level = None
+    for header in (_VLLM_HEADER, _BARE_HEADER, _UVICORN_HEADER):
+        found = header.match(text)
+        if found:
+            level = found.group(1)
+            text = text[found.end():]
+            break
+    else:
+        glog = _GLOG_HEADER.match(text)
+        if glog:
+            level = _GLOG_LEVELS[glog.group(1)]
+            text = text[glog.end():]
+    return Line(index=index, raw=raw.rstrip(), message=text, level=level, tag=tag)
+
+
+def _parse(log_text: str) -> list[Line]:
+    lines = [_parse_line(i, raw) for i, raw in enumerate(log_text.splitlines())]
+    # The source line printed under a frame ("    raise ValueError(") is part of the frame.
+    previous_frame_by_tag: dict[str, bool] = {}
+    for line in lines:
+        if (_FRAME.match(line.message) or _CARETS.match(line.message)
+                or (previous_frame_by_tag.get(line.tag) and line.message.startswith("    "))):
+            line.is_frame = True
+        previous_frame_by_tag[line.tag] = bool(_FRAME.match(line.message))
+    return lines
+
+
+def _traceback_context(lines: list[Line], index: int, limit: int = 200) -> str:
+    """The frames of the traceback that ends at ``index`` (same process tag), as one text."""
+    tag = lines[index].tag
+    parts = []
+    for line in reversed(lines[max(0, index - limit):index]):
+        if line.tag != tag:
+            continue
+        if _TRACEBACK.match(line.message):
+            break
+        parts.append(line.message)
+    return "\n".join(reversed(parts))
+
+
+# ---------------------------------------------------------------------------------------------
+# Progress markers: which phase a line sits in
+# ---------------------------------------------------------------------------------------------
+
+_RUN_START = re.compile(
+    r"non-default args:|args: Namespace\(|vLLM API server version|^Started .*\.service|^Starting .*\.service"
+)
+_VLLM_ACTIVITY = re.compile(
+    r"non-default args:|vLLM API server version|Initializing an? (V1 )?LLM engine|Resolved architecture"
+    r"|Starting to load model|Loading safetensors checkpoint shards|version \d+\.\d+\.\d+"
+)
+_LOAD_DONE = re.compile(
+    r"Loading weights took|Model loading took|Loading model weights took|model weights took"
+    r"|Memory profiling takes|init engine \(profile|KV cache size:|# (?:GPU|CPU) blocks:"
+    r"|Available KV cache memory|Maximum concurrency for|Capturing CUDA graph|Graph capturing finished"
+    r"|CUDA graphs can take additional|Estimated CUDA graph memory|Explicitly set \([\d.]+/[\d.]+\) GiB for KV"
+)
+_SERVING = re.compile(
+    r"Application startup complete|Uvicorn running on|Starting vLLM (?:API )?server (?:\d+ )?on https?://"
+    r'|"GET /health HTTP/[\d.]+" 200'
+)
+_REQUESTED_SHUTDOWN = re.compile(
+    r"shutdown triggered|trigger received signal=SIG(?:TERM|INT)|[Rr]eceived (?:signal )?SIG(?:TERM|INT)"
+    r"|^KeyboardInterrupt|^Stopping .*\.service"
+)
+
+
+@dataclass
+class _Run:
+    lines: list[Line]
+    serving: int | None = None
+    load_done: int | None = None
+    activity: bool = False
+    shutdown: int | None = None
+
+    def __post_init__(self) -> None:
+        for line in self.lines:
+            text = line.message
+            if self.serving is None and _SERVING.search(text):
+                self.serving = line.index
+            if self.load_done is None and _LOAD_DONE.search(text):
+                self.load_done = line.index
+            if not self.activity and (_VLLM_ACTIVITY.search(text) or _LOAD_DONE.search(text)
+                                      or _SERVING.search(text)):
+                self.activity = True
+            if self.shutdown is None and _REQUESTED_SHUTDOWN.search(text):
+                self.shutdown = line.index
+
+    def phase_at(self, index: int, default: str) -> str:
+        if self.serving is not None and index > self.serving:
+            return "runtime"
+        if self.load_done is not None and index > self.load_done:
+            return "startup"
+        if self.activity:
+            return "load"
+        return default
+
+
+def _split_runs(lines: list[Line]) -> list[_Run]:
+    """One entry per start of the server (systemd restarts put several in one journal)."""
+    runs: list[list[Line]] = [[]]
+    for line in lines:
+        # Consecutive start lines ("Started x.service", then vLLM's args line) open one run.
+        if _RUN_START.search(line.message) and any(not _RUN_START.search(ln.message) for ln in runs[-1]):
+            runs.append([])
+        runs[-1].append(line)
+    return [_Run(run) for run in runs if run]
+
+
+# ---------------------------------------------------------------------------------------------
+# Parameters known for the failed start: explicit context first, then the log's own args
+# ---------------------------------------------------------------------------------------------
+
+_NUMERIC_CONTEXT_KEYS = {
+    "max_model_len": int, "gpu_memory_utilization": float, "max_num_seqs": int,
+    "max_num_batched_tokens": int, "tensor_parallel_size": int, "pipeline_parallel_size": int,
+    "data_parallel_size": int, "port": int, "kv_cache_memory_bytes": int,
+}
+# "non-default args: {'max_model_len': 4096, ...}" (V1) or "args: Namespace(max_model_len=4096, ...)" (V0).
+_LOG_ARGS = {key: re.compile(rf"\b'?{key}'?(?:: |=)([\d.]+)") for key in _NUMERIC_CONTEXT_KEYS}
+_LOG_MAX_MODEL_LEN = re.compile(r"Using max model len (\d+)")
+
+
+def _normalise_context(context: Mapping[str, Any] | None) -> dict[str, Any]:
+    if context is None:
+        return {}
+    if not isinstance(context, Mapping):
+        raise KimiDeployError(
+            f"context must be a mapping of known launch parameters (e.g. {{'max_model_len': 32768}}), "
+            f"got {type(context).__name__}"
+        )
+    out: dict[str, Any] = {}
+    for key, value in context.items():
+        kind = _NUMERIC_CONTEXT_KEYS.get(key)
+        if kind is None or value is None:
+            out[key] = value
+            continue
+        try:
+            if isinstance(value, bool):
+                raise ValueError
+            number = kind(float(value)) if kind is int else float(value)
+            if kind is int and float(value) != number:
+                raise ValueError
+        except (TypeError, ValueError):
+            raise KimiDeployError(
+                f"context[{key!r}] must be {'a whole number' if kind is int else 'a number'}, got {value!r}: "
+                "pass the launch parameter "
+                f"the unit was started with, e.g. {key}: 32768"
+            ) from None
+        if number <= 0:
+            raise KimiDeployError(f"context[{key!r}] must be positive, got {value!r}")
+        out[key] = number
+    return out
+
+
+def _params_from_log(lines: list[Line]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for line in lines:
+        if "non-default args:" in line.message or "args: Namespace(" in line.message:
+            for key, pattern in _LOG_ARGS.items():
+                value = pattern.search(line.message)
+                if value:
+                    kind = _NUMERIC_CONTEXT_KEYS[key]
+                    found[key] = kind(float(value.group(1))) if kind is int else float(value.group(1))
+        used = _LOG_MAX_MODEL_LEN.search(line.message)
+        if used:
+            found["max_model_len"] = int(used.group(1))
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class Finding:
+    cause: str
+    steps: list[str]
+    parameter_changes: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class _Hit:
+    """What a rule's builder sees: the match, its line, the run, and the known parameters."""
+    match: re.Match
+    line: Line
+    lines: list[Line]
+    run: _Run
+    params: dict[str, Any]
+    phase: str
+
+    def context_text(self) -> str:
+        return _traceback_context(self.lines, self.line.index)
+
+    def run_text(self) -> str:
+        return "\n".join(line.message for line in self.run.lines)
+
+    def param(self, key: str) -> Any:
+        return self.params.get(key)
+
+
+@dataclass
+class Rule:
+    id: str
+    tier: int
+    pattern: re.Pattern
+    build: Callable[[_Hit], Finding]
+    phase: str | None = None          # fixed phase; None: from the line's position
+    default_phase: str = "unknown"    # when the position says nothing (a bare snippet)
+    quiet_levels: bool = False        # also match INFO/WARNING lines
+    context: re.Pattern | None = None  # must match the traceback above the line
+    hints: tuple[re.Pattern, ...] = ()  # supporting lines for the evidence
+    before_serving: bool = False      # cannot happen once serving (the phase holds after the markers)
+
+
+RULES: list[Rule] = []
+
+
+def _rule(rule_id: str, tier: int, pattern: str, *, phase: str | None = None, default_phase: str = "unknown",
+          quiet_levels: bool = False, context: str | None = None, hints: tuple[str, ...] = (),
+          before_serving: bool = False) -> Callable[[Callable[[_Hit], Finding]], Callable[[_Hit], Finding]]:
+    def register(build: Callable[[_Hit], Finding]) -> Callable[[_Hit], Finding]:
+        RULES.append(Rule(
+            id=rule_id, tier=tier, pattern=re.compile(pattern), build=build, phase=phase,
+            default_phase=default_phase, quiet_levels=quiet_levels,
+            context=re.compile(context, re.IGNORECASE) if context else None,
+            hints=tuple(re.compile(h) for h in hints), before_serving=before_serving,
+        ))
+        return build
+    return register
+
+
+def _from_to(hit: _Hit, key: str, new: Any) -> str:
+    current = hit.param(key)
+    return f"from {current} to {new}" if current is not None else f"to {new}"
+
+
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _lower_utilisation(hit: _Hit) -> str:
+    current = hit.param("gpu_memory_utilization")
+    if current:
+        return f"lower gpu_memory_utilization from {current:g} to {max(current - 0.05, 0.5):.2f}"
+    return "lower gpu_memory_utilization by 0.05 (e.g. 0.90 -> 0.85)"
+
+
+def _raise_utilisation(hit: _Hit) -> str:
+    current = hit.param("gpu_memory_utilization")
+    if current:
+        return f"raise gpu_memory_utilization from {current:g} to {min(current + 0.05, 0.95):.2f}"
+    return "raise gpu_memory_utilization (e.g. 0.90 -> 0.95)"
+
+
+def _largest_divisor_at_most(total: int, limit: int) -> int:
+    """The largest divisor of total that is <= limit, preferring powers of two (GPU counts)."""
+    divisors = [d for d in range(1, limit + 1) if total % d == 0]
+    powers = [d for d in divisors if d & (d - 1) == 0]
+    return max(powers or divisors)
+
+
+# ----- load: model files ---------------------------------------------------------------------
+
+@_rule("architecture_not_supported", 1,
+       r"architectures? .{0,200}?(?:are|is) not supported|Cannot find model module|failed to be inspected"
+       r"|but Transformers does not recognize this architecture|No model architectures are specified"
+       r"|is not a supported (?:model|architecture)",
+       phase="load")
+def _architecture(hit: _Hit) -> Finding:
+    names = re.search(r"\[([^\]]*)\]", hit.line.message) or re.search(r"model type `?([\w-]+)`?",
+                                                                      hit.line.message)
+    what = names.group(1) if names else "the architecture in config.json"
+    return Finding(
+        cause=f"This vLLM (or its transformers) does not know the model's architecture/model_type ({what}).",
+        steps=[
+            "Check config.json `architectures` / `model_type` against the installed vLLM's supported list; "
+            "a typo or a wrong config.json is fixed in the model files",
+            "Otherwise upgrade vLLM (and transformers) to a release that supports this model, or serve the "
+            "release the model's recipe names",
+        ])
+
+
+@_rule("trust_remote_code_required", 1,
+       r"contains custom code which must be executed|requires you to execute the (?:configuration|modeling"
+       r"|tokenizer)?\s?file|(?:set|pass|use|setting|passing)\b.{0,30}trust_remote_code=True"
+       r"|--trust-remote-code. flag",
+       phase="load")
+def _trust_remote_code(hit: _Hit) -> Finding:
+    return Finding(
+        cause="The model ships its own Python code (auto_map in config.json) and the server ran without "
+              "--trust-remote-code.",
+        steps=[
+            "Read the model directory's custom *.py files, then start with --trust-remote-code "
+            "(trust_remote_code: true); Kimi K2/K3 always need it",
+        ])
+
+
+@_rule("missing_weight_files", 1,
+       r"Weight files referenced in index but missing|Cannot find any model weights"
+       r"|No such file or directory:? .{0,200}\.(?:safetensors|bin|pt)\b|does not appear to have (?:a )?files? named"
+       r"|(?:Missing|missing) (?:shard|weight file)",
+       phase="load")
+def _missing_weights(hit: _Hit) -> Finding:
+    files = re.findall(r"[\w.-]+\.(?:safetensors|bin|pt)\b", hit.line.message)
+    named = f" ({', '.join(sorted(set(files)))})" if files else ""
+    return Finding(
+        cause=f"Weight shards listed in the checkpoint index are missing from the model directory{named}: "
+              "an incomplete download or copy.",
+        steps=[
+            "Re-download the missing shards and verify every file against the index and its sha256 "
+            "(the deployer's fetch/verify step) before starting vLLM",
+        ])
+
+
+@_rule("corrupt_safetensors", 1,
+       r"Error while deserializing header|SafetensorError|HeaderTooLarge|header too large"
+       r"|MetadataIncompleteBuffer|incomplete metadata|InvalidHeader",
+       phase="load")
+def _corrupt_safetensors(hit: _Hit) -> Finding:
+    text = hit.line.message
+    if re.search(r"too ?large", text, re.IGNORECASE):
+        why = ("the header length is absurd: the file is usually a git-lfs pointer (a small text file), "
+               "not the weights")
+    elif re.search(r"incomplete|not fully covered", text, re.IGNORECASE):
+        why = "the file is shorter than its header says: a truncated (partial) download"
+    else:
+        why = "the header is not valid JSON: the file is corrupt"
+    return Finding(
+        cause=f"A .safetensors file is not a valid checkpoint: {why}.",
+        steps=[
+            "Re-download the affected file(s) with huggingface_hub / hf download (not a plain git clone "
+            "without git-lfs) and check each sha256 against the hub's LFS listing before starting vLLM",
+        ])
+
+
+@_rule("corrupt_pickle_checkpoint", 1,
+       r"PytorchStreamReader failed|failed finding central directory|invalid load key|Ran out of input",
+       phase=None, default_phase="load")
+def _corrupt_pickle(hit: _Hit) -> Finding:
+    return Finding(
+        cause="A .bin/.pt checkpoint file is truncated or corrupt (torch.load could not read it).",
+        steps=["Re-download the file and verify its sha256; prefer the safetensors files when the repo has them"])
+
+
+@_rule("weight_name_mismatch", 1,
+       r"KeyError: '[\w.]*(?:layers?|weight|bias|experts?|embed\w*|lm_head|self_attn|mlp|language_model)[\w.]*'",
+       phase="load")
+def _weight_names(hit: _Hit) -> Finding:
+    return Finding(
+        cause="vLLM's model code has no parameter for a checkpoint tensor name: the checkpoint layout and "
+              "this vLLM release disagree (a loader bug or a checkpoint for another version).",
+        steps=[
+            "Serve the vLLM release the model's recipe names, or upgrade vLLM to one with the loader fix",
+            "Check that config.json matches the weights (same model, same quantization format)",
+        ])
+
+
+@_rule("weight_shape_mismatch", 1,
+       r"size mismatch for|[Ss]hape mismatch|Attempted to load weight \(torch\.Size|param_data\.shape == "
+       r"loaded_weight\.shape|loaded_weight\.shape",
+       phase="load")
+def _weight_shapes(hit: _Hit) -> Finding:
+    return Finding(
+        cause="A checkpoint tensor has a different shape than the model config implies: config.json and "
+              "the weights do not belong together (or the quantization format is not the one declared).",
+        steps=["Use the config.json shipped with these weights; check quantization_config against the files",
+               "Otherwise use a vLLM release that supports this checkpoint layout"])
+
+
+# ----- load: tokenizer -------------------------------------------------------------------------
+
+@_rule("tokenizer_file_invalid", 1, r"JSONDecodeError|Expecting value|Unterminated string|Expecting ',' delimiter",
+       phase="load", context=r"tokeni[sz]")
+def _tokenizer_json(hit: _Hit) -> Finding:
+    return Finding(
+        cause="The tokenizer files (tokenizer.json / tokenizer_config.json) are not valid JSON: truncated "
+              "or corrupt.",
+        steps=["Re-download the tokenizer files and verify their sha256; check that --tokenizer points at "
+               "the model's own tokenizer"])
+
+
+@_rule("tokenizer_load_failed", 1,
+       r"data did not match any variant of untagged enum|Can't load tokenizer|Couldn't instantiate the backend "
+       r"tokenizer|Tokenizer class \w+ does not exist|Unable to load vocabulary|Error loading tokenizer"
+       r"|Failed to load (?:the )?tokenizer|No tokenizer file found",
+       phase="load")
+def _tokenizer_load(hit: _Hit) -> Finding:
+    return Finding(
+        cause="The tokenizer could not be loaded: missing or corrupt tokenizer files, a tokenizer format "
+              "newer than the installed tokenizers/transformers, or a tokenizer that needs remote code.",
+        steps=["Check the tokenizer files against the hub (sha256) and --tokenizer / --tokenizer-mode",
+               "If the format is newer, upgrade transformers/tokenizers in the vLLM venv; if it is custom "
+               "code, add --trust-remote-code"])
+
+
+# ----- load: configuration ---------------------------------------------------------------------
+
+@_rule("max_model_len_over_model_limit", 1,
+       r"max_model_len \((\d+)\) is greater than the derived max_model_len \((\w+)=(\d+)",
+       phase="load")
+def _max_len_over_limit(hit: _Hit) -> Finding:
+    requested, key, limit = hit.match.group(1), hit.match.group(2), int(hit.match.group(3))
+    return Finding(
+        cause=f"max_model_len {requested} is longer than the model supports ({key}={limit} in config.json).",
+        steps=[f"Lower max_model_len from {requested} to {limit} (or less)",
+               "Only for a RoPE-scaled model documented to extend further: set rope scaling in hf_overrides; "
+               "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 risks NaNs and out-of-bounds errors"],
+        parameter_changes={"max_model_len": limit})
+
+
+@_rule("quantization_mismatch", 1,
+       r"Quantization method specified in the model config \((\w+)\) does not match",
+       phase="load")
+def _quantization_mismatch(hit: _Hit) -> Finding:
+    return Finding(
+        cause=f"--quantization disagrees with the checkpoint's quantization_config ({hit.match.group(1)}).",
+        steps=["Drop --quantization (vLLM reads the method from config.json), or pass exactly the method the "
+               "checkpoint declares"])
+
+
+@_rule("quantization_unsupported_on_gpu", 1,
+       r"not supported for the current GPU|Minimum capability: \d+|is not supported for quantization"
+       r"|Unknown quantization method|quantization method .{0,60} is not supported",
+       phase="load")
+def _quantization_gpu(hit: _Hit) -> Finding:
+    needs = re.search(r"Minimum capability: (\d+)\. Current capability: (\d+)", hit.line.message)
+    detail = (f" (needs compute capability {int(needs.group(1)) / 10:g}, this GPU has "
+              f"{int(needs.group(2)) / 10:g})") if needs else ""
+    return Finding(
+        cause=f"The checkpoint's quantization format is not supported on this GPU or vLLM build{detail}.",
+        steps=["Use a checkpoint in a format this GPU supports (e.g. another quantization or bf16/fp16)",
+               "Or run on GPUs with the required compute capability"])
+
+
+@_rule("dtype_unsupported_on_gpu", 1, r"Bfloat16 is only supported on GPUs", phase="load")
+def _bf16(hit: _Hit) -> Finding:
+    return Finding(cause="The GPU cannot run bfloat16 (compute capability below 8.0).",
+                   steps=["Start with --dtype half"], parameter_changes={"dtype": "half"})
+
+
+@_rule("cli_argument_error", 1,
+       r"error: unrecognized arguments|error: argument --[\w-]+|invalid choice:|the following arguments are "
+       r"required|ambiguous option",
+       phase="load")
+def _cli_argument(hit: _Hit) -> Finding:
+    return Finding(cause="vLLM rejected its command line: a flag this vLLM release does not know or a bad value.",
+                   steps=["Fix or drop the flag named in the evidence; check `vllm serve --help` of the "
+                          "installed release (flags change between releases)"])
+
+
+# ----- load: hub, disk, python dependencies ----------------------------------------------------
+
+@_rule("hub_access_failed", 1,
+       r"LocalEntryNotFoundError|OfflineModeIsEnabled|Cannot find the requested files in the local cache"
+       r"|couldn't connect to .{0,40}hugging ?face|We couldn't connect|RepositoryNotFoundError|Repository Not Found"
+       r"|GatedRepoError|Cannot access gated repo|Access to model .{0,80} is restricted|401 Client Error"
+       r"|403 Client Error|is not a local folder and is not a valid model identifier|HFValidationError"
+       r"|Repo id must be in the form|Invalid repository ID or local directory",
+       phase="load")
+def _hub(hit: _Hit) -> Finding:
+    return Finding(
+        cause="vLLM tried to fetch the model or tokenizer from the hub and could not (offline, no access, "
+              "a wrong repo id, or a path that does not exist).",
+        steps=["Serve a local, verified model directory (the release's weights path) instead of a hub id",
+               "If a download is intended: check HF_TOKEN / gated access and the repo id; with HF_HUB_OFFLINE=1 "
+               "every file (incl. tokenizer) must already be in the local cache"])
+
+
+@_rule("disk_full", 1, r"No space left on device|\[Errno 28\]", default_phase="load")
+def _disk(hit: _Hit) -> Finding:
+    return Finding(cause="A disk filled up (weights, HF cache, /tmp or the compile caches).",
+                   steps=["Free space or point HF_HOME / VLLM_CACHE_ROOT / TMPDIR at a larger disk, "
+                          "then restart"])
+
+
+@_rule("python_dependency_missing", 2,
+       r"(?:ModuleNotFoundError|ImportError): (?:No module named '?([\w.]+)'?|cannot import name '?(\w+)'?)",
+       default_phase="load")
+def _missing_module(hit: _Hit) -> Finding:
+    name = hit.match.group(1) or hit.match.group(2)
+    return Finding(
+        cause=f"A Python module the server (or the model's remote code) imports is missing: {name}.",
+        steps=[f"Install {name} into the vLLM venv (pip install {name.split('.')[0]}, pinned in the venv's "
+               "requirements), or use a vLLM image/release that includes it"])
+
+
+# ----- startup: port, memory, KV cache ---------------------------------------------------------
+
+# uvicorn before vLLM 0.7 logged "Application startup complete" and only then failed to bind.
+@_rule("port_in_use", 1, r"[Aa]ddress already in use|Errno 98|EADDRINUSE", phase="startup", before_serving=True)
+def _port(hit: _Hit) -> Finding:
+    port = re.search(r"""['"]?[\d.:a-f]*['"]?,\s*(\d+)\)""", hit.line.message)
+    number = int(port.group(1)) if port else hit.param("port")
+    where = f"port {number}" if number else "the API port"
+    check = f"ss -ltnp 'sport = :{number}'" if number else "ss -ltnp"
+    return Finding(
+        cause=f"Another process (often a stale vLLM) already listens on {where}.",
+        steps=[f"Find the holder with `{check}` and stop it (a previous release's unit?), then start again",
+               "Or move this release to a free --port; pre-check the port before starting the unit"])
+
+
+@_rule("port_bind_denied", 1, r"error while attempting to bind|Errno 13\].{0,40}bind|Cannot assign requested address",
+       phase="startup", before_serving=True)
+def _bind(hit: _Hit) -> Finding:
+    return Finding(cause="The API server could not bind its host/port (no permission for the port, or the "
+                         "--host address is not on this machine).",
+                   steps=["Use a port >= 1024 or grant CAP_NET_BIND_SERVICE; check --host is an address of "
+                          "this host (or 0.0.0.0)"])
+
+
+@_rule("kv_cache_too_small_for_max_model_len", 1,
+       r"max seq len \((\d+)\),?\s*\(?\s*([\d.]+) GiB KV cache is needed.{0,80}?available KV cache memory "
+       r"\(([\d.]+) GiB\)|max seq len \((\d+)\) is larger than the maximum number of tokens that can be "
+       r"stored in KV cache \((\d+)\)",
+       phase="startup")
+def _kv_too_small(hit: _Hit) -> Finding:
+    text = hit.line.message
+    estimate = re.search(r"estimated maximum model length is (\d+)", text)
+    m = hit.match
+    current = int(m.group(1) or m.group(4))
+    changes: dict[str, Any] = {}
+    if estimate:
+        fit = int(estimate.group(1))
+        source = "vLLM's own estimate of what the KV cache holds"
+    elif m.group(5):
+        fit = int(m.group(5))
+        source = "the tokens vLLM says the KV cache holds"
+    else:
+        needed, available = float(m.group(2)), float(m.group(3))
+        # KV bytes grow linearly with the context for full attention; GiB figures are rounded, so the
+        # result is approximate and rounded down to a 16-token block.
+        fit = (int(current * available / needed) // 16) * 16 if needed > 0 else 0
+        source = "about, scaled from the GiB figures in the message"
+    steps = []
+    if fit > 0:
+        changes["max_model_len"] = fit
+        shown = {**hit.params, "max_model_len": hit.param("max_model_len") or current}
+        steps.append(f"Lower max_model_len from {shown['max_model_len']} to {fit} ({source}), "
+                     "or use --max-model-len auto")
+    else:
+        steps.append(f"Lower max_model_len below {current}, or use --max-model-len auto")
+    kv_bytes = hit.param("kv_cache_memory_bytes")
+    explicit = kv_bytes or re.search(r"Explicitly set \([\d.]+/[\d.]+\) GiB for KV", hit.run_text())
+    if explicit:
+        steps.append("Or give the KV cache more memory: raise --kv-cache-memory-bytes / VLLM_CPU_KVCACHE_SPACE"
+                     + (f" (now {kv_bytes} bytes)" if kv_bytes else ""))
+    else:
+        steps.append(f"Or give the KV cache more memory: {_raise_utilisation(hit)}")
+    steps.append("Or store fewer bytes per token or spread them: kv_cache_dtype fp8, more GPUs "
+                 "(tensor_parallel_size), then a smaller/quantized model")
+    return Finding(
+        cause=f"The KV cache cannot hold even one request of max_model_len {current} tokens "
+              f"(checked after the memory profile).",
+        steps=steps, parameter_changes=changes)
+
+
+@_rule("no_kv_cache_memory", 1,
+       r"No available memory for the cache blocks|No available memory for the KV cache|Insufficient memory for "
+       r"(?:the )?KV cache|num_gpu_blocks.{0,20}(?:<= ?0|is 0)",
+       phase="startup", hints=(r"Estimated CUDA graph memory: [\d.]+ GiB",))
+def _no_kv(hit: _Hit) -> Finding:
+    graphs = re.search(r"Estimated CUDA graph memory: ([\d.]+) GiB", hit.run_text())
+    steps = [f"{_upper_first(_raise_utilisation(hit))} so the KV cache gets memory after weights, "
+             "activations and CUDA graphs"]
+    if graphs:
+        steps.insert(0, f"The profile reserved {graphs.group(1)} GiB for CUDA graphs: start with "
+                        "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 or --enforce-eager")
+    steps += ["Lower max_num_seqs / max_num_batched_tokens (smaller profiling peak)",
+              "Then more GPUs (tensor_parallel_size) or a quantized checkpoint: the weights leave no room"]
+    return Finding(
+        cause="Nothing was left for the KV cache after the memory profile (weights + activations + "
+              "CUDA graphs used the whole gpu_memory_utilization budget).",
+        steps=steps)
+
+
+@_rule("cpu_memory_insufficient", 1,
+       r"Available memory on node \d+ .{0,80}less than (?:desired CPU memory utilization|requested memory for kv)",
+       phase="startup")
+def _cpu_memory(hit: _Hit) -> Finding:
+    return Finding(
+        cause="On the CPU backend the requested memory (gpu_memory_utilization of RAM, or the explicit KV "
+              "size) is more than the NUMA node has free.",
+        steps=["Set an explicit, smaller KV cache: --kv-cache-memory-bytes or VLLM_CPU_KVCACHE_SPACE (GiB)",
+               f"Or {_lower_utilisation(hit)} (on CPU it is a fraction of RAM), or free memory from other "
+               "processes"])
+
+
+@_rule("oom_sampler_warmup", 1, r"out of memory occurred when warming up (?:sampler|pooler) with (\d+)",
+       phase="startup")
+def _oom_sampler(hit: _Hit) -> Finding:
+    seqs = int(hit.match.group(1))
+    return Finding(
+        cause=f"GPU memory ran out while warming up the sampler with max_num_seqs={seqs} dummy requests.",
+        steps=[f"Lower max_num_seqs {_from_to(hit, 'max_num_seqs', max(seqs // 4, 1))}",
+               _upper_first(_lower_utilisation(hit))],
+        parameter_changes={})
+
+
+@_rule("gpu_out_of_memory", 1,
+       r"CUDA out of memory|CUDA error: out of memory|OutOfMemoryError|HIP out of memory|cudaErrorMemoryAllocation"
+       r"|CUBLAS_STATUS_ALLOC_FAILED|Tried to allocate [\d.]+ [GM]iB",
+       default_phase="startup",
+       hints=(r"CUDA graphs can take additional|Capturing CUDA graph|Estimated CUDA graph memory",))
+def _gpu_oom(hit: _Hit) -> Finding:
+    if hit.phase == "load":
+        return Finding(
+            cause="GPU memory ran out while loading the weights: the model does not fit on the GPUs used.",
+            steps=["Check no other process holds GPU memory (nvidia-smi)",
+                   "Spread the weights: raise tensor_parallel_size / pipeline_parallel_size (more GPUs)",
+                   "Then a quantized checkpoint (fp8/int4) or larger GPUs"])
+    if hit.phase == "runtime":
+        return Finding(
+            cause="GPU memory ran out while serving (a large batch or long prompts exceeded the activation "
+                  "headroom).",
+            steps=["Lower max_num_seqs / max_num_batched_tokens (concurrency)",
+                   f"{_upper_first(_lower_utilisation(hit))} to leave activation headroom",
+                   "Lower max_model_len if long prompts are not needed; then more GPUs or quantization"])
+    graphs = re.search(r"CUDA graph", hit.run_text())
+    return Finding(
+        cause="GPU memory ran out during startup (memory profiling, KV allocation"
+              + (", CUDA-graph capture" if graphs else " or CUDA-graph capture") + ").",
+        steps=["Lower max_num_seqs / max_num_batched_tokens (smaller profiling batch, fewer graph sizes)",
+               f"{_upper_first(_lower_utilisation(hit))} (headroom for CUDA graphs and non-torch memory)",
+               "Start with --enforce-eager (no CUDA graphs)",
+               "Then more GPUs (tensor_parallel_size) or a quantized checkpoint"])
+
+
+@_rule("host_out_of_memory", 1,
+       r"killed by the OOM killer|oom-kill|Out of memory: Killed process|Failed with result 'oom-kill'"
+       r"|\bMemoryError\b",
+       default_phase="startup")
+def _host_oom(hit: _Hit) -> Finding:
+    return Finding(
+        cause="The host ran out of RAM and the kernel OOM killer (or Python) stopped the server.",
+        steps=["Free RAM or give the unit more (MemoryMax); lower swap_space / cpu_offload_gb, and on CPU "
+               "the KV cache size (VLLM_CPU_KVCACHE_SPACE)",
+               "Loading a large checkpoint needs RAM headroom: load one release at a time"])
+
+
+@_rule("too_many_open_files", 1, r"Too many open files|Errno 24\]", default_phase="startup")
+def _nofile(hit: _Hit) -> Finding:
+    return Finding(cause="The process hit its open-file limit (ulimit -n).",
+                   steps=["Raise LimitNOFILE in the unit (e.g. 1048576) and restart"])
+
+
+# ----- startup: parallel layout, distributed, drivers ------------------------------------------
+
+@_rule("attention_heads_not_divisible", 1,
+       r"attention heads \((\d+)\) must be divisible by tensor parallel size \((\d+)\)", phase="startup")
+def _heads(hit: _Hit) -> Finding:
+    heads, tp = int(hit.match.group(1)), int(hit.match.group(2))
+    fit = _largest_divisor_at_most(heads, tp)
+    return Finding(
+        cause=f"tensor_parallel_size {tp} does not divide the model's {heads} attention heads.",
+        steps=[f"Use a tensor_parallel_size that divides {heads} (e.g. {fit}); run several smaller "
+               "instances, or use pipeline_parallel_size, which has no head constraint"],
+        parameter_changes={"tensor_parallel_size": fit})
+
+
+@_rule("parallel_layout_invalid", 1,
+       r"number of required GPUs exceeds|placement group|(?:tensor|pipeline|data|expert|context)[ _]parallel"
+       r"(?:[ _]size)?.{0,80}(?:must|exceed|greater than|larger than|divisible|not enough|available)"
+       r"|\b(?:tp|pp|dp|ep|cp)_(?:world_)?size\b.{0,60}(?:must|divisible|positive|exceed)"
+       r"|divisible by (?:ep_size|tp_size|world_size)|world[_ ]size.{0,60}(?:must|exceed|greater|positive)"
+       r"|invalid device ordinal",
+       phase="startup")
+def _parallel(hit: _Hit) -> Finding:
+    return Finding(
+        cause="The parallel layout does not fit the GPUs or the model: TP x PP x DP must equal the GPUs "
+              "that are visible (all Ray nodes joined), and TP/EP must divide heads and experts.",
+        steps=["Check the GPUs each node sees (nvidia-smi, `ray status` for multi-node) and that every "
+               "node has joined",
+               "Choose tensor/pipeline/data/expert parallel sizes whose product is the GPU count and that "
+               "divide the model's heads and experts (num_redundant_experts for EPLB)"])
+
+
+@_rule("nccl_shared_memory", 1,
+       r"shared memory segment|/dev/shm|shm_open|Bus error", phase="startup",
+       hints=(r"NCCL error|unhandled system error",))
+def _shm(hit: _Hit) -> Finding:
+    return Finding(
+        cause="NCCL (or the worker message queue) could not allocate shared memory: /dev/shm is too small "
+              "(a container default of 64 MB).",
+        steps=["Run with --ipc=host or a large --shm-size (e.g. 16g); on the host, check /dev/shm is not full"])
+
+
+@_rule("nccl_dmabuf", 1, r"dmabuf", phase="startup")
+def _dmabuf(hit: _Hit) -> Finding:
+    return Finding(cause="NCCL's DMA-BUF registration failed on this InfiniBand setup.",
+                   steps=["Set NCCL_DMABUF_ENABLE=0 (keep nvidia_peermem loaded) and restart"])
+
+
+@_rule("distributed_network", 1,
+       r"DistNetworkError|socket has timed out|TCPStore|rendezvous|Gloo connectFullMesh|GLOO_SOCKET_IFNAME"
+       r"|Connection refused.{0,40}(?:master|store|:\d{4,5})",
+       phase="startup")
+def _network(hit: _Hit) -> Finding:
+    return Finding(
+        cause="Workers could not reach each other (TCP store / Gloo / NCCL bootstrap): a wrong advertised "
+              "IP, firewall, or the wrong network interface.",
+        steps=["Set VLLM_HOST_IP / --master-addr to the node's reachable address (host networking in "
+               "containers) and NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME to the right interface",
+               "Check the port is open between nodes"])
+
+
+@_rule("collective_timeout", 1,
+       r"Watchdog caught collective operation timeout|collective operation timeout|Timeout\(ms\)=\d+\) ran for"
+       r"|execute_model.{0,60}tim(?:ed|e) ?out|RPC call to \w+ timed out",
+       default_phase="runtime")
+def _collective_timeout(hit: _Hit) -> Finding:
+    return Finding(
+        cause="A collective (NCCL all-reduce/broadcast) or a model step hung until the watchdog killed it: "
+              "a rank died or stalled, or the inter-node network dropped.",
+        steps=["Find the first rank that failed above (its error is the root cause); check the inter-node "
+               "network (IB/RoCE) and NCCL_DEBUG=INFO",
+               "For multi-node expert parallel use a supported all2all backend; restart the unit"])
+
+
+@_rule("nccl_error", 2,
+       r"\bNCCL error\b|nccl\w*Error|NCCL WARN|ProcessGroupNCCL|DistBackendError|unhandled (?:system|cuda) error",
+       phase="startup")
+def _nccl(hit: _Hit) -> Finding:
+    return Finding(
+        cause="NCCL failed to set up communication between GPUs.",
+        steps=["Rerun with NCCL_DEBUG=INFO to see the failing transport",
+               "Usual fixes: --ipc=host / a large --shm-size, NCCL_P2P_DISABLE=1 on GPUs without P2P, "
+               "NCCL_SOCKET_IFNAME, NCCL_DMABUF_ENABLE=0 on some IB setups"])
+
+
+@_rule("ray_error", 2, r"RayActorError|ray\.exceptions\.|RaySystemError|Ray cluster|raylet|Failed to connect to GCS",
+       phase="startup")
+def _ray(hit: _Hit) -> Finding:
+    return Finding(cause="The Ray cluster the executor runs on failed or is incomplete.",
+                   steps=["Check `ray status` (all nodes and GPUs present), the head address, and that every "
+                          "node runs the same vLLM and Ray versions"])
+
+
+@_rule("gpu_driver_mismatch", 1,
+       r"Error 804|forward compatibility was attempted|driver version is insufficient|CUDA driver version"
+       r"|nvidia-container-cli|update your driver|NVIDIA driver on your system is too old|Found no NVIDIA driver"
+       r"|no CUDA-capable device|libcuda\.so|cudaErrorInsufficientDriver|CUDA_ERROR_NO_DEVICE|Failed to "
+       r"initialize NVML|NVML_ERROR|Failed to infer device type|cudaGetDeviceCount",
+       phase="startup")
+def _driver(hit: _Hit) -> Finding:
+    return Finding(
+        cause="The GPU driver and the CUDA runtime in the vLLM build do not work together (driver too old, "
+              "forward-compat libraries on an unsupported GPU, or no GPU visible).",
+        steps=["Check `nvidia-smi` on the host and the driver the vLLM/torch build needs; upgrade the driver "
+               "or use a vLLM build for the installed CUDA",
+               "In containers: the NVIDIA runtime must expose the GPUs; do not mount forward-compat libs on "
+               "non-datacenter GPUs"])
+
+
+@_rule("gpu_arch_not_in_build", 1,
+       r"no kernel image is available for execution on the device|sm_\d+ is not compatible with the current "
+       r"PyTorch installation|cudaErrorNoKernelImageForDevice",
+       phase="startup")
+def _arch_not_in_build(hit: _Hit) -> Finding:
+    return Finding(
+        cause="The vLLM/torch build has no kernels compiled for this GPU's architecture (compute capability).",
+        steps=["Install a vLLM and torch build compiled for this GPU (check torch.cuda.get_arch_list() against "
+               "nvidia-smi --query-gpu=compute_cap), or run on GPUs the build supports"])
+
+
+@_rule("worker_start_method", 1,
+       r"Cannot re-initialize CUDA in forked subprocess|start a new process before the current process has "
+       r"finished its bootstrapping phase",
+       phase="startup")
+def _start_method(hit: _Hit) -> Finding:
+    return Finding(
+        cause="The worker processes were started the wrong way (CUDA initialised before fork, or an entry point "
+              "without a __main__ guard under spawn).",
+        steps=["Set VLLM_WORKER_MULTIPROC_METHOD=spawn and launch through an entry point that guards "
+               "`if __name__ == \"__main__\"` (the deployer's kimi-vllm wrapper does)"])
+
+
+@_rule("mamba_cache_blocks_below_max_num_seqs", 1,
+       r"max_num_seqs \((\d+)\) exceeds available Mamba cache blocks \((\d+)\)", phase="startup")
+def _mamba_blocks(hit: _Hit) -> Finding:
+    seqs, blocks = int(hit.match.group(1)), int(hit.match.group(2))
+    return Finding(
+        cause=f"A hybrid (linear-attention/Mamba) model needs one state block per running sequence: "
+              f"max_num_seqs {seqs} is more than the {blocks} blocks that fit.",
+        steps=[f"Lower max_num_seqs from {seqs} to {blocks} (or less)",
+               f"Or {_raise_utilisation(hit)} for more cache blocks"],
+        parameter_changes={"max_num_seqs": blocks})
+
+
+@_rule("batched_tokens_below_max_model_len", 1,
+       r"max_num_batched_tokens \((\d+)\) is smaller than max_model_len \((\d+)\)", phase="load")
+def _batched_tokens(hit: _Hit) -> Finding:
+    batched, length = int(hit.match.group(1)), int(hit.match.group(2))
+    return Finding(
+        cause=f"Without chunked prefill, max_num_batched_tokens ({batched}) must be at least max_model_len "
+              f"({length}).",
+        steps=[f"Raise max_num_batched_tokens to {length}, enable chunked prefill, or lower max_model_len to "
+               f"{batched}"])
+
+
+@_rule("gpu_kernel_fault", 1,
+       r"illegal memory access|device-side assert|unspecified launch failure|cudaErrorIllegalAddress"
+       r"|misaligned address|CUDA error: (?!out of memory)|AcceleratorError",
+       default_phase="startup")
+def _kernel_fault(hit: _Hit) -> Finding:
+    steps = []
+    if re.search(r"custom_all_reduce|custom all.?reduce", hit.run_text()):
+        steps.append("Start with --disable-custom-all-reduce (the fault is in the custom all-reduce kernel)")
+    steps += ["Start with --enforce-eager to rule out CUDA-graph capture",
+              "If it began with a vLLM upgrade, roll back to the previous release and pin it"]
+    return Finding(cause="A GPU kernel faulted (illegal memory access / device assert): a vLLM kernel bug "
+                         "for this model, GPU or parallel layout.",
+                   steps=steps)
+
+
+@_rule("timeout_waiting_for_engine", 1,
+       r"Timed out waiting for engine|VLLM_ENGINE_READY_TIMEOUT_S|did not become ready|start operation timed out"
+       r"|Failed with result 'timeout'",
+       default_phase="load")
+def _engine_timeout(hit: _Hit) -> Finding:
+    waited = re.search(r"Waited (\d+)\s*s", hit.line.message)
+    how_long = f" after {waited.group(1)} s" if waited else ""
+    return Finding(
+        cause=f"The server did not become ready in time{how_long}: weights still loading, or a cold "
+              "compile/JIT cache.",
+        steps=["Raise VLLM_ENGINE_READY_TIMEOUT_S, and make the unit's TimeoutStartSec and the deploy's "
+               "health wait at least as long",
+               "Keep the compile caches (VLLM_CACHE_ROOT, ~/.cache/flashinfer) across restarts and releases; "
+               "use fast local storage for the weights"])
+
+
+@_rule("unsupported_engine_option", 3,
+       r"is not supported by the V1 Engine|not supported (?:on|with|in) (?:the )?V1|Falling back to V0",
+       phase="startup", quiet_levels=True)
+def _v1_option(hit: _Hit) -> Finding:
+    option = re.search(r"(--[\w-]+)", hit.line.message)
+    named = f" ({option.group(1)})" if option else ""
+    return Finding(cause=f"An option the V1 engine does not support was set{named}.",
+                   steps=["Remove the option (V1 chooses its own behaviour, e.g. always preempts by recompute)"])
+
+
+@_rule("attention_backend_unsupported", 1,
+       r"Head dimension \d+ is not supported|No valid attention backend|is not supported by (?:MLA|FlashAttention"
+       r"|FlashInfer|the attention backend)|Cannot use \w+ backend",
+       default_phase="load")
+def _attention(hit: _Hit) -> Finding:
+    return Finding(cause="No attention kernel of this vLLM build supports the model's attention shape on this "
+                         "hardware.",
+                   steps=["Choose another attention backend (VLLM_ATTENTION_BACKEND / --attention-backend) or "
+                          "hardware/vLLM release that supports the head size"])
+
+
+# ----- runtime: requests -------------------------------------------------------------------------
+
+@_rule("request_over_context_length", 1,
+       r"maximum context length is (\d+)|longer than the maximum model length(?: of)? (\d+)|max_tokens must be at "
+       r"least 1, got -?\d+|cannot be greater than max_model_len|'max_tokens' or 'max_completion_tokens' is too large",
+       phase="runtime")
+def _over_context(hit: _Hit) -> Finding:
+    limit = next((int(g) for g in hit.match.groups() if g), None) or hit.param("max_model_len")
+    asked = re.search(r"(?:requested|contains|has|length) (?:at least )?(\d+)(?: input)? (?:tokens|\))",
+                      hit.line.message)
+    detail = f" ({asked.group(1)} tokens against a limit of {limit})" if asked and limit else (
+        f" (limit {limit})" if limit else "")
+    return Finding(
+        cause=f"A request's prompt + max_tokens exceeded max_model_len{detail}; vLLM answered HTTP 400. The "
+              "server itself is healthy.",
+        steps=["Clients must keep prompt + max_tokens <= max_model_len: truncate or shorten the prompt, cap "
+               "max_tokens; an acceptance long-input test should expect 400, not 500",
+               "Only if such long inputs are needed: raise max_model_len, if the KV cache holds it (check the "
+               "'Maximum concurrency' log line)"])
+
+
+@_rule("request_token_out_of_vocabulary", 2, r"Token id -?\d+ is out of vocabulary", phase="runtime")
+def _token_oov(hit: _Hit) -> Finding:
+    return Finding(cause="A request carried token ids outside the vocabulary; vLLM rejected it with 400.",
+                   steps=["Fix the client's token ids (they must come from this model's tokenizer)"])
+
+
+@_rule("request_unknown_field", 2, r"extra_forbidden|Extra inputs are not permitted", phase="runtime")
+def _extra_field(hit: _Hit) -> Finding:
+    return Finding(cause="A request used a field this vLLM release does not accept (HTTP 400).",
+                   steps=["Drop the field client-side, or upgrade vLLM to a release that accepts it"])
+
+
+@_rule("request_unknown_model", 2, r"The model `[^`]*` does not exist", phase="runtime")
+def _unknown_model(hit: _Hit) -> Finding:
+    return Finding(cause="Requests name a model the server does not serve (HTTP 404).",
+                   steps=["Use the id from GET /v1/models, or set --served-model-name to the name clients send"])
+
+
+@_rule("index_out_of_range", 1,
+       r"index out of range in self|index out of bounds|srcIndex < srcSelectDimSize|indexSelect\w*Kernel",
+       default_phase="runtime")
+def _index_out_of_range(hit: _Hit) -> Finding:
+    context = hit.context_text()
+    bound = re.search(r"< (\d+)`", hit.line.message)
+    if re.search(r"embedding", context, re.IGNORECASE):
+        return Finding(
+            cause="A token id reached the embedding table past the model's vocab_size: the tokenizer does not "
+                  "match the model (its vocabulary is larger than config.json's vocab_size).",
+            steps=["Serve the tokenizer that belongs to these weights (--tokenizer / the model's tokenizer "
+                   "files); check len(tokenizer) <= vocab_size in config.json before starting",
+                   "The engine is dead after this: restart the unit once the tokenizer is fixed"])
+    limit = f" (table size {bound.group(1)})" if bound else ""
+    return Finding(
+        cause=f"A kernel indexed past the end of a table{limit}: positions past the model's position range "
+              "(max_model_len over the derived limit, VLLM_ALLOW_LONG_MAX_MODEL_LEN) or token ids past "
+              "vocab_size.",
+        steps=["Keep max_model_len <= the model's derived limit (max_position_embeddings) and unset "
+               "VLLM_ALLOW_LONG_MAX_MODEL_LEN",
+               "Check the tokenizer matches the model (len(tokenizer) <= vocab_size); restart the unit"])
+
+
+@_rule("kv_cache_preemption", 2,
+       r"preempted by PreemptionMode|is preempted|not enough KV cache space|total_num_cumulative_preemption",
+       phase="runtime", quiet_levels=True)
+def _preemption(hit: _Hit) -> Finding:
+    return Finding(
+        cause="The KV cache fills up under concurrency, so requests are preempted and recomputed: slower, "
+              "but nothing crashed.",
+        steps=["Lower max_num_seqs (concurrency) or max_model_len if the traffic allows",
+               f"Or {_raise_utilisation(hit)}, or add GPUs (tensor_parallel_size) for more KV cache; watch "
+               "vllm:num_preemptions_total and KV usage in /metrics"])
+
+
+@_rule("http_400_responses", 3, r'"(?:POST|GET|PUT) /\S+ HTTP/[\d.]+" 400', phase="runtime", quiet_levels=True)
+def _http_400(hit: _Hit) -> Finding:
+    count = len(re.findall(r'HTTP/[\d.]+" 400', hit.run_text()))
+    limit = hit.param("max_model_len")
+    return Finding(
+        cause=f"The server answered {count} request(s) with HTTP 400 Bad Request: most often prompt + "
+              f"max_tokens over max_model_len{f' ({limit})' if limit else ''} (vLLM logs only the status, not "
+              "the reason). The server itself is healthy.",
+        steps=["Replay a failing request and read the 400 body; clients must keep prompt + max_tokens <= "
+               "max_model_len (truncate long prompts, cap max_tokens)",
+               "Only if such long inputs are needed: raise max_model_len, if the KV cache holds it"])
+
+
+@_rule("http_5xx_responses", 4, r'"(?:POST|GET|PUT) /\S+ HTTP/[\d.]+" 5\d\d', phase="runtime", quiet_levels=True)
+def _http_500(hit: _Hit) -> Finding:
+    return Finding(cause="Requests failed with HTTP 5xx; the engine error that caused them is not in the lines read.",
+                   steps=["Read more of the journal (raise `lines`) for the first ERROR/Traceback above the "
+                          "500s; restart the unit if /health fails"])
+
+
+@_rule("config_validation", 2, r"^\s*Value error, (.+)|validation errors? for \w*Config", phase="load")
+def _config_validation(hit: _Hit) -> Finding:
+    detail = hit.match.group(1) or hit.line.message.strip()
+    return Finding(cause=f"vLLM rejected its configuration: {detail[:300]}",
+                   steps=["Fix the flag or config.json field the message names, then start again"])
+
+
+# ----- wrappers and unclassified errors ---------------------------------------------------------
+
+_WRAPPER_STARTUP = (
+    r"Engine core initialization failed|EngineCore failed to start|Engine process failed to start"
+    r"|WorkerProc initialization failed|WorkerProc failed to start|Got fatal signal from worker processes"
+    r"|Worker proc \S+ died unexpectedly|Failed core proc|Error initializing vLLM engine"
+)
+_WRAPPER_RUNTIME = (
+    r"EngineDeadError|engine dead|MQLLMEngine is already dead|AsyncEngineDeadError|Background loop has errored"
+    r"|EngineCore encountered (?:a fatal error|an issue)|WorkerProc hit an exception|Worker failed with error"
+)
+_WRAPPER_SYSTEMD = r"Main process exited, code=|Failed with result '(?:exit-code|signal|core-dump)'"
+
+
+@_rule("engine_startup_failed", 4, _WRAPPER_STARTUP, default_phase="startup")
+def _wrapper_startup(hit: _Hit) -> Finding:
+    return Finding(
+        cause="The engine failed to start; this line is a wrapper and the root cause was printed above it, "
+              "outside the lines read.",
+        steps=["Read more of the journal (raise `lines`, or `since`) for the first ERROR/Traceback above "
+               "'Engine core initialization failed'",
+               "If the full log holds no error above it, the engine never reported ready (slow weight loading, "
+               "a cold compile/JIT cache): raise VLLM_ENGINE_READY_TIMEOUT_S and keep the compile caches"])
+
+
+@_rule("engine_dead", 4, _WRAPPER_RUNTIME, default_phase="runtime")
+def _wrapper_runtime(hit: _Hit) -> Finding:
+    return Finding(
+        cause="The engine died while serving; this line is a wrapper and the root cause (often a GPU kernel or "
+              "NCCL error) was printed above it, outside the lines read.",
+        steps=["Read more of the journal for the first ERROR/Traceback above the EngineDeadError",
+               "The process exits after this; systemd restarts it (Restart=on-failure)"])
+
+
+@_rule("process_exited", 4, _WRAPPER_SYSTEMD, default_phase="unknown")
+def _wrapper_systemd(hit: _Hit) -> Finding:
+    return Finding(cause="The service's main process exited with an error; the journal lines read do not say why.",
+                   steps=["Read more of the journal (raise `lines`) for the first ERROR/Traceback"])
+
+
+_UNCLASSIFIED = re.compile(r"^\s*(?:[\w]+\.)*([A-Z]\w*(?:Error|Exception))\b:?\s*(.*)$")
+
+
+def _unclassified_finding(first_error: str) -> Finding:
+    return Finding(
+        cause=f"An error no rule recognises: {first_error[:300]}",
+        steps=[f"Read the first error line and the traceback above it: {first_error[:300]}",
+               "If it names a flag, file or package, fix that; otherwise search the vLLM issues for the "
+               "message"])
+
+
+_WRAPPER_ANY = re.compile("|".join((_WRAPPER_STARTUP, _WRAPPER_RUNTIME, _WRAPPER_SYSTEMD)))
+_NOT_AN_ERROR = re.compile(r"^\s*Traceback \(most recent call last\)|^Process \w+:$|^\s*$")
+# "usage_lib.py:19: RuntimeWarning: Failed to read commit hash": Python warnings are not errors.
+_PY_WARNING = re.compile(r"\b\w*Warning: ")
+
+
+# ---------------------------------------------------------------------------------------------
+# Diagnosis
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class _Match:
+    rule: Rule
+    line: Line
+    match: re.Match
+
+
+def _is_error_line(line: Line) -> bool:
+    if line.is_frame or line.quiet or _NOT_AN_ERROR.search(line.message) or _PY_WARNING.search(line.message):
+        return False
+    if line.level in ("ERROR", "CRITICAL"):
+        return True
+    return bool(_EXCEPTION.match(line.message) or re.search(r"\berror\b|\bfailed\b|\bFATAL\b", line.message,
+                                                            re.IGNORECASE))
+
+
+def _first_error_line(run: _Run, until: int | None) -> Line | None:
+    wrapper = None
+    for line in run.lines:
+        if until is not None and line.index > until:
+            break
+        if run.serving is not None and line.index < run.serving:
+            continue
+        if not _is_error_line(line):
+            continue
+        if _WRAPPER_ANY.search(line.message):
+            wrapper = wrapper or line
+            continue
+        return line
+    return wrapper
+
+
+def _matches(run: _Run, lines: list[Line]) -> list[_Match]:
+    found = []
+    for line in run.lines:
+        if line.is_frame or (run.shutdown is not None and line.index > run.shutdown):
+            continue
+        # A start that went on to serve was not stopped by what it logged before: vLLM logs retries
+        # ("Error parsing config ..., retrying 1 of 2") and non-fatal errors as ERROR too.
+        if run.serving is not None and line.index < run.serving:
+            continue
+        for rule in RULES:
+            if line.quiet and not rule.quiet_levels:
+                continue
+            hit = rule.pattern.search(line.message)
+            if not hit:
+                continue
+            if rule.context and not rule.context.search(_traceback_context(lines, line.index)):
+                continue
+            found.append(_Match(rule, line, hit))
+    return found
+
+
+def _best(matches: list[_Match]) -> _Match | None:
+    order = {rule.id: i for i, rule in enumerate(RULES)}
+    return min(matches, key=lambda m: (m.rule.tier, m.line.index, order[m.rule.id]), default=None)
+
+
+def _evidence(lines: list[Line], decisive: list[Line]) -> list[str]:
+    chosen = sorted({line.index: line for line in decisive}.values(), key=lambda line: line.index)
+    out = []
+    for line in chosen[:MAX_EVIDENCE_LINES]:
+        text = line.raw.strip()
+        out.append(text if len(text) <= MAX_EVIDENCE_CHARS else text[:MAX_EVIDENCE_CHARS] + " ...")
+    return out
+
+
+def _numbered(steps: list[str]) -> str:
+    return " ".join(f"{i}. {step.rstrip('.')}." for i, step in enumerate(steps, 1))
+
+
+def _result(phase: str, finding: Finding, rule_id: str, evidence: list[str],
+            first_error: Line | None) -> dict[str, Any]:
+    return {
+        "phase": phase,
+        "cause": finding.cause,
+        "evidence": evidence,
+        "next_step": _numbered(finding.steps),
+        "parameter_changes": dict(finding.parameter_changes),
+        "rule": rule_id,
+        "first_error_line": first_error.raw.strip() if first_error else None,
+    }
+
+
+def _unclassified(run: _Run, lines: list[Line], first_error: Line, default_phase: str,
+                  also: list[Line]) -> dict[str, Any]:
+    found = _UNCLASSIFIED.match(first_error.message)
+    text = found.group(0).strip() if found else first_error.message.strip()
+    return _result(run.phase_at(first_error.index, default_phase), _unclassified_finding(text),
+                   "unclassified_error", _evidence(lines, [first_error, *also]), first_error)
+
+
+def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any]) -> dict[str, Any] | None:
+    """The diagnosis of one start, or None when it logged no error."""
+    best = _best(_matches(run, lines))
+    first_error = _first_error_line(run, run.shutdown)
+    unknown_above = (first_error is not None and not _WRAPPER_ANY.search(first_error.message)
+                     and (best is None or first_error.index < best.line.index))
+    if best is None:
+        return _unclassified(run, lines, first_error, "unknown", []) if first_error else None
+    rule, line = best.rule, best.line
+    if rule.tier == 4 and unknown_above:
+        # Only a wrapper matched, and a real error no rule knows sits above it: report that line.
+        return _unclassified(run, lines, first_error, rule.default_phase, [line])
+    phase = rule.phase or run.phase_at(line.index, rule.default_phase)
+    if run.serving is not None and line.index > run.serving and not rule.before_serving:
+        phase = "runtime"
+    finding = rule.build(_Hit(match=best.match, line=line, lines=lines, run=run, params=params, phase=phase))
+    if rule.tier == 3 and unknown_above:
+        finding.steps.insert(0, f"Read the first error line, above it: {first_error.message.strip()[:300]}")
+    decisive = [line]
+    for hint in rule.hints:
+        hinted = next((ln for ln in run.lines if hint.search(ln.message)), None)
+        if hinted is not None:
+            decisive.append(hinted)
+    if run.serving is not None and line.index > run.serving:
+        decisive.append(lines[run.serving])
+    return _result(phase, finding, rule.id, _evidence(lines, decisive), first_error)
+
+
+def _no_error(run: _Run, lines: list[Line]) -> dict[str, Any]:
+    """A start that logged no error: it served, or it was still starting when the log ends."""
+    if run.serving is not None:
+        return _result("runtime", Finding(
+            cause="No error in the log: the server started and served.",
+            steps=["If a health or acceptance check failed, read that check's own output (status codes, "
+                   "latency, throughput); the engine did not log a failure"]),
+            "no_error_serving", _evidence(lines, [lines[run.serving]]), None)
+    last = next((ln for ln in reversed(run.lines) if ln.message.strip() and not ln.is_frame), run.lines[-1])
+    phase = run.phase_at(last.index, "load")
+    return _result(phase, Finding(
+        cause=f"No error logged: the server was still in {phase} when the log ends (it was stopped, or it "
+              "is still starting).",
+        steps=["If the deploy's health wait ran out, the start is slow: raise the health timeout, "
+               "VLLM_ENGINE_READY_TIMEOUT_S and TimeoutStartSec, and read the journal again later",
+               "If the unit was stopped from outside (SIGTERM), nothing failed here"]),
+        "no_error_not_serving", _evidence(lines, [last]), None)
+
+
+def diagnose(log_text: str, *, context: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Classify a vLLM log (a journal or a log file) into phase, cause, evidence and next step."""
+    if not isinstance(log_text, str):
+        raise KimiDeployError(f"log_text must be text (the journal or log file), got {type(log_text).__name__}")
+    known = _normalise_context(context)
+    lines = _parse(log_text)
+    runs = _split_runs(lines)
+    # The latest start decides: its failure, or its clean serving. A start still in progress with no
+    # error yet (a systemd restart) defers to the failure of the start before it.
+    for run in reversed(runs):
+        result = _diagnose_run(run, lines, {**_params_from_log(run.lines), **known})
+        if result is not None:
+            return result
+        if run.activity and run.serving is not None:
+            return _no_error(run, lines)
+    active = [run for run in runs if run.activity]
+    if active:
+        return _no_error(active[-1], lines)
+    return _result("unknown", Finding(
+        cause="The text holds no vLLM log lines and no recognisable error.",
+        steps=["Read the first error line of the service's journal yourself; check the unit name and read "
+               "more lines (`lines`, `since`), or pass the log file the server wrote"]),
+        "no_vllm_log", [], None)
