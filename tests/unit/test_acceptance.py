@@ -839,3 +839,14 @@ def test_cli_exit_codes(monkeypatch, capsys):
     assert client.main(argv) == 1
     assert json.loads(capsys.readouterr().out)["failed_checks"] == ["models"]
     assert client.main([*argv[:-1], "--api-key-env", "KIMI_UNSET_FOR_TEST"]) == 2
+
+
+def test_kv_usage_sawtooth_is_not_growth_but_a_steady_rise_is():
+    rule = acc.GROWTH_RULES["kv_cache_usage"]
+    # requests of ~2 s filling a small cache, sampled every 0.5 s; the last cycle ends high
+    saw = [(t * 0.5, ((t % 4) / 4) * 0.9) for t in range(40)] + [(20.0, 0.9), (20.5, 0.95)]
+    judged = acc.memory_growth(saw, rule, run_start=0.0, run_end=21.0)
+    assert judged["judged"] and judged["passed"], judged["detail"]
+    leak = [(t * 0.5, 0.1 + 0.02 * t + (0.01 if t % 2 else -0.01)) for t in range(40)]
+    judged = acc.memory_growth(leak, rule, run_start=0.0, run_end=20.0)
+    assert judged["passed"] is False and judged["scatter"] < 0.02

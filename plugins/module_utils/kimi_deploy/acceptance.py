@@ -33,9 +33,11 @@ Memory growth (concurrency check)
 ---------------------------------
 Samples taken during the run are fitted with a least-squares line after dropping the first
 ``warmup_fraction`` (default 25 %) of the run, when caches, allocator pools and the KV blocks fill.
-A series fails when BOTH its fitted growth rate exceeds the limit AND the fitted growth over the
-analysed window exceeds a noise floor (so a one-off allocation of a few MiB on a short run does not
-reject a release):
+A series fails when its fitted growth rate exceeds the limit AND the fitted growth over the analysed
+window exceeds a noise floor (so a one-off allocation of a few MiB on a short run does not reject a
+release) AND that growth is more than twice the scatter of the samples around the fitted line (so
+the sawtooth of KV usage, blocks filled by requests and freed when they finish, is not read as a
+trend on a run only a few requests long):
 
 ======================  ==========================  =========================
 series                  rate limit                  noise floor over window
@@ -674,6 +676,7 @@ GROWTH_RULES: dict[str, GrowthRule] = {
                                  "vllm:kv_cache_usage_perc (0..1), 0.05/min and 0.05"),
 }
 MIN_GROWTH_SAMPLES = 5
+TREND_OVER_SCATTER = 2.0
 
 
 def least_squares(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float]:
@@ -707,18 +710,24 @@ def memory_growth(samples: Sequence[tuple[float, float]], rule: GrowthRule, *, r
         return result
     xs = [t for t, _ in kept]
     ys = [v for _, v in kept]
-    slope, _ = least_squares(xs, ys)
+    slope, intercept = least_squares(xs, ys)
     per_min = slope * 60.0
     mean = sum(ys) / len(ys)
     rate = per_min / mean if rule.relative and mean > 0 else per_min
     window_growth = slope * (xs[-1] - xs[0])
-    steady = rate > limit and window_growth > rule.noise_floor
+    # A trend smaller than twice the scatter around it is not a trend: KV usage under load is a
+    # sawtooth (requests fill blocks, then free them) whose fitted slope over a short run can be
+    # anything; a leak rises steadily, with little scatter around its line.
+    residuals = [y - (slope * x + intercept) for x, y in zip(xs, ys, strict=True)]
+    scatter = math.sqrt(sum(r * r for r in residuals) / (len(ys) - 2))
+    steady = rate > limit and window_growth > rule.noise_floor and window_growth > TREND_OVER_SCATTER * scatter
     unit = "of the mean per minute" if rule.relative else "per minute"
     result.update(
         passed=not steady, judged=True, slope_per_s=slope, growth_per_min=rate, window_growth=window_growth,
-        mean=mean, first=ys[0], last=ys[-1],
+        mean=mean, first=ys[0], last=ys[-1], scatter=scatter,
         detail=(f"{rule.series}: fitted growth {rate:.4g} {unit} (limit {limit:.4g}), {window_growth:.4g} over "
-                f"{xs[-1] - xs[0]:.0f} s after warm-up (noise floor {rule.noise_floor:.4g})"),
+                f"{xs[-1] - xs[0]:.0f} s after warm-up (noise floor {rule.noise_floor:.4g}, scatter around the "
+                f"fit {scatter:.4g})"),
     )
     return result
 
