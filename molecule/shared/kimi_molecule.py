@@ -67,7 +67,8 @@ def run_playbook(playbook: str, *args: str, check: bool = True) -> subprocess.Co
     cmd = ["ansible-playbook", str(REPO / playbook), "-i", os.environ["MOLECULE_INVENTORY_FILE"], *args]
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, check=False)
     if check and proc.returncode != 0:
-        raise AssertionError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-6000:]}\n{proc.stderr[-2000:]}")
+        raise AssertionError(
+            f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-6000:]}\n{proc.stderr[-2000:]}")
     return proc
 
 

@@ -47,10 +47,17 @@ options:
     description: C(max_tokens) of the smoke request.
     type: int
     default: 8
+  previous_invocation:
+    description:
+      - The unit's C(InvocationID) before a restart queued without blocking. The gate first waits
+        (up to 120 s) for systemd to start a new run, so the state of the run being replaced (often
+        a failed release) is not judged.
+    type: str
+    default: ""
   journal_lines:
-    description: Journal lines returned when the gate fails.
+    description: Journal lines returned when the gate fails (the diagnosis reads the whole journal).
     type: int
-    default: 300
+    default: 40
 attributes:
   check_mode:
     support: full
@@ -96,11 +103,13 @@ journal:
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.kimi_deploy.errors import KimiDeployError
 from ansible.module_utils.kimi_deploy.health import (
+    UNIT_PROPERTIES,
     UnitState,
     check_models,
     check_smoke,
     http_request,
     smoke_payload,
+    wait_for_new_invocation,
     wait_healthy,
 )
 
@@ -116,7 +125,8 @@ def main():
             interval_s=dict(type="float", default=3),
             smoke=dict(type="bool", default=True),
             smoke_max_tokens=dict(type="int", default=8),
-            journal_lines=dict(type="int", default=300),
+            previous_invocation=dict(type="str", default=""),
+            journal_lines=dict(type="int", default=40),
         ),
         supports_check_mode=True,
     )
@@ -125,9 +135,10 @@ def main():
     unit = p["unit"]
 
     def unit_state():
-        rc, out, err = module.run_command(
-            ["systemctl", "show", unit, "-p", "ActiveState", "-p", "SubState", "-p", "NRestarts", "-p", "MainPID"]
-        )
+        argv = ["systemctl", "show", unit]
+        for prop in UNIT_PROPERTIES:
+            argv += ["-p", prop]
+        rc, out, err = module.run_command(argv)
         if rc != 0:
             raise KimiDeployError(f"systemctl show {unit} failed: {err.strip()}")
         return UnitState.parse(out)
@@ -140,9 +151,13 @@ def main():
 
     result = {"changed": False, "main_pid": 0}
     try:
+        initial = None
+        if unit and p["previous_invocation"]:
+            initial = wait_for_new_invocation(unit_state, p["previous_invocation"], timeout_s=120,
+                                              interval_s=min(p["interval_s"], 1.0))
         result["waited_s"] = round(
             wait_healthy(base, timeout_s=p["timeout_s"], interval_s=p["interval_s"],
-                         unit_state=unit_state if unit else None), 1)
+                         unit_state=unit_state if unit else None, initial=initial), 1)
         result["models"] = check_models(http_request(base + "/v1/models", api_key=p["api_key"]),
                                         p["served_model_name"])
         if p["smoke"]:

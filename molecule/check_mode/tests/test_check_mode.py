@@ -4,7 +4,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "shared"))
-from kimi_molecule import current_release, main_pid, recap, run_playbook, unit_property  # noqa: E402
+from kimi_molecule import current_release, main_pid, recap, run_playbook, unit_property
 
 
 def test_check_diff_on_a_converged_host_reports_no_change(host):

@@ -4,8 +4,17 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "shared"))
-from kimi_molecule import (  # noqa: E402
-    ROOT, SERVED, UNIT, api, current_release, flag_value, main_pid, process_args, release_json, unit_property,
+from kimi_molecule import (
+    ROOT,
+    SERVED,
+    UNIT,
+    api,
+    current_release,
+    flag_value,
+    main_pid,
+    process_args,
+    release_json,
+    unit_property,
 )
 
 

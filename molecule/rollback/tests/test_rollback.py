@@ -9,8 +9,16 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "shared"))
-from kimi_molecule import (  # noqa: E402
-    ROOT, api, current_release, flag_value, main_pid, process_args, record_timing, release_json, run_playbook,
+from kimi_molecule import (
+    ROOT,
+    api,
+    current_release,
+    flag_value,
+    main_pid,
+    process_args,
+    record_timing,
+    release_json,
+    run_playbook,
 )
 
 STATE: dict[str, str] = {}

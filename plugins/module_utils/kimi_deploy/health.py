@@ -53,22 +53,27 @@ def http_request(url: str, *, method: str = "GET", payload: Any = None, api_key:
         return HttpAnswer(0, str(err), (time.monotonic() - start) * 1000)
 
 
+UNIT_PROPERTIES = ("ActiveState", "SubState", "NRestarts", "MainPID", "InvocationID")
+
+
 @dataclass
 class UnitState:
     active_state: str
     sub_state: str
     n_restarts: int
     main_pid: int
+    invocation_id: str = ""
 
     @classmethod
     def parse(cls, text: str) -> UnitState:
-        """Parse ``systemctl show -p ActiveState -p SubState -p NRestarts -p MainPID`` output."""
+        """Parse ``systemctl show -p ActiveState -p SubState -p NRestarts -p MainPID -p InvocationID``."""
         props = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
         return cls(
             active_state=props.get("ActiveState", ""),
             sub_state=props.get("SubState", ""),
             n_restarts=int(props.get("NRestarts") or 0),
             main_pid=int(props.get("MainPID") or 0),
+            invocation_id=props.get("InvocationID", ""),
         )
 
 
@@ -85,14 +90,40 @@ def unit_broken(initial: UnitState, now: UnitState) -> str:
     return ""
 
 
+def wait_for_new_invocation(unit_state: Callable[[], UnitState], previous: str, *, timeout_s: float,
+                            interval_s: float, clock: Callable[[], float] = time.monotonic,
+                            sleep: Callable[[float], None] = time.sleep) -> UnitState:
+    """After a queued (no-block) restart: wait until the unit runs a new invocation, and return it.
+
+    Until then ``systemctl show`` still describes the old run, which may be the failed release
+    this restart replaces; judging that state would fail the new run before it started.
+    """
+    start = clock()
+    while True:
+        state = unit_state()
+        if state.invocation_id and state.invocation_id != previous:
+            return state
+        if clock() - start >= timeout_s:
+            raise KimiDeployError(
+                f"systemd did not start a new run of the unit within {timeout_s:.0f} s of the restart "
+                f"(still {state.active_state}/{state.sub_state}); look at `systemctl list-jobs`"
+            )
+        sleep(interval_s)
+
+
 def wait_healthy(base_url: str, *, timeout_s: float, interval_s: float,
                  unit_state: Callable[[], UnitState] | None = None,
+                 initial: UnitState | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], None] = time.sleep,
                  probe: Callable[[str], HttpAnswer] = http_request) -> float:
-    """Poll ``/health`` until 200; return seconds waited. Raise on timeout or a broken unit."""
+    """Poll ``/health`` until 200; return seconds waited. Raise on timeout or a broken unit.
+
+    ``initial`` is the unit's state this wait judges changes against (default: read it now).
+    """
     start = clock()
-    initial = unit_state() if unit_state else None
+    if unit_state and initial is None:
+        initial = unit_state()
     last = HttpAnswer(0, "not probed yet", 0.0)
     while True:
         last = probe(base_url.rstrip("/") + "/health")
