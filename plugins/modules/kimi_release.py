@@ -35,7 +35,7 @@ options:
   release_id:
     description:
       - Release id. For O(state=present) it defaults to one derived from O(inputs), the content of
-        O(files) and O(links), and O(version_label): the same inputs give the same release.
+        O(files) and O(links), and O(version_label), so the same inputs give the same release.
       - For O(state=active) either this or O(rollback=true) is needed.
     type: str
   inputs:
