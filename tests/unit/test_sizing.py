@@ -366,3 +366,47 @@ def test_cpu_refuses_when_host_memory_cannot_hold_the_need(tiny):
 def test_cpu_refuses_models_it_cannot_run(k3):
     plan = plan_deployment(*k3, [CPU_NODE], NEED)
     assert not plan["fits"] and any("hybrid KDA" in r for r in plan["reasons"])
+
+
+# -- the CPU build over a multi-node replica (one worker per node) -----------------------------------------
+
+def _cpu_nodes(count):
+    return [dict(CPU_NODE, name=f"cpu{i}") for i in range(count)]
+
+
+def test_cpu_replica_of_two_nodes_is_split_by_tp(tiny):
+    profile, weights = load_model(model_dir=str(tiny("llama")))
+    plan = plan_deployment(profile, weights, _cpu_nodes(2), BusinessNeed(max_model_len=1024, concurrency=8),
+                           PlanOptions(vllm_version="0.32.0+cpu", enforce_eager=True))
+    assert plan["fits"], plan["reasons"]
+    lay = plan["layout"]
+    assert (lay["tensor_parallel_size"], lay["pipeline_parallel_size"], lay["nnodes"]) == (2, 1, 2)
+    assert lay["nodes"] == ["cpu0", "cpu1"] and lay["world_size"] == 2
+    args = plan["serve_args"]
+    assert args[:2] == ["--tensor-parallel-size", "2"] and "--pipeline-parallel-size" not in args
+    # each worker holds 1 of the 2 KV heads: block 128 x 2 layers x (K+V x 1 head x 32 x bf16)
+    block_bytes = 128 * 2 * (2 * 1 * 32 * 2)
+    assert args[args.index("--kv-cache-memory-bytes") + 1] == str((8 * (1024 // 128) + 1) * block_bytes)
+    assert plan["predicted_kv_tokens"] == int(65 / 8 * 1024)
+
+
+def test_cpu_pipeline_needs_the_compiled_mode(tiny):
+    profile, weights = load_model(model_dir=str(tiny("llama")))
+    need = BusinessNeed(max_model_len=1024, concurrency=8)
+    eager = plan_deployment(profile, weights, _cpu_nodes(2), need,
+                            PlanOptions(pipeline_parallel_size=2, enforce_eager=True))
+    assert not eager["fits"] and any("intermediate_tensors" in r for r in eager["reasons"])
+    compiled = plan_deployment(profile, weights, _cpu_nodes(2), need, PlanOptions(pipeline_parallel_size=2))
+    assert compiled["fits"] and compiled["serve_args"][:2] == ["--pipeline-parallel-size", "2"]
+    # one layer per stage: block 128 x 1 layer x (K+V x 2 heads x 32 x bf16)
+    kv = compiled["serve_args"][compiled["serve_args"].index("--kv-cache-memory-bytes") + 1]
+    assert kv == str(65 * 128 * 1 * (2 * 2 * 32 * 2))
+
+
+def test_cpu_replica_shape_must_match_its_nodes(tiny):
+    profile, weights = load_model(model_dir=str(tiny("llama")))
+    need = BusinessNeed(max_model_len=512, concurrency=1)
+    three = plan_deployment(profile, weights, _cpu_nodes(3), need)
+    assert not three["fits"] and any("attention heads are not divisible by TP 3" in r for r in three["reasons"])
+    wrong = plan_deployment(profile, weights, _cpu_nodes(2), need, PlanOptions(tensor_parallel_size=1))
+    assert not wrong["fits"] and any("must equal the node count (2)" in r for r in wrong["reasons"])

