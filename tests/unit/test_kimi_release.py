@@ -112,3 +112,16 @@ def test_same_inputs_but_other_file_content_is_another_release(tmp_path):
     a = _present(tmp_path)["release_id"]
     b = _present(tmp_path, files={"serve": {"content": "#!/bin/sh\nexec false\n", "mode": "0755"}})["release_id"]
     assert a != b
+
+
+def test_activation_repairs_a_damaged_current_but_query_explains_it(tmp_path):
+    r1 = _present(tmp_path)["release_id"]
+    run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": r1})
+    run_module(kimi_release, {"root": str(tmp_path), "state": "verdict", "release_id": r1, "verdict": "passed"})
+    (tmp_path / "current").unlink()
+    (tmp_path / "current").symlink_to("releases/vanished")
+    query = run_module(kimi_release, {"root": str(tmp_path)})
+    assert query["failed"] and "rollback.yml" in query["msg"]
+    fixed = run_module(kimi_release, {"root": str(tmp_path), "state": "active", "rollback": True})
+    assert fixed["changed"] and fixed["release_id"] == r1 and "vanished" in fixed["repaired"]
+    assert os.readlink(tmp_path / "current") == f"releases/{r1}"
