@@ -84,3 +84,20 @@ def record_timing(name: str, seconds: float) -> None:
     if path:
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(f"{name}\t{seconds:.1f}\n")
+
+
+def healthy(host) -> bool:
+    status, _ = api(host, "/v1/models")
+    return status == 200
+
+
+def wait_until(predicate, timeout_s: float, interval_s: float = 2.0) -> float:
+    """Poll ``predicate`` until true; return the seconds it took, or fail."""
+    import time
+
+    start = time.monotonic()
+    while time.monotonic() - start < timeout_s:
+        if predicate():
+            return time.monotonic() - start
+        time.sleep(interval_s)
+    raise AssertionError(f"not true within {timeout_s:.0f} s: {predicate.__doc__ or predicate}")

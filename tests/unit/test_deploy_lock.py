@@ -79,3 +79,11 @@ def test_module_reports_no_change_and_fails_with_the_holder(tmp_path):
     assert second["failed"] and "a, for" in second["msg"]
     done = run_module(kimi_deploy_lock, {"path": lock, "owner": "a", "state": "released"})
     assert done["released"] is True and done["changed"] is False
+
+
+def test_break_lock_takes_over_at_once_and_names_the_holder(tmp_path):
+    lock = tmp_path / "k.lock"
+    acquire(lock, "interrupted run", timeout_s=0, stale_after_s=3600)
+    result = acquire(lock, "b", timeout_s=0, stale_after_s=3600, break_lock=True)
+    assert result["took_over"]["owner"] == "interrupted run"
+    assert json.loads(lock.read_text())["owner"] == "b"

@@ -38,15 +38,26 @@ def _try_create(path: Path, record: Mapping[str, Any]) -> bool:
 
 
 def acquire(path: str | Path, owner: str, *, timeout_s: float, stale_after_s: float, interval_s: float = 2.0,
-            clock: Callable[[], float] = time.time, sleep: Callable[[float], None] = time.sleep) -> dict[str, Any]:
+            break_lock: bool = False, clock: Callable[[], float] = time.time,
+            sleep: Callable[[float], None] = time.sleep) -> dict[str, Any]:
     """Take the lock for ``owner``, waiting up to ``timeout_s``; return what happened.
 
     Re-acquiring a lock this owner already holds succeeds (a retried task must not deadlock itself).
+    ``break_lock`` takes over whatever lock is there at once: for the operator who knows its holder
+    died (an interrupted deploy), and says so.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     started = clock()
     waited_for = None
+    if break_lock:
+        holder = _read(path)
+        path.unlink(missing_ok=True)
+        if holder and holder.get("owner") != owner:
+            result = acquire(path, owner, timeout_s=timeout_s, stale_after_s=stale_after_s, interval_s=interval_s,
+                             clock=clock, sleep=sleep)
+            return {**result, "took_over": {"owner": holder.get("owner"),
+                                            "age_s": round(clock() - float(holder.get("acquired_at") or 0))}}
     while True:
         if _try_create(path, {"owner": owner, "acquired_at": clock()}):
             return {"acquired": True, "waited_s": round(clock() - started, 1), "waited_for": waited_for,
@@ -67,8 +78,8 @@ def acquire(path: str | Path, owner: str, *, timeout_s: float, stale_after_s: fl
         if clock() - started >= timeout_s:
             raise KimiDeployError(
                 f"another deploy holds {path}: {holder.get('owner')}, for {age:.0f} s. Waited {timeout_s:.0f} s. "
-                f"Let it finish and run again; if you know it died, remove {path} (it is also taken over "
-                f"after {stale_after_s:.0f} s)."
+                f"Let it finish and run again; if you know it died (an interrupted run), run again with "
+                f"-e kimi_preflight_lock_break=true (it is also taken over after {stale_after_s:.0f} s)."
             )
         sleep(interval_s)
 
