@@ -171,6 +171,7 @@ from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.files import write_json_atomic
 from ansible.module_utils.kimi_deploy.releases import (
     RELEASE_FILE,
     list_releases,
@@ -181,7 +182,6 @@ from ansible.module_utils.kimi_deploy.releases import (
     swap_current,
     to_prune,
     validate_id,
-    write_json_atomic,
 )
 from ansible.module_utils.kimi_deploy.releases import (
     release_id as derive_release_id,

@@ -52,11 +52,14 @@ def test_a_waiter_gets_the_lock_when_it_is_released(tmp_path):
     assert result["waited_for"] == "a" and 0.2 <= result["waited_s"] <= 5
 
 
-def test_racing_creators_get_exactly_one_lock(tmp_path):
+@pytest.mark.parametrize("round_", range(20))
+def test_racing_creators_get_exactly_one_lock(tmp_path, round_):
     lock = tmp_path / "k.lock"
     winners = []
+    start = threading.Barrier(8)
 
     def take(owner):
+        start.wait()
         try:
             acquire(lock, owner, timeout_s=0, stale_after_s=60)
             winners.append(owner)

@@ -47,6 +47,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .errors import KimiDeployError
+from .files import write_json_atomic
 from .weights_verify import EXPECTED_MANIFEST, list_model_files, relative_name
 
 COMMIT_SHA_RE = re.compile(r"^[0-9a-f]{40}$")
@@ -225,16 +226,6 @@ def progress_snapshot(work_dir: Path, sizes: Mapping[str, int], *, started: floa
         "bytes_per_second": round(rate),
         "eta_seconds": round((total - done) / rate) if rate > 0 and done < total else None,
     }
-
-
-def write_json_atomic(path: Path, doc: Mapping, mode: int = 0o644) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump(doc, fh, indent=1, sort_keys=True)
-        fh.write("\n")
-    os.replace(tmp, path)
 
 
 class ProgressFile:

@@ -173,13 +173,6 @@ def list_releases(root: str | Path) -> list[Release]:
     return ordered(found)
 
 
-def write_json_atomic(path: Path, doc: Mapping[str, Any], mode: int = 0o644) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    tmp.chmod(mode)
-    os.replace(tmp, path)
-
-
 def swap_current(root: str | Path, rid: str) -> None:
     """Point ``current`` at ``releases/<rid>`` with one rename: readers see old or new, never none."""
     root = Path(root)
