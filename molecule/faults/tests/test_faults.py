@@ -141,6 +141,7 @@ def test_missing_release_directory_is_explained_and_rollback_picks_the_previous(
       "kimi_platform": "cuda", "kimi_gpus_override_driver": "535.183.01", "kimi_gpus_override_cuda": "12.2"},
      "older than r580"),
     ({"kimi_plan_overrides": {"tensor_parallel_size": 3}}, "tensor_parallel_size"),
+    ({"kimi_require_pinned_revision": True}, "pin the 40-hex commit sha you validated"),
 ])
 def test_bad_input_is_refused_with_a_clear_message_and_changes_nothing(host, extra, message):
     release, pid = current_release(host), main_pid(host)
