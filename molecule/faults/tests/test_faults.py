@@ -53,7 +53,8 @@ def test_second_concurrent_deploy_waits_then_stops_naming_the_holder(host):
         proc = run_playbook("deploy.yml", "-l", "gpu_nodes", "-e", "kimi_preflight_lock_timeout_s=4", check=False)
     finally:
         host.run("rm -f /run/lock/kimi-deploy.lock")
-    assert proc.returncode != 0 and "another deploy holds /run/lock/kimi-deploy.lock: alice@ops-box" in proc.stdout
+    out = " ".join(proc.stdout.split())
+    assert proc.returncode != 0 and "another deploy holds /run/lock/kimi-deploy.lock: alice@ops-box" in out
     _serving_unchanged(host, release)
 
 
