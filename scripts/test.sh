@@ -51,23 +51,34 @@ if wants molecule; then
   s=$(date +%s)
   net=kimi-molecule gateway=10.89.50.1 hub_port=18050 work=$KIMI_CACHE/molecule
   mkdir -p "$work"
-  log "Molecule: test hub mirror on $gateway:$hub_port, scenarios ${MOLECULE_SCENARIOS:-default rollback check_mode multinode}"
+  log "Molecule: test hub mirror on $gateway:$hub_port, scenarios ${MOLECULE_SCENARIOS:-default rollback check_mode faults multinode}"
   podman network exists "$net" || podman network create --subnet 10.89.50.0/24 "$net" >/dev/null
   # A parked container keeps the network's bridge (and so its gateway address) up for the mirror.
+  # Both are shared by concurrent runs on one machine: only what this run started is stopped.
+  started_here=()
   if [ "$(podman inspect -f '{{.State.Running}}' kimi-molecule-anchor 2>/dev/null)" != true ]; then
     podman rm -f kimi-molecule-anchor >/dev/null 2>&1 || true
     podman run -d --name kimi-molecule-anchor --network "$net" --ip 10.89.50.254 "$KIMI_HOST_IMAGE" sleep infinity >/dev/null
+    started_here+=(anchor)
   fi
   publish_tiny_model llama kimi-deploy/tiny-llama "$work/mirrors" >/dev/null
-  python tools/hub_mirror.py serve --mirrors "$work/mirrors" --workdir "$work/hub" --host "$gateway" \
-    --port "$hub_port" --pidfile "$work/hub.pid" >/dev/null
+  if ! { [ -f "$work/hub.pid" ] && kill -0 "$(cat "$work/hub.pid")" 2>/dev/null; }; then
+    python tools/hub_mirror.py serve --mirrors "$work/mirrors" --workdir "$work/hub" --host "$gateway" \
+      --port "$hub_port" --pidfile "$work/hub.pid" >/dev/null
+    started_here+=(hub)
+  fi
   cleanup_molecule() {
-    python tools/hub_mirror.py stop --pidfile "$work/hub.pid" || true
-    podman rm -f kimi-molecule-anchor >/dev/null 2>&1 || true
+    local what
+    for what in "${started_here[@]}"; do
+      case $what in
+        hub) python tools/hub_mirror.py stop --pidfile "$work/hub.pid" || true ;;
+        anchor) podman rm -f kimi-molecule-anchor >/dev/null 2>&1 || true ;;
+      esac
+    done
   }
   trap cleanup_molecule EXIT
   export KIMI_TEST_HF_ENDPOINT=http://$gateway:$hub_port KIMI_TEST_LEDGER_DIR=$work/ledger
-  for scenario in ${MOLECULE_SCENARIOS:-default rollback check_mode multinode}; do
+  for scenario in ${MOLECULE_SCENARIOS:-default rollback check_mode faults multinode}; do
     ms=$(date +%s)
     molecule test -s "$scenario"
     stage_time "molecule $scenario" $(( $(date +%s) - ms ))

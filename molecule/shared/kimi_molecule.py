@@ -54,7 +54,10 @@ def api(host, path: str, payload: dict | None = None, key: str = API_KEY) -> tup
         cmd += ["-H", f"Authorization: Bearer {key}"]
     if payload is not None:
         cmd += ["-H", "Content-Type: application/json", "-d", json.dumps(payload)]
-    status = int(host.check_output(" ".join(shlex.quote(c) for c in cmd)))
+    answer = host.run(" ".join(shlex.quote(c) for c in cmd))
+    if answer.rc != 0:  # nothing listening (a restart in progress): curl exits non-zero, status 000
+        return 0, {"curl_exit": answer.rc}
+    status = int(answer.stdout)
     body = host.file("/tmp/molecule-body").content_string
     try:
         return status, json.loads(body)
@@ -84,3 +87,20 @@ def record_timing(name: str, seconds: float) -> None:
     if path:
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(f"{name}\t{seconds:.1f}\n")
+
+
+def healthy(host) -> bool:
+    status, _ = api(host, "/v1/models")
+    return status == 200
+
+
+def wait_until(predicate, timeout_s: float, interval_s: float = 2.0) -> float:
+    """Poll ``predicate`` until true; return the seconds it took, or fail."""
+    import time
+
+    start = time.monotonic()
+    while time.monotonic() - start < timeout_s:
+        if predicate():
+            return time.monotonic() - start
+        time.sleep(interval_s)
+    raise AssertionError(f"not true within {timeout_s:.0f} s: {predicate.__doc__ or predicate}")

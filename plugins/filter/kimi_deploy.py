@@ -15,6 +15,7 @@ options:
     type: dict
     required: true
 """
+# kimi_tune_row formats one tune.yml result as a table line (formatting only).
 
 
 def kimi_plan_node(hostvars: dict) -> dict:
@@ -31,6 +32,20 @@ def kimi_plan_node(hostvars: dict) -> dict:
     }
 
 
+def kimi_tune_row(result: dict) -> str:
+    """One line of tune.yml's summary table."""
+
+    def num(key: str, digits: int = 1) -> str:
+        value = result.get(key)
+        return f"{value:.{digits}f}" if isinstance(value, (int, float)) and not isinstance(value, bool) else "-"
+
+    return " | ".join([
+        str(result.get("setting", "?")), str(result.get("max_num_seqs", "-")), str(result.get("kv_tokens", "-")),
+        num("req_per_s", 2), num("out_tok_per_s"), f"{num('ttft_p50_ms')}/{num('ttft_p95_ms')}", num("itl_p50_ms", 2),
+        str(result.get("errors", "-")), "yes" if result.get("passed") else "NO",
+    ])
+
+
 class FilterModule:
     def filters(self):
-        return {"kimi_plan_node": kimi_plan_node}
+        return {"kimi_plan_node": kimi_plan_node, "kimi_tune_row": kimi_tune_row}

@@ -36,6 +36,10 @@ options:
     description: Age after which a lock is presumed left by a dead deploy and taken over.
     type: float
     default: 21600
+  break_lock:
+    description: Take over an existing lock at once (its holder is known to be dead). The result says whose it was.
+    type: bool
+    default: false
 attributes:
   check_mode:
     support: full
@@ -84,15 +88,17 @@ def main():
             owner=dict(type="str", required=True),
             timeout_s=dict(type="float", default=600),
             stale_after_s=dict(type="float", default=21600),
+            break_lock=dict(type="bool", default=False),
         ),
         supports_check_mode=True,
     )
     p = module.params
     try:
         if p["state"] == "acquired":
-            result = acquire(p["path"], p["owner"], timeout_s=p["timeout_s"], stale_after_s=p["stale_after_s"])
+            result = acquire(p["path"], p["owner"], timeout_s=p["timeout_s"], stale_after_s=p["stale_after_s"],
+                             break_lock=p["break_lock"])
             if result["took_over"]:
-                module.warn(f"took over a stale deploy lock held by {result['took_over']['owner']} "
+                module.warn(f"took over the deploy lock held by {result['took_over']['owner']} "
                             f"for {result['took_over']['age_s']} s")
             module.exit_json(changed=False, **{k: v for k, v in result.items() if k != "acquired"})
         module.exit_json(changed=False, released=release(p["path"], p["owner"]))

@@ -23,7 +23,8 @@ options:
   state:
     description:
       - C(present) creates the release if missing.
-      - C(active) points C(current) at it and records the activation.
+      - C(active) points C(current) at it and records the activation. It also repairs a C(current)
+        link that is damaged (not a link, or pointing at a missing release); every other state refuses one.
       - C(verdict) records the acceptance verdict in its C(release.json).
       - C(recorded) appends O(record) (a ledger row) to the C(ledger) list of its C(release.json),
         once per C(attempt_id).
@@ -136,6 +137,10 @@ previous:
   description: Release C(current) pointed at before the task.
   returned: always
   type: str
+repaired:
+  description: With O(state=active), what was wrong with a damaged C(current) link this activation replaced.
+  returned: when C(current) was damaged
+  type: str
 activated_at:
   description: UTC time of the activation this task recorded.
   returned: when O(state=active) moved C(current)
@@ -166,6 +171,7 @@ from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.files import write_json_atomic
 from ansible.module_utils.kimi_deploy.releases import (
     RELEASE_FILE,
     list_releases,
@@ -176,7 +182,6 @@ from ansible.module_utils.kimi_deploy.releases import (
     swap_current,
     to_prune,
     validate_id,
-    write_json_atomic,
 )
 from ansible.module_utils.kimi_deploy.releases import (
     release_id as derive_release_id,
@@ -263,8 +268,17 @@ def run(module):
     p = module.params
     root = Path(p["root"])
     state = p["state"]
-    current = read_current(root) if root.exists() else None
+    damaged = ""
+    try:
+        current = read_current(root) if root.exists() else None
+    except KimiDeployError as err:
+        if state != "active":
+            raise
+        # Activating a release is the repair for a damaged current link: proceed as if none.
+        current, damaged = None, str(err)
     result = {"changed": False, "current": current, "previous": current}
+    if damaged:
+        result["repaired"] = damaged
 
     if state == "present":
         files = _normalise_files(p["files"])

@@ -38,8 +38,8 @@ CONCURRENCY = 4
 LOAD_SECONDS = 10
 
 
-def _derived_kv_tokens(model_dir: Path, kv_bytes: int = 2**30, dtype_bytes: int = 4) -> int:
-    """KV tokens a 1 GiB CPU KV space holds for this model in float32: bytes / (layers x K,V x heads x dim x 4)."""
+def _derived_kv_tokens(model_dir: Path, kv_bytes: int = 2**30, dtype_bytes: int = 2) -> int:
+    """KV tokens a 1 GiB CPU KV space holds for this model in bf16: bytes / (layers x K,V x heads x dim x 2)."""
     cfg = json.loads((model_dir / "config.json").read_text())
     head_dim = cfg.get("head_dim") or cfg["hidden_size"] // cfg["num_attention_heads"]
     per_token = cfg["num_hidden_layers"] * 2 * cfg["num_key_value_heads"] * head_dim * dtype_bytes
@@ -50,8 +50,7 @@ def _derived_kv_tokens(model_dir: Path, kv_bytes: int = 2**30, dtype_bytes: int 
 def server(tiny_models, vllm_venv, tmp_path_factory):
     model = tiny_models("llama")
     log = tmp_path_factory.mktemp("acceptance-vllm") / "vllm.log"
-    # float32: on CPUs with AMX the CPU build's bf16 attention path dies with SIGILL on the first request.
-    args = ["--max-model-len", str(MAX_MODEL_LEN), "--api-key", API_KEY, "--dtype", "float32"]
+    args = ["--max-model-len", str(MAX_MODEL_LEN), "--api-key", API_KEY, "--dtype", "bfloat16"]
     with VllmServer(model, port=PORT, args=args, log_path=log) as srv:
         srv.wait_healthy()
         srv.model_dir = model
@@ -169,7 +168,7 @@ def test_ledger_row_and_report_hold_the_measured_numbers(good_results, server, t
     row = result["row"]
     assert row["accepted"] is True and row["failed_checks"] == []
     assert row["kv_tokens_logged"] == expected_kv == row["kv_tokens_metrics"] and row["kv_tokens_ratio"] == 1.0
-    assert (row["max_model_len"], row["dtype"], row["vllm_version"]) == (MAX_MODEL_LEN, "float32", "0.32.0")
+    assert (row["max_model_len"], row["dtype"], row["vllm_version"]) == (MAX_MODEL_LEN, "bfloat16", "0.32.0")
     load = good_results["metrics"]["concurrency"]
     assert row["ttft_p50_ms"] == round(load["ttft_ms"]["p50"], 3) > 0
     assert row["output_tokens_per_s"] == round(load["output_tokens_per_s"], 3) > 0

@@ -52,11 +52,14 @@ def test_a_waiter_gets_the_lock_when_it_is_released(tmp_path):
     assert result["waited_for"] == "a" and 0.2 <= result["waited_s"] <= 5
 
 
-def test_racing_creators_get_exactly_one_lock(tmp_path):
+@pytest.mark.parametrize("round_", range(20))
+def test_racing_creators_get_exactly_one_lock(tmp_path, round_):
     lock = tmp_path / "k.lock"
     winners = []
+    start = threading.Barrier(8)
 
     def take(owner):
+        start.wait()
         try:
             acquire(lock, owner, timeout_s=0, stale_after_s=60)
             winners.append(owner)
@@ -79,3 +82,11 @@ def test_module_reports_no_change_and_fails_with_the_holder(tmp_path):
     assert second["failed"] and "a, for" in second["msg"]
     done = run_module(kimi_deploy_lock, {"path": lock, "owner": "a", "state": "released"})
     assert done["released"] is True and done["changed"] is False
+
+
+def test_break_lock_takes_over_at_once_and_names_the_holder(tmp_path):
+    lock = tmp_path / "k.lock"
+    acquire(lock, "interrupted run", timeout_s=0, stale_after_s=3600)
+    result = acquire(lock, "b", timeout_s=0, stale_after_s=3600, break_lock=True)
+    assert result["took_over"]["owner"] == "interrupted run"
+    assert json.loads(lock.read_text())["owner"] == "b"

@@ -2,7 +2,15 @@ import json
 
 import pytest
 from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.health import HttpAnswer, UnitState, check_models, check_smoke, unit_broken, wait_healthy
+from kimi_deploy.health import (
+    HttpAnswer,
+    UnitState,
+    check_models,
+    check_smoke,
+    unit_broken,
+    wait_for_new_invocation,
+    wait_healthy,
+)
 
 
 class FakeClock:
@@ -22,8 +30,9 @@ def _probe_sequence(statuses):
 
 
 def test_unit_state_parse():
-    state = UnitState.parse("ActiveState=activating\nSubState=start-post\nNRestarts=2\nMainPID=4242\n")
-    assert state == UnitState("activating", "start-post", 2, 4242)
+    state = UnitState.parse("ActiveState=activating\nSubState=start-post\nNRestarts=2\nMainPID=4242\n"
+                            "InvocationID=ab12\n")
+    assert state == UnitState("activating", "start-post", 2, 4242, "ab12")
 
 
 def test_wait_returns_elapsed_when_health_answers():
@@ -88,3 +97,24 @@ def test_smoke_checks_structure_and_usage():
         check_smoke(_json(500, {"error": {"message": "EngineCore encountered an issue"}}), 8)
     with pytest.raises(KimiDeployError, match="finished with"):
         check_smoke(_json(200, {**good, "choices": [{"finish_reason": "abort"}]}), 8)
+
+
+def test_a_queued_restart_is_judged_on_its_own_run_not_the_failed_one_it_replaces():
+    clock = FakeClock()
+    runs = iter([UnitState("failed", "failed", 3, 0, "old"), UnitState("failed", "failed", 3, 0, "old"),
+                 UnitState("activating", "start", 0, 0, "new")])
+    state = wait_for_new_invocation(lambda: next(runs), "old", timeout_s=60, interval_s=1, clock=clock,
+                                    sleep=clock.sleep)
+    assert state.invocation_id == "new" and clock.now == 2
+    # judged against the new run, the old "failed" state does not fail the wait
+    later = iter([UnitState("activating", "start-post", 0, 55, "new")] * 3)
+    waited = wait_healthy("http://x", timeout_s=60, interval_s=5, unit_state=lambda: next(later), initial=state,
+                          clock=clock, sleep=clock.sleep, probe=_probe_sequence([0, 200]))
+    assert waited == 5
+
+
+def test_a_restart_systemd_never_runs_times_out():
+    clock = FakeClock()
+    with pytest.raises(KimiDeployError, match="did not start a new run"):
+        wait_for_new_invocation(lambda: UnitState("failed", "failed", 0, 0, "old"), "old", timeout_s=10,
+                                interval_s=1, clock=clock, sleep=clock.sleep)

@@ -203,3 +203,19 @@ def test_local_source_needs_a_revision(tmp_path):
         use_local_source(tmp_path / "src", repo_id="org/name", revision="main", models_dir=tmp_path)
     with pytest.raises(KimiDeployError, match="not a directory"):
         use_local_source(tmp_path / "none", repo_id="org/name", revision=SHA, models_dir=tmp_path)
+
+
+def test_no_space_is_found_through_wrapping_exceptions():
+    import errno
+
+    from kimi_deploy.hf_fetch import _no_space
+
+    try:
+        try:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        except OSError as inner:
+            raise RuntimeError("download failed") from inner
+    except RuntimeError as outer:
+        assert _no_space(outer)
+    assert not _no_space(OSError(errno.EACCES, "denied"))
+    assert not _no_space(ValueError("x"))

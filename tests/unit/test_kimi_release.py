@@ -15,6 +15,12 @@ def _present(root, **kw):
     return run_module(kimi_release, args, check_mode=kw.get("check", False))
 
 
+def _accept(root, rid):
+    """Activate a release and record that it passed acceptance, as a successful deploy does."""
+    run_module(kimi_release, {"root": str(root), "state": "active", "release_id": rid})
+    run_module(kimi_release, {"root": str(root), "state": "verdict", "release_id": rid, "verdict": "passed"})
+
+
 def test_present_creates_once_and_is_idempotent(tmp_path):
     first = _present(tmp_path)
     assert first["changed"] is True
@@ -66,7 +72,7 @@ def test_activate_verdict_rollback_prune_cycle(tmp_path):
 
 def test_failed_release_is_never_a_rollback_target(tmp_path):
     r1 = _present(tmp_path, mml=512)["release_id"]
-    run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": r1})
+    _accept(tmp_path, r1)
     r2 = _present(tmp_path, mml=1024)["release_id"]
     run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": r2})
     run_module(kimi_release, {"root": str(tmp_path), "state": "verdict", "release_id": r2, "verdict": "failed",
@@ -81,7 +87,7 @@ def test_prune_module(tmp_path):
     ids = []
     for mml in (256, 512, 768, 1024):
         rid = _present(tmp_path, mml=mml)["release_id"]
-        run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": rid})
+        _accept(tmp_path, rid)
         ids.append(rid)
     # current is ids[3], its rollback target ids[2]: with keep=2 the two older ones go
     dry = run_module(kimi_release, {"root": str(tmp_path), "state": "pruned", "keep": 2}, check_mode=True)
@@ -112,3 +118,25 @@ def test_same_inputs_but_other_file_content_is_another_release(tmp_path):
     a = _present(tmp_path)["release_id"]
     b = _present(tmp_path, files={"serve": {"content": "#!/bin/sh\nexec false\n", "mode": "0755"}})["release_id"]
     assert a != b
+
+
+def test_activation_repairs_a_damaged_current_but_query_explains_it(tmp_path):
+    r1 = _present(tmp_path)["release_id"]
+    run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": r1})
+    run_module(kimi_release, {"root": str(tmp_path), "state": "verdict", "release_id": r1, "verdict": "passed"})
+    (tmp_path / "current").unlink()
+    (tmp_path / "current").symlink_to("releases/vanished")
+    query = run_module(kimi_release, {"root": str(tmp_path)})
+    assert query["failed"] and "rollback.yml" in query["msg"]
+    fixed = run_module(kimi_release, {"root": str(tmp_path), "state": "active", "rollback": True})
+    assert fixed["changed"] and fixed["release_id"] == r1 and "vanished" in fixed["repaired"]
+    assert os.readlink(tmp_path / "current") == f"releases/{r1}"
+
+
+def test_a_release_never_judged_is_no_rollback_target(tmp_path):
+    r1 = _present(tmp_path, mml=512)["release_id"]
+    _accept(tmp_path, r1)
+    candidate = _present(tmp_path, mml=640)["release_id"]  # e.g. a tune.yml candidate
+    run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": candidate})
+    run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": r1})
+    assert run_module(kimi_release, {"root": str(tmp_path)})["rollback_target"] is None

@@ -52,7 +52,8 @@ def test_rollback_target_is_last_served_other_release_not_rejected():
     r2 = _rel("r2", "2", ["t2"], "passed")
     r3 = _rel("r3", "3", ["t3"], "failed")  # served briefly, rejected
     r4 = _rel("r4", "4")  # never activated
-    assert rollback_target([r1, r2, r3, r4], "r2").id == "r1"
+    r5 = _rel("r5", "5", ["t9"])  # served, never judged (a tune.yml candidate, an interrupted deploy)
+    assert rollback_target([r1, r2, r3, r4, r5], "r2").id == "r1"
     assert rollback_target([r1, r2, r3, r4], "r3").id == "r2"
     # after rolling back to r1 (activated again at t5), "previous" is r2: the one that served before
     r1.activations.append("t5")

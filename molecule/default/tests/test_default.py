@@ -79,3 +79,17 @@ def test_models_lists_served_name_and_chat_answers(host):
 def test_requests_without_the_key_are_refused(host):
     status, _ = api(host, "/v1/models", key="")
     assert status == 401
+
+
+def test_unit_sandbox_exposure(host):
+    """systemd's own score of the unit's sandbox stays at 'OK' (below 2.0 of 10)."""
+    line = host.check_output(f"systemd-analyze security {UNIT} --no-pager | tail -1")
+    score = float(line.split("exposure level for")[1].split(":")[1].split()[0])
+    assert score < 2.0, line
+
+
+def test_the_api_key_appears_nowhere_but_the_secrets_file(host):
+    hits = host.run(f"grep -rl 'molecule-test-key' {ROOT}/releases {ROOT}/shared/models /etc/systemd/system "
+                    f"{ROOT}/shared/cache 2>/dev/null").stdout.split()
+    assert hits == [], hits
+    assert "molecule-test-key" in host.file(f"{ROOT}/shared/secrets/kimi-vllm.env").content_string

@@ -26,7 +26,6 @@ import itertools
 import json
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -68,6 +67,7 @@ from .acceptance import (
     truncate,
 )
 from .errors import KimiDeployError
+from .files import write_json_atomic
 
 SHORT_PROMPT = "Say hello to the operator in one short sentence."
 DEFAULT_RSS_LIMIT_PER_MIN = GROWTH_RULES["server_rss_bytes"].limit_per_min
@@ -863,18 +863,7 @@ def run_acceptance(config: AcceptanceConfig, **kwargs: Any) -> dict[str, Any]:
 
 def write_results(path: str | Path, results: Mapping[str, Any]) -> None:
     """Write the results JSON atomically (temp file + rename), readable by owner and group."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w") as fh:
-            json.dump(results, fh, indent=1, sort_keys=True)
-        os.chmod(tmp, 0o640)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_json_atomic(path, results, mode=0o640, indent=1)
 
 
 def summary_line(results: Mapping[str, Any]) -> str:

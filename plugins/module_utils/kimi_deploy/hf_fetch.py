@@ -31,6 +31,7 @@ raises its concurrency).
 from __future__ import annotations
 
 import contextlib
+import errno
 import inspect
 import json
 import os
@@ -46,6 +47,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .errors import KimiDeployError
+from .files import write_json_atomic
 from .weights_verify import EXPECTED_MANIFEST, list_model_files, relative_name
 
 COMMIT_SHA_RE = re.compile(r"^[0-9a-f]{40}$")
@@ -224,16 +226,6 @@ def progress_snapshot(work_dir: Path, sizes: Mapping[str, int], *, started: floa
         "bytes_per_second": round(rate),
         "eta_seconds": round((total - done) / rate) if rate > 0 and done < total else None,
     }
-
-
-def write_json_atomic(path: Path, doc: Mapping, mode: int = 0o644) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump(doc, fh, indent=1, sort_keys=True)
-        fh.write("\n")
-    os.replace(tmp, path)
 
 
 class ProgressFile:
@@ -453,10 +445,18 @@ def fetch_snapshot(req: FetchRequest, *, check_mode: bool = False) -> dict:
     static = {"repo_id": req.repo_id, "revision_sha": sha, "path": str(final)}
     with ProgressFile(progress_path, work, sizes, static, req.progress_interval) as progress:
         work.mkdir(parents=True, exist_ok=True)
-        if pending:
-            repo.download(sha, work, req.allow_patterns, req.ignore_patterns, req.max_workers)
-        if forced:
-            repo.redownload(sha, work, forced, req.max_workers)
+        try:
+            if pending:
+                repo.download(sha, work, req.allow_patterns, req.ignore_patterns, req.max_workers)
+            if forced:
+                repo.redownload(sha, work, forced, req.max_workers)
+        except Exception as err:  # huggingface_hub wraps OS errors in its own types
+            if _no_space(err):
+                raise KimiDeployError(
+                    f"the disk filled up during the download into {work} ({_gib(free_bytes(work))} free now, "
+                    f"{_gib(sum(fetch_sizes.values()))} to fetch). Free space and run again: finished files "
+                    "are kept and not fetched again; nothing that serves was touched") from err
+            raise
         missing = [n for n, size in sizes.items() if not _has_size(work / n, size)]
         if missing:
             raise KimiDeployError(f"after the download {len(missing)} file(s) are missing or of the wrong "
@@ -468,6 +468,16 @@ def fetch_snapshot(req: FetchRequest, *, check_mode: bool = False) -> dict:
             progress.work_dir = final  # the last record counts the files where they now are
     result["progress_file"] = str(progress_path)
     return result
+
+
+def _no_space(err: BaseException) -> bool:
+    """ENOSPC anywhere in the exception chain (huggingface_hub re-raises its own errors from it)."""
+    seen = 0
+    while err is not None and seen < 10:
+        if isinstance(err, OSError) and err.errno == errno.ENOSPC:
+            return True
+        err, seen = err.__cause__ or err.__context__, seen + 1
+    return False
 
 
 def _has_size(path: Path, size: int) -> bool:

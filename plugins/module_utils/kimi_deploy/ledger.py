@@ -31,6 +31,7 @@ from typing import Any
 
 from .acceptance import CHECKS_BY_NAME
 from .errors import KimiDeployError
+from .files import dig
 
 try:  # POSIX hosts and controllers; the lock is only skipped where fcntl does not exist
     import fcntl
@@ -254,14 +255,6 @@ def _round(value: Any, digits: int = 3) -> Any:
     return round(value, digits) if isinstance(value, float) else value
 
 
-def _get(mapping: Any, *path: str) -> Any:
-    for key in path:
-        if not isinstance(mapping, Mapping):
-            return None
-        mapping = mapping.get(key)
-    return mapping
-
-
 def build_row(*, host_group: str, release_id: str, previous_release_id: str | None = None,
               model_repo: str = "", model_revision: str = "", vllm_version: str = "",
               launch_params: Mapping[str, Any] | Sequence[str] | None = None,
@@ -277,7 +270,7 @@ def build_row(*, host_group: str, release_id: str, previous_release_id: str | No
     acc = acceptance or {}
     params = launch_params_from(launch_params)
     checks = _check_verdicts(acc.get("checks"))
-    load = _get(acc, "metrics", "concurrency") or {}
+    load = dig(acc, "metrics", "concurrency") or {}
     growth = load.get("memory_growth") or {}
     server = acc.get("server") or {}
     logged = kv_tokens_from_log(journal_text)
@@ -288,7 +281,7 @@ def build_row(*, host_group: str, release_id: str, previous_release_id: str | No
         failed = ["acceptance_not_run"]
 
     def pct(metric: str, p: str) -> Any:
-        return _round(_get(load, metric, p))
+        return _round(dig(load, metric, p))
 
     row: dict[str, Any] = {
         "time": time or _now_iso(),
@@ -320,12 +313,12 @@ def build_row(*, host_group: str, release_id: str, previous_release_id: str | No
         "itl_p50_ms": pct("itl_ms", "p50"), "itl_p95_ms": pct("itl_ms", "p95"), "itl_p99_ms": pct("itl_ms", "p99"),
         "latency_p50_ms": pct("latency_ms", "p50"), "latency_p95_ms": pct("latency_ms", "p95"),
         "latency_p99_ms": pct("latency_ms", "p99"),
-        "short_ttft_ms": _get(acc, "metrics", "short", "chat_stream", "ttft_ms"),
-        "long_input_latency_ms": _get(acc, "metrics", "long", "text", "latency_ms"),
-        "server_rss_growth_per_min": _round(_get(growth, "server_rss_bytes", "growth_per_min")
-                                            or _get(growth, "api_rss_bytes", "growth_per_min"), 6),
-        "gpu_memory_growth_per_min": _round(_get(growth, "gpu_memory_used_bytes", "growth_per_min"), 6),
-        "kv_usage_growth_per_min": _round(_get(growth, "kv_cache_usage", "growth_per_min"), 6),
+        "short_ttft_ms": dig(acc, "metrics", "short", "chat_stream", "ttft_ms"),
+        "long_input_latency_ms": dig(acc, "metrics", "long", "text", "latency_ms"),
+        "server_rss_growth_per_min": _round(dig(growth, "server_rss_bytes", "growth_per_min")
+                                            or dig(growth, "api_rss_bytes", "growth_per_min"), 6),
+        "gpu_memory_growth_per_min": _round(dig(growth, "gpu_memory_used_bytes", "growth_per_min"), 6),
+        "kv_usage_growth_per_min": _round(dig(growth, "kv_cache_usage", "growth_per_min"), 6),
         "suite_duration_s": _round(acc.get("suite_duration_s")),
         "checks": checks,
         "launch_params": params,

@@ -8,7 +8,7 @@ Layout under the deploy root::
 Nothing here trusts mtimes: a release's age is its ``created_at``, its history is the list of
 ``activations`` and the verdict of its ``acceptance``, all in its own release.json. The rollback
 target is the release that served before the current one (latest activation among the others) and
-that was never rejected, which is what an operator means by "previous".
+that passed acceptance, which is what an operator means by "previous".
 """
 
 from __future__ import annotations
@@ -87,8 +87,9 @@ def ordered(releases: Iterable[Release]) -> list[Release]:
 
 
 def rollback_target(releases: Iterable[Release], current: str | None) -> Release | None:
-    """The release that served before ``current``: latest activation among the others, not rejected."""
-    candidates = [r for r in releases if r.id != current and r.activations and not r.rejected]
+    """The release that served before ``current``: latest activation among the others that passed
+    acceptance (a rejected release, or one never judged, such as a tune.yml candidate, is no target)."""
+    candidates = [r for r in releases if r.id != current and r.activations and r.acceptance == "passed"]
     if not candidates:
         return None
     return max(candidates, key=lambda r: (r.last_activated, r.created_at, r.id))
@@ -170,13 +171,6 @@ def list_releases(root: str | Path) -> list[Release]:
         except KimiDeployError:
             continue  # a damaged release is never a rollback target; the module reports it
     return ordered(found)
-
-
-def write_json_atomic(path: Path, doc: Mapping[str, Any], mode: int = 0o644) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    tmp.chmod(mode)
-    os.replace(tmp, path)
 
 
 def swap_current(root: str | Path, rid: str) -> None:

@@ -14,13 +14,12 @@ import base64
 import html
 import io
 import json
-import os
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from .acceptance import CHECKS, TRUNCATE_CHARS
+from .files import dig, write_atomic
 from .ledger import LEDGER_COLUMNS, PARAM_COLUMNS
 
 _CSS = """
@@ -59,14 +58,6 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], raw: bool = Fa
     head = "".join(f"<th>{_e(h)}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{c if raw else _e(c)}</td>" for c in row) + "</tr>" for row in rows)
     return f"<table><tr>{head}</tr>{body}</table>"
-
-
-def _get(mapping: Any, *path: str) -> Any:
-    for key in path:
-        if not isinstance(mapping, Mapping):
-            return None
-        mapping = mapping.get(key)
-    return mapping
 
 
 # -------------------------------------------------------------------------------------------- plots
@@ -111,7 +102,7 @@ def plot_latency(plt: Any, load: Mapping[str, Any]) -> bytes | None:
 
 
 def plot_throughput(plt: Any, load: Mapping[str, Any]) -> bytes | None:
-    series = _get(load, "series", "throughput") or []
+    series = dig(load, "series", "throughput") or []
     if not series:
         return None
     t = [p["t_s"] for p in series]
@@ -141,7 +132,7 @@ _MEMORY_PANELS = (
 
 
 def plot_memory(plt: Any, load: Mapping[str, Any], warmup_s: float | None = None) -> bytes | None:
-    memory = _get(load, "series", "memory") or {}
+    memory = dig(load, "series", "memory") or {}
     panels = [p for p in _MEMORY_PANELS if memory.get(p[0])]
     if not panels:
         return None
@@ -266,7 +257,7 @@ def render_report(row: Mapping[str, Any], acceptance: Mapping[str, Any] | None, 
     out = Path(out_path)
     out.parent.mkdir(parents=True, exist_ok=True)
     acceptance = acceptance or {}
-    load = _get(acceptance, "metrics", "concurrency") or {}
+    load = dig(acceptance, "metrics", "concurrency") or {}
     notes: list[str] = list(acceptance.get("notes") or [])
     images: list[tuple[str, str, bytes]] = []
     try:
@@ -276,7 +267,7 @@ def render_report(row: Mapping[str, Any], acceptance: Mapping[str, Any] | None, 
         notes.append(f"matplotlib is not importable on the controller ({err}): report written without plots")
     if plt is not None and load:
         duration = load.get("duration_s")
-        warmup = _get(acceptance, "settings", "warmup_fraction")
+        warmup = dig(acceptance, "settings", "warmup_fraction")
         warmup_s = duration * warmup if duration and warmup else None
         for name, caption, maker in (
                 ("latency", "Latency distribution", lambda: plot_latency(plt, load)),
@@ -294,7 +285,7 @@ def render_report(row: Mapping[str, Any], acceptance: Mapping[str, Any] | None, 
             src = "data:image/png;base64," + base64.b64encode(data).decode("ascii")
         else:
             png = out.with_name(f"{out.stem}-{name}.png")
-            _atomic_write(png, data)
+            write_atomic(png, data)
             image_files.append(str(png))
             src = png.name
         figures.append(f"<h3>{_e(caption)}</h3><img alt='{_e(caption)}' src='{src}'>")
@@ -321,18 +312,7 @@ def render_report(row: Mapping[str, Any], acceptance: Mapping[str, Any] | None, 
         f"<p class='skipped'>Ledger columns: {_e(', '.join(LEDGER_COLUMNS))}.</p>",
         "</body></html>",
     ]
-    _atomic_write(out, "\n".join(p for p in parts if p).encode("utf-8"))
+    write_atomic(out, "\n".join(p for p in parts if p).encode("utf-8"))
     return {"report_path": str(out), "image_files": image_files, "plots": [n for n, _, _ in images], "notes": notes}
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
