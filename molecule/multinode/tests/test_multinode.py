@@ -179,6 +179,20 @@ def test_a_limit_that_cuts_the_replica_is_refused(host):
     assert "replica mn_pair is only partly in this run" in _said(proc)
 
 
+def test_a_node_failing_before_the_switch_stops_the_whole_replica(host):
+    """The worker alone fails (its compiler is gone): the head, fine, must not switch either."""
+    release, pids = current_release(host), (main_pid(host), main_pid(WORKER))
+    WORKER.check_output("mv /usr/bin/g++ /usr/bin/g++.away")
+    try:
+        proc = run_playbook("deploy.yml", "-l", "gpu_nodes", "-e", '{"kimi_concurrency": 3}', check=False)
+    finally:
+        WORKER.check_output("mv /usr/bin/g++.away /usr/bin/g++")
+    assert proc.returncode != 0
+    assert "kimi-m-multinode-2 lacks a C++ compiler" in _said(proc)
+    assert current_release(host) == current_release(WORKER) == release
+    assert (main_pid(host), main_pid(WORKER)) == pids
+
+
 # -- a second release, then back, on both nodes together -----------------------------------------------------
 
 def test_second_release_switches_both_nodes(host):
