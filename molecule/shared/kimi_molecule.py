@@ -68,10 +68,10 @@ def api(host, path: str, payload: dict | None = None, key: str = API_KEY) -> tup
 def run_playbook(playbook: str, *args: str, check: bool = True) -> subprocess.CompletedProcess:
     """ansible-playbook PLAYBOOK against this scenario's inventory, exactly as an operator runs it."""
     cmd = ["ansible-playbook", str(REPO / playbook), "-i", os.environ["MOLECULE_INVENTORY_FILE"], *args]
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, check=False)
+    # One stream, as an operator reads it: this Ansible prints task errors on stderr.
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO, check=False)
     if check and proc.returncode != 0:
-        raise AssertionError(
-            f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-6000:]}\n{proc.stderr[-2000:]}")
+        raise AssertionError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-8000:]}")
     return proc
 
 

@@ -398,6 +398,11 @@ def test_latency_degradation_ignores_bursts_and_jitter():
     assert v["passed"] and v["judged"] and "burst" in v["bursts"][0]
     jitter = _load(starts, lambda s: 0.002 if s < 50 else 0.020, lambda s: 0.001)  # x10 but 18 ms < 50 ms slack
     assert acc.latency_degradation(jitter, run_start=0, run_end=100)["passed"]
+    # Other jobs start on the host just after the warm-up and keep running: one step up, then flat.
+    shift = _load(starts, lambda s: 0.02 if s < 40 else 0.15, lambda s: 0.004)
+    v = acc.latency_degradation(shift, run_start=0, run_end=100)
+    assert v["passed"] and v["judged"] and "stepped up" in v["level_shifts"][0]
+    assert v["ttft_window_medians_ms"][-1] > 1.5 * v["ttft_window_medians_ms"][0] + 50  # risen, yet not failed
     few = _load([0.0, 90.0], lambda s: 0.05, lambda s: 0.004)
     assert not acc.latency_degradation(few, run_start=0, run_end=100)["judged"]
 

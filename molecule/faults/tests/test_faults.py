@@ -32,6 +32,19 @@ from kimi_molecule import (
 MIRRORS = Path(os.environ.get("KIMI_CACHE", "/var/cache/kimi-deploy")) / "molecule" / "mirrors"
 
 
+@pytest.fixture(autouse=True)
+def serving_host(host):
+    """Every test starts from a host that serves, and leaves no deploy lock behind, so one failure
+    does not cascade into the next test."""
+    wait_until(lambda: healthy(host), 300)
+    yield
+    host.run("rm -f /run/lock/kimi-deploy.lock")
+
+
+def _tail(proc) -> str:
+    return proc.stdout[-4000:]
+
+
 def _serving_unchanged(host, release: str) -> None:
     assert current_release(host) == release
     assert healthy(host)
@@ -54,7 +67,7 @@ def test_second_concurrent_deploy_waits_then_stops_naming_the_holder(host):
     finally:
         host.run("rm -f /run/lock/kimi-deploy.lock")
     out = " ".join(proc.stdout.split())
-    assert proc.returncode != 0 and "another deploy holds /run/lock/kimi-deploy.lock: alice@ops-box" in out
+    assert proc.returncode != 0 and "another deploy holds /run/lock/kimi-deploy.lock: alice@ops-box" in out, _tail(proc)
     _serving_unchanged(host, release)
 
 
@@ -71,13 +84,14 @@ def test_interrupted_deploy_leaves_the_serving_release_and_the_next_run_complete
             break
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    assert any("kimi_plan" in line for line in seen), "".join(seen[-40:])
+    assert any("kimi_plan" in line for line in seen), "".join(seen[-60:])
     _serving_unchanged(host, release)
     assert main_pid(host) == pid
     # the killed run still holds the lock: a plain re-run says so, the operator breaks it
     refused = run_playbook("deploy.yml", "-l", "gpu_nodes", "-e", "kimi_concurrency=3",
                            "-e", "kimi_preflight_lock_timeout_s=2", check=False)
-    assert refused.returncode != 0 and "kimi_preflight_lock_break=true" in " ".join(refused.stdout.split())
+    assert refused.returncode != 0 and "kimi_preflight_lock_break=true" in " ".join(refused.stdout.split()), \
+        _tail(refused)
     started = time.monotonic()
     run_playbook("deploy.yml", "-l", "gpu_nodes", "-e", "kimi_concurrency=3", "-e", "kimi_preflight_lock_break=true")
     record_timing("deploy after an interrupted one", time.monotonic() - started)
@@ -103,7 +117,7 @@ def test_disk_full_during_the_fetch_stops_before_anything_serving_changes(host):
     finally:
         host.run(f"umount {partial}; rm -rf {partial}")
     assert proc.returncode != 0
-    assert "the disk filled up during the download" in " ".join(proc.stdout.split()), proc.stdout[-3000:]
+    assert "the disk filled up during the download" in " ".join(proc.stdout.split()), _tail(proc)
     _serving_unchanged(host, release)
 
 
@@ -112,7 +126,7 @@ def test_corrupted_current_link_is_explained_by_preflight_and_repaired_by_rollba
     host.run(f"ln -sfn releases/no-such-release {ROOT}/current")
     proc = run_playbook("deploy.yml", "-l", "gpu_nodes", check=False)
     out = " ".join(proc.stdout.split())
-    assert proc.returncode != 0 and "rollback.yml" in out and "no-such-release" in out
+    assert proc.returncode != 0 and "rollback.yml" in out and "no-such-release" in out, _tail(proc)
     started = time.monotonic()
     run_playbook("rollback.yml", "-l", "gpu_nodes", "-e", f"kimi_rollback_to={release}")
     record_timing("rollback.yml repairing a corrupted current link", time.monotonic() - started)
@@ -125,7 +139,7 @@ def test_missing_release_directory_is_explained_and_rollback_picks_the_previous(
     try:
         proc = run_playbook("deploy.yml", "-l", "gpu_nodes", check=False)
         out = " ".join(proc.stdout.split())
-        assert proc.returncode != 0 and "that release is missing" in out and "rollback.yml" in out
+        assert proc.returncode != 0 and "that release is missing" in out and "rollback.yml" in out, _tail(proc)
         run_playbook("rollback.yml", "-l", "gpu_nodes")
         restored = current_release(host)
         assert restored != release and healthy(host)
@@ -149,7 +163,7 @@ def test_bad_input_is_refused_with_a_clear_message_and_changes_nothing(host, ext
     releases = host.check_output(f"ls {ROOT}/releases")
     proc = run_playbook("deploy.yml", "-l", "gpu_nodes", "-e", json.dumps(extra), check=False)
     assert proc.returncode != 0
-    assert message in " ".join(proc.stdout.split()), proc.stdout[-3000:]
+    assert message in " ".join(proc.stdout.split()), _tail(proc)
     assert current_release(host) == release and main_pid(host) == pid
     assert host.check_output(f"ls {ROOT}/releases") == releases
 
