@@ -179,6 +179,17 @@ def test_a_limit_that_cuts_the_replica_is_refused(host):
     assert "replica mn_pair is only partly in this run" in _said(proc)
 
 
+def test_tune_refuses_a_multi_node_replica(host):
+    """tune.yml restarts one host at a time; a replica's nodes only restart together."""
+    release, pids = current_release(host), (main_pid(host), main_pid(WORKER))
+    proc = run_playbook("tune.yml", "-l", "gpu_nodes", "-e", "kimi_tune_parameter=max_num_seqs",
+                        "-e", '{"kimi_tune_values": [2]}', check=False)
+    assert proc.returncode != 0
+    assert "is a node of replica mn_pair; tune.yml restarts one host at a time" in _said(proc)
+    assert current_release(host) == current_release(WORKER) == release
+    assert (main_pid(host), main_pid(WORKER)) == pids
+
+
 def test_a_node_failing_before_the_switch_stops_the_whole_replica(host):
     """The worker alone fails (its compiler is gone): the head, fine, must not switch either."""
     release, pids = current_release(host), (main_pid(host), main_pid(WORKER))
