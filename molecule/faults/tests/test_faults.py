@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "shared"))
 from kimi_molecule import (
     REPO,
     ROOT,
+    UNIT,
     api,
     current_release,
     healthy,
@@ -45,8 +46,14 @@ def _tail(proc) -> str:
     return proc.stdout[-4000:]
 
 
-def _serving_unchanged(host, release: str) -> None:
+def _unit_files(host) -> str:
+    """sha256 of the unit and its secrets file: a refused deploy must not have rendered either."""
+    return host.check_output(f"sha256sum /etc/systemd/system/{UNIT} {ROOT}/shared/secrets/*.env")
+
+
+def _serving_unchanged(host, release: str, unit_files: str) -> None:
     assert current_release(host) == release
+    assert _unit_files(host) == unit_files
     assert healthy(host)
 
 
@@ -59,7 +66,7 @@ def test_engine_killed_with_sigkill_is_restarted_by_systemd(host):
 
 
 def test_second_concurrent_deploy_waits_then_stops_naming_the_holder(host):
-    release = current_release(host)
+    release, unit_files = current_release(host), _unit_files(host)
     host.run("echo '{\"owner\": \"alice@ops-box deploy.yml\", \"acquired_at\": '$(date +%s)'}' "
              "> /run/lock/kimi-deploy.lock")
     try:
@@ -68,11 +75,11 @@ def test_second_concurrent_deploy_waits_then_stops_naming_the_holder(host):
         host.run("rm -f /run/lock/kimi-deploy.lock")
     out = " ".join(proc.stdout.split())
     assert proc.returncode != 0 and "another deploy holds /run/lock/kimi-deploy.lock: alice@ops-box" in out, _tail(proc)
-    _serving_unchanged(host, release)
+    _serving_unchanged(host, release, unit_files)
 
 
 def test_interrupted_deploy_leaves_the_serving_release_and_the_next_run_completes(host):
-    release, pid = current_release(host), main_pid(host)
+    release, pid, unit_files = current_release(host), main_pid(host), _unit_files(host)
     cmd = ["ansible-playbook", str(REPO / "deploy.yml"), "-i", os.environ["MOLECULE_INVENTORY_FILE"],
            "-l", "gpu_nodes", "-e", "kimi_concurrency=3"]
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -85,7 +92,7 @@ def test_interrupted_deploy_leaves_the_serving_release_and_the_next_run_complete
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     assert any("kimi_plan" in line for line in seen), "".join(seen[-60:])
-    _serving_unchanged(host, release)
+    _serving_unchanged(host, release, unit_files)
     assert main_pid(host) == pid
     # the killed run still holds the lock: a plain re-run says so, the operator breaks it
     refused = run_playbook("deploy.yml", "-l", "gpu_nodes", "-e", "kimi_concurrency=3",
@@ -100,7 +107,7 @@ def test_interrupted_deploy_leaves_the_serving_release_and_the_next_run_complete
 
 
 def test_disk_full_during_the_fetch_stops_before_anything_serving_changes(host):
-    release = current_release(host)
+    release, unit_files = current_release(host), _unit_files(host)
     repo = "kimi-deploy/tiny-llama-faults"
     model = Path(os.environ.get("KIMI_CACHE", "/var/cache/kimi-deploy")) / "models" / "tiny-llama-seed1"
     if not (model / "config.json").exists():
@@ -118,7 +125,7 @@ def test_disk_full_during_the_fetch_stops_before_anything_serving_changes(host):
         host.run(f"umount {partial}; rm -rf {partial}")
     assert proc.returncode != 0
     assert "the disk filled up during the download" in " ".join(proc.stdout.split()), _tail(proc)
-    _serving_unchanged(host, release)
+    _serving_unchanged(host, release, unit_files)
 
 
 def test_corrupted_current_link_is_explained_by_preflight_and_repaired_by_rollback(host):
@@ -159,12 +166,13 @@ def test_missing_release_directory_is_explained_and_rollback_picks_the_previous(
     ({"kimi_require_pinned_revision": True}, "pin the 40-hex commit sha you validated"),
 ])
 def test_bad_input_is_refused_with_a_clear_message_and_changes_nothing(host, extra, message):
-    release, pid = current_release(host), main_pid(host)
+    release, pid, unit_files = current_release(host), main_pid(host), _unit_files(host)
     releases = host.check_output(f"ls {ROOT}/releases")
     proc = run_playbook("deploy.yml", "-l", "gpu_nodes", "-e", json.dumps(extra), check=False)
     assert proc.returncode != 0
     assert message in " ".join(proc.stdout.split()), _tail(proc)
     assert current_release(host) == release and main_pid(host) == pid
+    assert _unit_files(host) == unit_files
     assert host.check_output(f"ls {ROOT}/releases") == releases
 
 
