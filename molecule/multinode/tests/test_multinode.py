@@ -179,6 +179,15 @@ def test_a_limit_that_cuts_the_replica_is_refused(host):
     assert "replica mn_pair is only partly in this run" in _said(proc)
 
 
+def test_colliding_ports_are_refused_before_anything_changes(host):
+    release, pids = current_release(host), (main_pid(host), main_pid(WORKER))
+    proc = run_playbook("deploy.yml", "-l", "gpu_nodes", "-e", "kimi_multinode_master_port=8000", check=False)
+    assert proc.returncode != 0
+    assert "The ports of replica mn_pair collide" in _said(proc)
+    assert current_release(host) == current_release(WORKER) == release
+    assert (main_pid(host), main_pid(WORKER)) == pids
+
+
 def test_tune_refuses_a_multi_node_replica(host):
     """tune.yml restarts one host at a time; a replica's nodes only restart together."""
     release, pids = current_release(host), (main_pid(host), main_pid(WORKER))
