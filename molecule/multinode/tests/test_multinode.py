@@ -163,14 +163,26 @@ def test_ray_cluster_of_head_and_two_workers(host):
 
 # -- refusals change nothing -------------------------------------------------------------------------------
 
-def test_ray_backend_on_the_cpu_build_is_refused_before_anything_changes(host):
+def _refused_changing_nothing(host, message: str, *args: str, playbook: str = "deploy.yml", node=None) -> None:
+    """Run a playbook that must fail with message; both nodes keep their release and their process.
+    `node` is (host, command that damages it, command that repairs it) for the length of the run."""
     release, pids = current_release(host), (main_pid(host), main_pid(WORKER))
-    proc = run_playbook("deploy.yml", "-l", "gpu_nodes", "-e", "kimi_distributed_backend=ray",
-                        "-e", f"kimi_ray_auth_token={RAY_TOKEN}", check=False)
+    if node:
+        node[0].check_output(node[1])
+    try:
+        proc = run_playbook(playbook, "-l", "gpu_nodes", *args, check=False)
+    finally:
+        if node:
+            node[0].check_output(node[2])
     assert proc.returncode != 0
-    assert "current platform cpu does not support ray" in _said(proc)
+    assert message in _said(proc), _said(proc)[-3000:]
     assert current_release(host) == current_release(WORKER) == release
     assert (main_pid(host), main_pid(WORKER)) == pids
+
+
+def test_ray_backend_on_the_cpu_build_is_refused_before_anything_changes(host):
+    _refused_changing_nothing(host, "current platform cpu does not support ray",
+                              "-e", "kimi_distributed_backend=ray", "-e", f"kimi_ray_auth_token={RAY_TOKEN}")
 
 
 def test_a_limit_that_cuts_the_replica_is_refused(host):
@@ -180,37 +192,20 @@ def test_a_limit_that_cuts_the_replica_is_refused(host):
 
 
 def test_colliding_ports_are_refused_before_anything_changes(host):
-    release, pids = current_release(host), (main_pid(host), main_pid(WORKER))
-    proc = run_playbook("deploy.yml", "-l", "gpu_nodes", "-e", "kimi_multinode_master_port=8000", check=False)
-    assert proc.returncode != 0
-    assert "The ports of replica mn_pair collide" in _said(proc)
-    assert current_release(host) == current_release(WORKER) == release
-    assert (main_pid(host), main_pid(WORKER)) == pids
+    _refused_changing_nothing(host, "The ports of replica mn_pair collide", "-e", "kimi_multinode_master_port=8000")
 
 
 def test_tune_refuses_a_multi_node_replica(host):
     """tune.yml restarts one host at a time; a replica's nodes only restart together."""
-    release, pids = current_release(host), (main_pid(host), main_pid(WORKER))
-    proc = run_playbook("tune.yml", "-l", "gpu_nodes", "-e", "kimi_tune_parameter=max_num_seqs",
-                        "-e", '{"kimi_tune_values": [2]}', check=False)
-    assert proc.returncode != 0
-    assert "is a node of replica mn_pair; tune.yml restarts one host at a time" in _said(proc)
-    assert current_release(host) == current_release(WORKER) == release
-    assert (main_pid(host), main_pid(WORKER)) == pids
+    _refused_changing_nothing(host, "is a node of replica mn_pair; tune.yml restarts one host at a time",
+                              "-e", "kimi_tune_parameter=max_num_seqs", "-e", '{"kimi_tune_values": [2]}',
+                              playbook="tune.yml")
 
 
 def test_a_node_failing_before_the_switch_stops_the_whole_replica(host):
     """The worker alone fails (its compiler is gone): the head, fine, must not switch either."""
-    release, pids = current_release(host), (main_pid(host), main_pid(WORKER))
-    WORKER.check_output("mv /usr/bin/g++ /usr/bin/g++.away")
-    try:
-        proc = run_playbook("deploy.yml", "-l", "gpu_nodes", "-e", '{"kimi_concurrency": 3}', check=False)
-    finally:
-        WORKER.check_output("mv /usr/bin/g++.away /usr/bin/g++")
-    assert proc.returncode != 0
-    assert "kimi-m-multinode-2 lacks a C++ compiler" in _said(proc)
-    assert current_release(host) == current_release(WORKER) == release
-    assert (main_pid(host), main_pid(WORKER)) == pids
+    _refused_changing_nothing(host, "kimi-m-multinode-2 lacks a C++ compiler", "-e", '{"kimi_concurrency": 3}',
+                              node=(WORKER, "mv /usr/bin/g++ /usr/bin/g++.away", "mv /usr/bin/g++.away /usr/bin/g++"))
 
 
 # -- a second release, then back, on both nodes together -----------------------------------------------------
