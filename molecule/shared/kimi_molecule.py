@@ -68,8 +68,11 @@ def api(host, path: str, payload: dict | None = None, key: str = API_KEY) -> tup
 def run_playbook(playbook: str, *args: str, check: bool = True) -> subprocess.CompletedProcess:
     """ansible-playbook PLAYBOOK against this scenario's inventory, exactly as an operator runs it."""
     cmd = ["ansible-playbook", str(REPO / playbook), "-i", os.environ["MOLECULE_INVENTORY_FILE"], *args]
-    # One stream, as an operator reads it: this Ansible prints task errors on stderr.
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO, check=False)
+    # One stream, as an operator reads it: this Ansible prints task errors on stderr. No colour:
+    # molecule forces it, and the recap's counters would then start with escape codes.
+    env = {k: v for k, v in os.environ.items() if k != "ANSIBLE_FORCE_COLOR"} | {"ANSIBLE_NOCOLOR": "1"}
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO, check=False,
+                          env=env)
     if check and proc.returncode != 0:
         raise AssertionError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-8000:]}")
     return proc
