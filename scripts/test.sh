@@ -51,7 +51,7 @@ if wants molecule; then
   s=$(date +%s)
   net=kimi-molecule gateway=10.89.50.1 hub_port=18050 work=$KIMI_CACHE/molecule
   mkdir -p "$work"
-  log "Molecule: test hub mirror on $gateway:$hub_port, scenarios ${MOLECULE_SCENARIOS:-default rollback check_mode faults multinode}"
+  log "Molecule: test hub mirror on $gateway:$hub_port, scenarios ${MOLECULE_SCENARIOS:-default multinode rollback check_mode faults}"
   podman network exists "$net" || podman network create --subnet 10.89.50.0/24 "$net" >/dev/null
   # A parked container keeps the network's bridge (and so its gateway address) up for the mirror.
   # Both are shared by concurrent runs on one machine: only what this run started is stopped.
@@ -78,7 +78,7 @@ if wants molecule; then
   }
   trap cleanup_molecule EXIT
   export KIMI_TEST_HF_ENDPOINT=http://$gateway:$hub_port KIMI_TEST_LEDGER_DIR=$work/ledger
-  for scenario in ${MOLECULE_SCENARIOS:-default rollback check_mode faults multinode}; do
+  for scenario in ${MOLECULE_SCENARIOS:-default multinode rollback check_mode faults}; do
     ms=$(date +%s)
     molecule test -s "$scenario"
     stage_time "molecule $scenario" $(( $(date +%s) - ms ))

@@ -62,8 +62,8 @@ def _journal(node, since_invocation: bool = True) -> str:
 
 
 def _said(proc) -> str:
-    """What ansible-playbook printed, on both streams (2.19 puts task errors on stderr), unwrapped."""
-    return " ".join((proc.stdout + proc.stderr).split())
+    """What ansible-playbook printed (run_playbook merges stderr into stdout), whitespace unwrapped."""
+    return " ".join(proc.stdout.split())
 
 
 def _serving(host, release_id: str, max_num_seqs: int) -> None:
