@@ -403,6 +403,12 @@ def test_latency_degradation_ignores_bursts_and_jitter():
     v = acc.latency_degradation(shift, run_start=0, run_end=100)
     assert v["passed"] and v["judged"] and "stepped up" in v["level_shifts"][0]
     assert v["ttft_window_medians_ms"][-1] > 1.5 * v["ttft_window_medians_ms"][0] + 50  # risen, yet not failed
+    # A 10 s run (windows of 1.9 s): one pause of the host in the last window is not a trend.
+    short = [i * 0.1 for i in range(100)]
+    spike = _load(short, lambda s: 0.233 if s >= 8.2 else 0.02, lambda s: 0.004)
+    v = acc.latency_degradation(spike, run_start=0, run_end=10)
+    assert v["passed"] and not v["judged"] and "windows of 1.9 s" in v["detail"]
+    assert not acc.latency_degradation(spike, run_start=0, run_end=10, min_window_s=1)["passed"]  # would fail
     few = _load([0.0, 90.0], lambda s: 0.05, lambda s: 0.004)
     assert not acc.latency_degradation(few, run_start=0, run_end=100)["judged"]
 
