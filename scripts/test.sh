@@ -4,7 +4,7 @@
 #
 #   sudo scripts/test.sh                 # everything
 #   sudo scripts/test.sh lint unit       # some stages: lint unit integration molecule
-#   MOLECULE_SCENARIOS="default" sudo scripts/test.sh molecule
+#   MOLECULE_SCENARIOS="host" sudo scripts/test.sh molecule
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 stages=("$@")
@@ -16,7 +16,12 @@ bootstrap_all
 cd "$REPO_ROOT"
 export KIMI_TEST_TIMINGS=$KIMI_CACHE/test-timings.tsv
 : > "$KIMI_TEST_TIMINGS"
-stage_time() { printf '%s\t%s\n' "$1" "$2" >> "$KIMI_TEST_TIMINGS"; }
+stage_time() {
+  printf '%s\t%s\n' "$1" "$2" >> "$KIMI_TEST_TIMINGS"
+  log "Stage $1 took $2 s ($(( $(date +%s) - t0 )) s since the start)"
+}
+
+stage_time setup $(( $(date +%s) - t0 ))
 
 if wants lint; then
   s=$(date +%s)
@@ -51,7 +56,7 @@ if wants molecule; then
   s=$(date +%s)
   net=kimi-molecule gateway=10.89.50.1 hub_port=18050 work=$KIMI_CACHE/molecule
   mkdir -p "$work"
-  log "Molecule: test hub mirror on $gateway:$hub_port, scenarios ${MOLECULE_SCENARIOS:-default multinode rollback check_mode faults}"
+  log "Molecule: test hub mirror on $gateway:$hub_port, scenarios ${MOLECULE_SCENARIOS:-host multinode}"
   podman network exists "$net" || podman network create --subnet 10.89.50.0/24 "$net" >/dev/null
   # A parked container keeps the network's bridge (and so its gateway address) up for the mirror.
   # Both are shared by concurrent runs on one machine: only what this run started is stopped.
@@ -78,7 +83,7 @@ if wants molecule; then
   }
   trap cleanup_molecule EXIT
   export KIMI_TEST_HF_ENDPOINT=http://$gateway:$hub_port KIMI_TEST_LEDGER_DIR=$work/ledger
-  for scenario in ${MOLECULE_SCENARIOS:-default multinode rollback check_mode faults}; do
+  for scenario in ${MOLECULE_SCENARIOS:-host multinode}; do
     ms=$(date +%s)
     molecule test -s "$scenario"
     stage_time "molecule $scenario" $(( $(date +%s) - ms ))
