@@ -9,7 +9,7 @@ short_description: Refuse deploy settings the code cannot take, one message per 
 description:
   - Checks the settings of a deploy (inventory and C(-e) values) against the rules of
     C(kimi_deploy/validation.py) and fails once, listing only the rules that failed, each as
-    C(name=value: must ...).
+    C(name=value) followed by what the value must be.
   - Read-only; it changes nothing and behaves the same in check mode.
   - Credential values are never echoed (shown as C(***)). Pass whether the API key is set, never the key.
 version_added: "0.1.0"
@@ -51,7 +51,7 @@ EXAMPLES = r"""
 
 RETURN = r"""
 problems:
-  description: One message per refused setting, C(name=value: must ...). Empty when all pass.
+  description: "One message per refused setting, C(name=value: must ...). Empty when all pass."
   returned: always
   type: list
   elements: str
