@@ -41,8 +41,8 @@ options:
     type: path
   pip_extra_args:
     description:
-      - Extra arguments for C(pip install). Refused when they carry URL credentials (C(user:token@)):
-        pass those in O(pip_config_file).
+      - Extra arguments for C(pip install). Refused when they carry URL credentials (C(user:token@)).
+      - Pass those in O(pip_config_file) instead.
     type: str
     default: ""
   pip_config_file:
