@@ -63,7 +63,7 @@ FORBIDDEN_TREES = ("/proc", "/sys", "/dev", "/run", "/tmp", "/var/tmp", "/home",
 OVERRIDE_COUNTS = frozenset({
     "tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size", "decode_context_parallel_size",
     "max_model_len", "max_num_seqs", "max_num_batched_tokens", "block_size", "kv_cache_memory_bytes",
-    "max_suggested_nodes",
+    "max_suggested_nodes", "concurrency", "max_input_tokens", "max_output_tokens",
 })
 OVERRIDE_BYTES = frozenset({
     "activation_reserve_bytes", "non_torch_reserve_bytes", "cudagraph_reserve_bytes",
@@ -73,8 +73,7 @@ OVERRIDE_FRACTIONS = frozenset({"gpu_memory_utilization"})
 OVERRIDE_OTHER = frozenset({
     "enable_expert_parallel", "pp_layer_partition", "attention_backend", "enforce_eager",
     "enable_prefix_caching", "speculative_config", "language_model_only", "cpu_amx", "kv_cache_dtype",
-    "platform", "vllm_version", "fail_when_unfit", "model_name", "concurrency", "max_input_tokens",
-    "max_output_tokens",
+    "platform", "vllm_version", "fail_when_unfit", "model_name",
 })
 OVERRIDE_KEYS = OVERRIDE_COUNTS | OVERRIDE_BYTES | OVERRIDE_FRACTIONS | OVERRIDE_OTHER
 
