@@ -28,7 +28,10 @@ options:
       - C(verdict) records the acceptance verdict in its C(release.json).
       - C(recorded) appends O(record) (a ledger row) to the C(ledger) list of its C(release.json),
         once per C(attempt_id).
-      - C(pruned) removes releases beyond O(keep), never the current one or its rollback target.
+      - C(pruned) removes every release that did not pass acceptance (failed or never judged), then
+        the accepted ones beyond the newest O(keep); never the current one or its rollback target.
+        With O(collect_unused), it also removes the weights and venvs under C(shared/) that no
+        release left on disk uses.
       - C(query) only reads.
     type: str
     choices: [present, active, verdict, recorded, pruned, query]
@@ -82,9 +85,18 @@ options:
     type: dict
     default: {}
   keep:
-    description: With O(state=pruned), how many newest releases to keep.
+    description:
+      - With O(state=pruned), how many newest accepted releases to keep.
+      - Failed and never-judged releases do not count, and are pruned.
     type: int
     default: 3
+  collect_unused:
+    description:
+      - With O(state=pruned), remove C(shared/models/*) and C(shared/venvs/*) entries that no release
+        left on disk links to.
+      - Downloads and builds in progress (C(*.partial), hidden names) are never removed.
+    type: bool
+    default: false
 attributes:
   check_mode:
     support: full
@@ -159,6 +171,12 @@ pruned:
   returned: when O(state=pruned)
   type: list
   elements: str
+collected:
+  description: Shared weights and venvs removed (or that would be), as C(shared/<kind>/<name>).
+  returned: when O(state=pruned)
+  type: list
+  elements: str
+  sample: [shared/venvs/vllm-0.28.1-1a2b3c4d5e]
 """
 
 import grp
@@ -174,6 +192,8 @@ from ansible.module_utils.kimi_deploy.errors import KimiDeployError
 from ansible.module_utils.kimi_deploy.files import write_json_atomic
 from ansible.module_utils.kimi_deploy.releases import (
     RELEASE_FILE,
+    SHARED_DIR,
+    collectable_shared,
     list_releases,
     load_release,
     read_current,
@@ -367,13 +387,24 @@ def run(module):
     elif state == "pruned":
         doomed = to_prune(list_releases(root), current, p["keep"])
         result["pruned"] = [r.id for r in doomed]
-        if doomed:
+        on_disk = [d.name for d in releases_dir(root).iterdir()] if releases_dir(root).is_dir() else []
+        remaining = set(on_disk) - set(result["pruned"])
+        collect = collectable_shared(root, remaining) if p["collect_unused"] else []
+        result["collected"] = [f"{SHARED_DIR}/{kind}/{name}" for kind, name in collect]
+        if doomed or collect:
             result["changed"] = True
-            result["diff"] = {"before": {"releases": [r.id for r in list_releases(root)]},
-                              "after": {"releases": [r.id for r in list_releases(root) if r not in doomed]}}
+            result["diff"] = {"before": {"releases": [r.id for r in list_releases(root)],
+                                         "shared": result["collected"]},
+                              "after": {"releases": [r.id for r in list_releases(root) if r not in doomed],
+                                        "shared": []}}
             if not module.check_mode:
                 for r in doomed:
                     shutil.rmtree(releases_dir(root) / r.id)
+                for kind, name in collect:
+                    shutil.rmtree(root / SHARED_DIR / kind / name)
+                    progress = root / SHARED_DIR / kind / f"{name}.progress.json"
+                    if progress.is_file():
+                        progress.unlink()
 
     releases = list_releases(root)
     target = rollback_target(releases, result["current"])
@@ -403,6 +434,7 @@ def main():
             details=dict(type="dict", default={}),
             record=dict(type="dict", default={}),
             keep=dict(type="int", default=3),
+            collect_unused=dict(type="bool", default=False),
         ),
         required_if=[("state", "verdict", ["verdict"])],
         supports_check_mode=True,

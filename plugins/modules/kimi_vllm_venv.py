@@ -40,9 +40,17 @@ options:
     description: Directory of wheels on the host. Empty uses the host's pip configuration.
     type: path
   pip_extra_args:
-    description: Extra arguments for C(pip install).
+    description:
+      - Extra arguments for C(pip install). Refused when they carry URL credentials (C(user:token@)).
+      - Pass those in O(pip_config_file) instead.
     type: str
     default: ""
+  pip_config_file:
+    description:
+      - A pip.conf with the index URL and its credentials, readable by its owner only (mode 0600 or
+        stricter). pip reads it through C(PIP_CONFIG_FILE), so the credentials are in no command
+        line, error message or module argument.
+    type: path
 attributes:
   check_mode:
     support: full
@@ -88,26 +96,41 @@ python_version:
 import json
 import os
 import shutil
+import stat
 from datetime import datetime, timezone
 from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.kimi_deploy.errors import KimiDeployError
 from ansible.module_utils.kimi_deploy.venvs import (
     ENTRYPOINT,
     MARKER,
     VERSION_PROBE,
+    check_pip_extra_args,
     entrypoint_script,
+    pip_environment,
     pip_install_argv,
+    scrub_pip_output,
     venv_key,
 )
 
 
-def _run(module, argv, what):
-    env = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONDONTWRITEBYTECODE": "1"}
-    rc, out, err = module.run_command(argv, environ_update=env)
+def _run(module, argv, what, config_file=""):
+    rc, out, err = module.run_command(argv, environ_update=pip_environment(config_file))
     if rc != 0:
-        module.fail_json(msg=f"{what} failed (rc={rc}): {(err or out).strip()[-3000:]}", cmd=argv)
+        module.fail_json(msg=f"{what} failed (rc={rc}): {scrub_pip_output((err or out).strip()[-3000:])}",
+                         cmd=[scrub_pip_output(a) for a in argv])
     return out
+
+
+def _check_config_file(module, path):
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError as err:
+        module.fail_json(msg=f"pip_config_file {path}: {err.strerror}")
+    if mode & 0o077:
+        module.fail_json(msg=f"pip_config_file {path} has mode {mode:04o}; it holds index credentials and must be "
+                             "readable by its owner only: chmod 600 it")
 
 
 def _vllm_version(module, python):
@@ -127,10 +150,15 @@ def main():
             python=dict(type="path", default="/usr/bin/python3"),
             wheelhouse=dict(type="path"),
             pip_extra_args=dict(type="str", default=""),
+            pip_config_file=dict(type="path"),
         ),
         supports_check_mode=True,
     )
     p = module.params
+    try:
+        check_pip_extra_args(p["pip_extra_args"])
+    except KimiDeployError as err:
+        module.fail_json(msg=str(err))
     if not p["packages"]:
         module.fail_json(msg="packages is empty: name the vLLM build to install, e.g. vllm==0.28.1")
     if p["wheelhouse"] and not os.path.isdir(p["wheelhouse"]):
@@ -157,18 +185,21 @@ def main():
         result["vllm_version"] = ""
         module.exit_json(**result)
 
+    conf = p["pip_config_file"] or ""
+    if conf:
+        _check_config_file(module, conf)
     if path.exists():
         shutil.rmtree(path)  # an install that never finished: start clean
     path.parent.mkdir(parents=True, exist_ok=True)
     _run(module, [p["python"], "-m", "venv", str(path)], "creating the venv")
     _run(module, pip_install_argv(python, p["packages"], p["wheelhouse"] or "", p["pip_extra_args"]),
-         "pip install " + " ".join(p["packages"]))
+         "pip install " + " ".join(p["packages"]), conf)
     if p["remove_packages"]:
-        _run(module, [python, "-m", "pip", "uninstall", "-y", *p["remove_packages"]], "removing packages")
+        _run(module, [python, "-m", "pip", "uninstall", "-y", *p["remove_packages"]], "removing packages", conf)
     entry = path / "bin" / ENTRYPOINT
     entry.write_text(entrypoint_script(python))
     entry.chmod(0o755)
-    freeze = _run(module, [python, "-m", "pip", "freeze", "--all"], "pip freeze")
+    freeze = _run(module, [python, "-m", "pip", "freeze", "--all"], "pip freeze", conf)
     result["vllm_version"] = _vllm_version(module, python)
     marker = {
         "key": key,

@@ -658,6 +658,22 @@ def test_runner_rejects_an_open_endpoint():
     assert "not 401" in results["checks"]["api_key_missing"]["detail"]
 
 
+def test_wrong_key_probe_sends_a_random_key_never_the_real_one():
+    """Before: the probe sent the real key plus '-not-the-key', so a request meant to fail carried
+    the real key (into proxies and access logs), and a prefix-comparing server would accept it."""
+    fake = FakeVllm()
+    results = _run(fake)
+    assert results["checks"]["api_key_wrong"]["status"] == "passed"
+    sent = [r.headers.get("authorization", "") for r in fake.requests if r.url.path.startswith("/v1")]
+    wrong = [h for h in sent if h and h != "Bearer sk-test"]
+    assert wrong, sent
+    assert all("sk-test" not in h for h in wrong)
+    # fresh each time, and never derived from the key
+    keys = {client.wrong_key("sk-test") for _ in range(20)}
+    assert len(keys) == 20 and not any("sk-test" in k for k in keys)
+    assert client.wrong_key("") and len(client.wrong_key("")) >= 32
+
+
 def test_runner_rejects_a_server_with_a_shorter_context_than_planned():
     results = _run(FakeVllm(max_model_len=96))  # the suite is told 128
     failed = results["failed_checks"]

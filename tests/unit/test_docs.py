@@ -22,3 +22,21 @@ def test_every_role_default_is_in_its_argument_specs():
         specs = yaml.safe_load((role / "meta" / "argument_specs.yml").read_text())["argument_specs"]
         documented = {n for entry in specs.values() for n in (entry.get("options") or {})}
         assert names <= documented, f"{role.name}: {sorted(names - documented)} missing from meta/argument_specs.yml"
+
+
+def test_every_module_documentation_is_yaml():
+    """ansible-doc fails on a plain scalar holding ': ' (scripts/test.sh lint catches it; this is faster)."""
+    import ast
+
+    import yaml
+
+    for path in sorted(REPO.glob("plugins/modules/*.py")):
+        tree = ast.parse(path.read_text())
+        docs = {t.id: node.value.value for node in tree.body if isinstance(node, ast.Assign)
+                for t in node.targets if isinstance(t, ast.Name) and t.id in ("DOCUMENTATION", "EXAMPLES", "RETURN")}
+        assert set(docs) == {"DOCUMENTATION", "EXAMPLES", "RETURN"}, path.name
+        for name, text in docs.items():
+            try:
+                yaml.safe_load(text)
+            except yaml.YAMLError as err:
+                raise AssertionError(f"{path.name} {name}: {err}") from err

@@ -102,6 +102,46 @@ def test_prune_module(tmp_path):
     assert kept["changed"] is False and kept["pruned"] == []
 
 
+def test_prune_module_drops_failed_releases_and_collects_unused_weights_and_venvs(tmp_path):
+    models, venvs = tmp_path / "shared" / "models", tmp_path / "shared" / "venvs"
+    for d in (models / "tiny@abc", models / "tiny@old", models / "tiny@new.partial", venvs / "v-old", venvs / "v-1"):
+        d.mkdir(parents=True)
+    (models / "tiny@old.progress.json").write_text("{}")
+    old = _present(tmp_path, mml=128, links={"model": "../../shared/models/tiny@old",
+                                              "venv": "../../shared/venvs/v-old"})["release_id"]
+    _accept(tmp_path, old)
+    good = []
+    for mml in (256, 512):
+        rid = _present(tmp_path, mml=mml, links={"model": "../../shared/models/tiny@abc",
+                                                  "venv": "../../shared/venvs/v-1"})["release_id"]
+        _accept(tmp_path, rid)
+        good.append(rid)
+    failed = _present(tmp_path, mml=768)["release_id"]
+    run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": failed})
+    run_module(kimi_release, {"root": str(tmp_path), "state": "verdict", "release_id": failed, "verdict": "failed"})
+    run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": good[1]})  # restored
+
+    args = {"root": str(tmp_path), "state": "pruned", "keep": 1, "collect_unused": True}
+    dry = run_module(kimi_release, args, check_mode=True, diff=True)
+    assert set(dry["pruned"]) == {failed, old}  # good[0] is the rollback target
+    assert dry["collected"] == ["shared/models/tiny@old", "shared/venvs/v-old"]
+    assert dry["diff"]["before"]["shared"] == dry["collected"] and (models / "tiny@old").is_dir()
+    done = run_module(kimi_release, args)
+    assert done["changed"] and done["collected"] == dry["collected"]
+    assert sorted(p.name for p in models.iterdir()) == ["tiny@abc", "tiny@new.partial"]
+    assert sorted(p.name for p in venvs.iterdir()) == ["v-1"]
+    assert run_module(kimi_release, args)["changed"] is False
+
+
+def test_prune_module_collects_nothing_when_opted_out(tmp_path):
+    (tmp_path / "shared" / "models" / "orphan@1").mkdir(parents=True)
+    rid = _present(tmp_path)["release_id"]
+    _accept(tmp_path, rid)
+    result = run_module(kimi_release, {"root": str(tmp_path), "state": "pruned", "keep": 1})
+    assert result["changed"] is False and result["collected"] == []
+    assert (tmp_path / "shared" / "models" / "orphan@1").is_dir()
+
+
 def test_ledger_rows_are_appended_once_per_attempt(tmp_path):
     rid = _present(tmp_path)["release_id"]
     row = {"attempt_id": "h/r/1", "verdict": "passed", "predicted_kv_tokens": 2176}

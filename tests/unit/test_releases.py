@@ -5,13 +5,16 @@ import pytest
 from kimi_deploy.errors import KimiDeployError
 from kimi_deploy.releases import (
     Release,
+    collectable_shared,
     list_releases,
     ordered,
     read_current,
     release_id,
     rollback_target,
+    shared_used_by,
     swap_current,
     to_prune,
+    unused_shared,
     validate_id,
 )
 
@@ -111,3 +114,66 @@ def test_partial_and_damaged_releases_are_not_listed(tmp_path):
     (tmp_path / "releases" / "r3").mkdir()
     (tmp_path / "releases" / "r3" / "release.json").write_text("{broken")
     assert [r.id for r in list_releases(tmp_path)] == ["r1"]
+
+
+# ------------------------------------------------------------------ keep-N counts accepted releases
+
+
+def test_prune_counts_only_accepted_releases_toward_keep():
+    """Before: keep=2 kept the two newest of any verdict, so two failed deploys pushed every good
+    release but the current one out."""
+    good = [_rel(f"g{i}", f"0{i}", [f"0{i}"], "passed") for i in range(1, 4)]  # g3 current
+    bad = [_rel("f1", "04", ["04"], "failed"), _rel("f2", "05", ["05"], "failed")]
+    doomed = [r.id for r in to_prune(good + bad, "g3", keep=2)]
+    assert set(doomed) == {"f1", "f2", "g1"}  # g3 (current) and g2 (newest accepted, rollback target) kept
+
+
+def test_prune_removes_failed_and_never_judged_first():
+    rels = [_rel("a1", "01", ["01"], "passed"), _rel("a2", "02", ["02"], "passed"),
+            _rel("p1", "03"),                                   # created, never activated (interrupted deploy)
+            _rel("t1", "04", ["04"]),                           # served, never judged (a tune.yml candidate)
+            _rel("f1", "05", ["05"], "failed"),
+            _rel("a3", "06", ["06"], "passed")]
+    doomed = [r.id for r in to_prune(rels, "a3", keep=1)]
+    assert doomed[:3] == ["f1", "t1", "p1"] and set(doomed) == {"f1", "t1", "p1", "a1"}
+    assert "a2" not in doomed  # the rollback target is never pruned, even beyond keep
+
+
+def test_prune_never_removes_current_even_when_not_accepted():
+    rels = [_rel("a1", "01", ["01"], "passed"), _rel("x", "02", ["02"])]
+    assert to_prune(rels, "x", keep=1) == []
+
+
+# ------------------------------------------------- weights and venvs no kept release uses are collected
+
+
+def _release_dir(root, rid, venv, model, venv_key=None):
+    d = root / "releases" / rid
+    d.mkdir(parents=True)
+    os.symlink(f"../../shared/venvs/{venv}", d / "venv")
+    os.symlink(f"../../shared/models/{model}", d / "model")
+    (d / "release.json").write_text(json.dumps({"id": rid, "created_at": rid, "venv_key": venv_key or venv}))
+
+
+def test_shared_used_by_reads_links_and_venv_key(tmp_path):
+    _release_dir(tmp_path, "r1", "v1", "org--m@aaa", venv_key="v9")
+    assert shared_used_by(tmp_path / "releases" / "r1", tmp_path) == {
+        ("venvs", "v1"), ("venvs", "v9"), ("models", "org--m@aaa")}
+
+
+def test_unused_shared_skips_work_in_progress():
+    entries = {"models": ["m@1", "m@2", "m@3.partial", ".incoming", "m@2.progress.json"], "venvs": ["v1", "v2"]}
+    assert unused_shared(entries, {("models", "m@1"), ("venvs", "v1")}) == [("models", "m@2"), ("venvs", "v2")]
+
+
+def test_collectable_shared_keeps_what_remaining_releases_use(tmp_path):
+    for kind, name in [("models", "m@1"), ("models", "m@2"), ("models", "m@3.partial"), ("venvs", "v1"),
+                       ("venvs", "v2")]:
+        (tmp_path / "shared" / kind / name).mkdir(parents=True)
+    _release_dir(tmp_path, "r1", "v1", "m@1")
+    _release_dir(tmp_path, "r2", "v2", "m@2")
+    assert collectable_shared(tmp_path) == []
+    assert collectable_shared(tmp_path, remaining={"r2"}) == [("models", "m@1"), ("venvs", "v1")]
+    # a damaged release (no readable release.json) still holds on to what it links to
+    (tmp_path / "releases" / "r1" / "release.json").write_text("{not json")
+    assert collectable_shared(tmp_path) == []

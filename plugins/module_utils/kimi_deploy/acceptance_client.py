@@ -25,6 +25,7 @@ import importlib.util
 import itertools
 import json
 import os
+import secrets
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -228,6 +229,18 @@ def _tokens_in_chunk(chunk: Mapping[str, Any]) -> int:
     return 1 if "text" in choice else 0
 
 
+def wrong_key(real: str) -> str:
+    """A fresh random key for the wrong-key check, never derived from the real one.
+
+    The real key plus a suffix would send the real key over the wire (and into any proxy or access
+    log) on a request meant to fail; a server comparing prefixes would even accept it.
+    """
+    while True:
+        candidate = "kimi-wrong-" + secrets.token_urlsafe(24)
+        if candidate != real and (not real or (real not in candidate and candidate not in real)):
+            return candidate
+
+
 class AcceptanceRunner:
     """One run of the suite; ``await AcceptanceRunner(config).run()`` returns the results dict."""
 
@@ -254,7 +267,7 @@ class AcceptanceRunner:
         if auth == "key" and self.cfg.api_key:
             return {"Authorization": f"Bearer {self.cfg.api_key}"}
         if auth == "wrong":
-            return {"Authorization": f"Bearer {self.cfg.api_key or 'none'}-not-the-key"}
+            return {"Authorization": f"Bearer {wrong_key(self.cfg.api_key)}"}
         return {}
 
     async def _send(self, method: str, path: str, *, json_body: Any = None, raw: bytes | None = None,

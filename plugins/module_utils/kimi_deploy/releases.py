@@ -97,15 +97,23 @@ def rollback_target(releases: Iterable[Release], current: str | None) -> Release
 
 def to_prune(releases: Iterable[Release], current: str | None, keep: int,
              protect: Iterable[str] = ()) -> list[Release]:
-    """Releases beyond the newest ``keep``, never the current one, its rollback target, or ``protect``."""
+    """What a prune removes: every release that did not pass acceptance (failed, or never judged:
+    an interrupted deploy, a tune.yml candidate), then the accepted ones beyond the newest ``keep``.
+
+    Only accepted releases count toward ``keep``: a run of failed deploys cannot push the last
+    good releases out. The current release, its rollback target and ``protect`` are never pruned.
+    """
     if keep < 1:
         raise KimiDeployError(f"keep must be at least 1 (got {keep}): the current release is always kept")
     all_releases = list(releases)
     target = rollback_target(all_releases, current)
     protected = {current, target.id if target else None, *protect}
     newest_first = list(reversed(ordered(all_releases)))
-    kept = {r.id for r in newest_first[:keep]}
-    return [r for r in newest_first if r.id not in kept and r.id not in protected]
+    accepted = [r for r in newest_first if r.acceptance == "passed"]
+    kept = {r.id for r in accepted[:keep]}
+    unaccepted = [r for r in newest_first if r.acceptance != "passed" and r.id not in protected]
+    beyond_keep = [r for r in accepted if r.id not in kept and r.id not in protected]
+    return unaccepted + beyond_keep
 
 
 # ---------------------------------------------------------------------------------------------
@@ -184,3 +192,75 @@ def swap_current(root: str | Path, rid: str) -> None:
         tmp.unlink()
     os.symlink(f"{RELEASES_DIR}/{rid}", tmp)
     os.replace(tmp, root / CURRENT_LINK)
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared weights and venvs: collected once no release left on disk uses them.
+
+SHARED_DIR = "shared"
+SHARED_KINDS = ("models", "venvs")
+_IN_PROGRESS_SUFFIXES = (".partial", ".progress.json", ".lock")
+
+
+def shared_used_by(release_dir: str | Path, root: str | Path) -> set[tuple[str, str]]:
+    """The ``(kind, name)`` entries of ``<root>/shared/{models,venvs}`` a release directory links to
+    (any symlink in it, relative or absolute), plus the ``venv_key`` its release.json names."""
+    release_dir, shared = Path(release_dir), Path(root) / SHARED_DIR
+    used: set[tuple[str, str]] = set()
+    try:
+        entries = list(release_dir.iterdir())
+    except OSError:
+        return used
+    for entry in entries:
+        if not entry.is_symlink():
+            continue
+        target = Path(os.path.normpath(release_dir / os.readlink(entry)))
+        try:
+            parts = target.relative_to(shared).parts
+        except ValueError:
+            continue
+        if len(parts) >= 2 and parts[0] in SHARED_KINDS:
+            used.add((parts[0], parts[1]))
+    try:
+        doc = json.loads((release_dir / RELEASE_FILE).read_text(encoding="utf-8"))
+        if doc.get("venv_key"):
+            used.add(("venvs", str(doc["venv_key"])))
+    except (OSError, ValueError, AttributeError):
+        pass
+    return used
+
+
+def unused_shared(entries: Mapping[str, Iterable[str]], used: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Entries of ``shared/<kind>`` (kind -> names) that no release uses, sorted. Hidden names and
+    work in progress (``*.partial`` downloads, progress files, the controller push's ``.incoming``)
+    are never collected: a fetch or build may be under way or resumable."""
+    used = set(used)
+    out = []
+    for kind in SHARED_KINDS:
+        for name in entries.get(kind, ()):
+            if name.startswith(".") or name.endswith(_IN_PROGRESS_SUFFIXES):
+                continue
+            if (kind, name) not in used:
+                out.append((kind, name))
+    return sorted(out)
+
+
+def collectable_shared(root: str | Path, remaining: Iterable[str] | None = None) -> list[tuple[str, str]]:
+    """``unused_shared`` on disk: what no release directory under ``<root>/releases`` uses, or, with
+    ``remaining``, no release directory but those named (e.g. what a prune leaves). Every directory
+    counts, complete or not (a damaged release still holds on to its weights and venv)."""
+    root = Path(root)
+    base = releases_dir(root)
+    dirs = [d for d in base.iterdir() if d.is_dir()] if base.is_dir() else []
+    if remaining is not None:
+        keep = set(remaining)
+        dirs = [d for d in dirs if d.name in keep or d.name.startswith(".")]
+    used: set[tuple[str, str]] = set()
+    for d in dirs:
+        used |= shared_used_by(d, root)
+    entries = {}
+    for kind in SHARED_KINDS:
+        kind_dir = root / SHARED_DIR / kind
+        entries[kind] = sorted(e.name for e in kind_dir.iterdir() if e.is_dir() and not e.is_symlink()) \
+            if kind_dir.is_dir() else []
+    return unused_shared(entries, used)

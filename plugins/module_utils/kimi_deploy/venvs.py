@@ -3,6 +3,10 @@
 A venv is keyed by what is installed in it (the Python minor version, the requirement list, the
 packages removed after install), not by where the wheels came from: the same pins from a
 wheelhouse or from an index are the same venv. A config-only release reuses it.
+
+Index credentials never go on pip's command line (argv is world-readable in ``/proc`` and ``ps``,
+and pip quotes it in errors and ``-v`` output): they are in a root-only pip.conf that pip reads
+through ``PIP_CONFIG_FILE``, and extra arguments that carry ``user:token@`` are refused.
 """
 
 from __future__ import annotations
@@ -12,7 +16,9 @@ import re
 import shlex
 from collections.abc import Sequence
 
+from .errors import KimiDeployError
 from .releases import canonical_json
+from .validation import has_url_credentials, mask_url_credentials
 
 MARKER = ".kimi-venv.json"
 ENTRYPOINT = "kimi-vllm"
@@ -29,13 +35,38 @@ def venv_key(packages: Sequence[str], remove: Sequence[str], python_version: str
     return f"{readable}-{digest}"
 
 
+def check_pip_extra_args(extra_args: str) -> str:
+    """``extra_args``, refused (shown masked) when they carry URL credentials."""
+    if has_url_credentials(extra_args):
+        raise KimiDeployError(
+            f"pip_extra_args {mask_url_credentials(extra_args)!r} carries credentials, which would reach pip's "
+            "command line, its errors and -v output: pass the index URL as kimi_vllm_pip_index_url or "
+            "kimi_vllm_pip_extra_index_url (from Vault); they reach pip through a root-only pip.conf")
+    return extra_args
+
+
 def pip_install_argv(python: str, packages: Sequence[str], wheelhouse: str = "", extra_args: str = "") -> list[str]:
+    """pip's argv; never credentials (see check_pip_extra_args)."""
+    check_pip_extra_args(extra_args)
     argv = [python, "-m", "pip", "install", "--no-input", "--disable-pip-version-check"]
     if wheelhouse:
         argv += ["--no-index", "--find-links", wheelhouse]
     argv += shlex.split(extra_args)
     argv += list(packages)
     return argv
+
+
+def pip_environment(config_file: str = "") -> dict[str, str]:
+    """Environment of every pip command: a root-only pip.conf (index credentials) goes in here."""
+    env = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+    if config_file:
+        env["PIP_CONFIG_FILE"] = config_file
+    return env
+
+
+def scrub_pip_output(text: str) -> str:
+    """pip's output with URL credentials masked (pip masks passwords, not a token given as the user)."""
+    return mask_url_credentials(text)
 
 
 def entrypoint_script(python: str) -> str:
