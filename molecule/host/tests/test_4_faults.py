@@ -155,7 +155,7 @@ def test_missing_release_directory_is_explained_and_rollback_picks_the_previous(
 
 
 @pytest.mark.parametrize(("extra", "message"), [
-    ({"kimi_port": 70000}, "kimi_port must be a port"),
+    ({"kimi_port": 70000}, "kimi_port=70000: must be a port"),
     ({"kimi_api_key": ""}, "the API key must be set"),
     ({"kimi_weights_source": "ftp"}, "value of kimi_weights_source must be one of"),
     ({"kimi_max_input_tokens": "many"}, "kimi_max_input_tokens"),
