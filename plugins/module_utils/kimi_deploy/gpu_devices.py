@@ -60,7 +60,8 @@ def nvidia_entries(proc_devices: list[tuple[int, str]]) -> list[tuple[int, str]]
 
 def modules_dep_has(text: str, module: str) -> bool:
     """Whether modules.dep lists a module file for ``module`` (nvidia-uvm.ko, .ko.xz, .ko.zst...)."""
-    pattern = re.compile(rf"(^|/){re.escape(module).replace('-', '[-_]')}\.ko(\.\w+)?:")
+    name = re.escape(module.replace("-", "_")).replace("_", "[-_]")  # modprobe treats - and _ alike
+    pattern = re.compile(rf"(^|/){name}\.ko(\.\w+)?:")
     return any(pattern.search(line) for line in text.splitlines())
 
 
