@@ -32,6 +32,9 @@ PLACEMENTS = {
 }
 
 
+_plugins_ready = False
+
+
 def role_variables(**overrides: Any) -> dict[str, Any]:
     from ansible.parsing.dataloader import DataLoader
 
@@ -54,7 +57,10 @@ def render(unit: str, placement: str = "single", **overrides: Any) -> str:
     from ansible.plugins.loader import init_plugin_loader
     from ansible.template import Templar, trust_as_template
 
-    init_plugin_loader([])  # what ansible-playbook does first: ansible.builtin.* lookups resolve
+    global _plugins_ready  # noqa: PLW0603 - ansible's plugin loader may be set up once per process
+    if not _plugins_ready:
+        init_plugin_loader([])  # what ansible-playbook does first: ansible.builtin.* lookups resolve
+        _plugins_ready = True
     template = REPO / TEMPLATES[unit]
     variables = role_variables(**PLACEMENTS[placement])
     variables.update(overrides)
