@@ -44,7 +44,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "plugins" / "module_utils"))
 sys.path.insert(0, str(REPO / "tools"))
 import yaml
+from kimi_deploy.errors import KimiDeployError
 from kimi_deploy.gpu_devices import FABRIC_MANAGER_UNIT, device_problems, read_device_facts
+from kimi_deploy.gpu_facts import collect_nvml
 
 SCHEMA = 1
 
@@ -149,7 +151,7 @@ def step_nvidia_smi(host: Host, out: Path) -> dict[str, Any]:
 
 
 def step_nvml(host: Host, out: Path) -> dict[str, Any]:
-    from record_nvml_facts import record
+    from record_nvml_facts import fake_pynvml, record
 
     try:
         nvml = host.load_pynvml() if host.load_pynvml else __import__("pynvml")
@@ -157,8 +159,15 @@ def step_nvml(host: Host, out: Path) -> dict[str, Any]:
         return {"skipped": "pynvml is not importable (pip install nvidia-ml-py)"}
     data = record(nvml)
     (out / "nvml.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    return {"file": "nvml.json", "driver_version": data.get("nvmlSystemGetDriverVersion"),
-            "gpus": len(data.get("devices", []))}
+    # What kimi_gpu_facts makes of these answers (the same code: gpu_facts.collect_nvml on a replay).
+    try:
+        facts = collect_nvml(fake_pynvml(data))
+    except KimiDeployError as err:
+        return {"file": "nvml.json", "error": str(err)}
+    return {"file": "nvml.json", "driver_version": facts["driver_version"],
+            "cuda_driver_version": facts["cuda_driver_version"],
+            "gpus": [{k: g[k] for k in ("name", "memory_total_mib", "compute_capability", "mig_enabled")}
+                     for g in facts["gpus"]]}
 
 
 def step_devices(host: Host, out: Path) -> dict[str, Any]:

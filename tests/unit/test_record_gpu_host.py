@@ -59,7 +59,10 @@ def test_records_every_source_into_one_directory(tmp_path):
     assert all("error" not in step for step in summary["steps"].values()), summary["steps"]
     assert (out / "proc-devices.txt").read_text() == R580
     assert "580.95.05" in summary["driver"]
-    assert summary["steps"]["nvml"] == {"file": "nvml.json", "driver_version": "580.95.05", "gpus": 8}
+    nvml = summary["steps"]["nvml"]
+    assert (nvml["driver_version"], nvml["cuda_driver_version"], len(nvml["gpus"])) == ("580.95.05", "13.0", 8)
+    assert nvml["gpus"][0] == {"name": "NVIDIA H200", "memory_total_mib": 143771, "compute_capability": "9.0",
+                               "mig_enabled": False}
     devices = json.loads((out / "devices.json").read_text())
     assert devices["facts"]["nvswitch_count"] == 1 and devices["facts"]["fabricmanager"] == "active"
     # no /dev/nvidia-uvm and no nvidia_uvm module on the fake host: the problem preflight would report
