@@ -34,7 +34,7 @@ require_root() {
 
 ensure_apt_packages() {
   local missing=()
-  for p in podman runc debootstrap zstd git openssh-client iproute2; do
+  for p in podman runc debootstrap zstd git openssh-client iproute2 systemd; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
   done
   if [ ${#missing[@]} -gt 0 ]; then

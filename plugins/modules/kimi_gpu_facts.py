@@ -60,6 +60,25 @@ options:
     description:
       - With O(gpus_override), the CUDA version the overridden driver supports (such as C(12.2)).
     type: str
+  check_devices:
+    description:
+      - Also read the NVIDIA device state the sandboxed service depends on (C(/proc/devices), C(/dev/nvidia*),
+        the nvidia_uvm module, NVSwitches and C(nvidia-fabricmanager.service)) and report in C(device_problems)
+        what would keep CUDA from its devices. For GPU hosts; V(false) on the CPU build.
+    type: bool
+    default: false
+  device_allow:
+    description:
+      - With O(check_devices), the names of the units' C(DeviceAllow=char-<name>) lines; a device the driver
+        registers that none of them matches (systemd's fnmatch) is a problem.
+    type: list
+    elements: str
+    default: []
+  devices_override:
+    description:
+      - With O(check_devices), the device facts to judge instead of reading them (tests, rehearsals); the keys of
+        C(kimi_gpu_devices).
+    type: dict
 attributes:
   check_mode:
     support: full
@@ -166,6 +185,16 @@ ansible_facts:
       description: Open-file limit (RLIMIT_NOFILE) of the module's process; null means unlimited.
       type: dict
       sample: {soft: 1024, hard: 524288}
+    kimi_gpu_devices:
+      description: With O(check_devices), the NVIDIA device state read; null otherwise.
+      type: dict
+      sample:
+        proc_devices: [[195, nvidia], [195, nvidiactl], [509, nvidia-uvm]]
+        dev_nodes: {nvidia0: [195, 0], nvidiactl: [195, 255], nvidia-uvm: [509, 0]}
+        uvm_module_loaded: true
+        uvm_module_available: true
+        nvswitch_count: 4
+        fabricmanager: active
 driver_problems:
   description: What is wrong with the driver for O(required_cuda), each with what to do. Empty when fine or not checked.
   returned: always
@@ -173,6 +202,11 @@ driver_problems:
   elements: str
 gpu_problems:
   description: GPUs with MIG enabled, uncorrected ECC errors, or more memory in use than O(max_gpu_memory_used_mib).
+  returned: always
+  type: list
+  elements: str
+device_problems:
+  description: With O(check_devices), what keeps CUDA in the sandboxed unit from its devices, each with what to do.
   returned: always
   type: list
   elements: str
@@ -187,6 +221,11 @@ import sys
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.gpu_devices import (
+    FABRIC_MANAGER_UNIT,
+    device_problems,
+    read_device_facts,
+)
 from ansible.module_utils.kimi_deploy.gpu_facts import (
     driver_problems,
     gpu_problems,
@@ -200,6 +239,16 @@ def _load_pynvml():
     return importlib.import_module("pynvml")
 
 
+def _device_facts(module):
+    if module.params["devices_override"] is not None:
+        return dict(module.params["devices_override"])
+    devices = read_device_facts()
+    if devices["nvswitch_count"]:
+        _rc, out, _err = module.run_command(["systemctl", "is-active", FABRIC_MANAGER_UNIT])
+        devices["fabricmanager"] = out.strip() or "unknown"
+    return devices
+
+
 def main():
     module = AnsibleModule(
         argument_spec={
@@ -209,6 +258,9 @@ def main():
             "max_gpu_memory_used_mib": {"type": "int"},
             "driver_version_override": {"type": "str"},
             "cuda_driver_version_override": {"type": "str"},
+            "check_devices": {"type": "bool", "default": False},
+            "device_allow": {"type": "list", "elements": "str", "default": []},
+            "devices_override": {"type": "dict"},
         },
         required_together=[("driver_version_override", "cuda_driver_version_override")],
         required_by={"driver_version_override": ("gpus_override",)},
@@ -225,6 +277,11 @@ def main():
         host = read_host_facts()
         problems_driver = driver_problems(facts, params["required_cuda"])
         problems_gpu = gpu_problems(facts["gpus"], params["max_gpu_memory_used_mib"])
+        devices = None
+        problems_device = []
+        if params["check_devices"]:
+            devices = _device_facts(module)
+            problems_device = device_problems(devices, params["device_allow"])
     except (KimiDeployError, OSError) as err:
         module.fail_json(msg=str(err))
 
@@ -241,9 +298,11 @@ def main():
             "kimi_host_shm_bytes": host["shm_bytes"],
             "kimi_host_cpu_flags": host["cpu_flags"],
             "kimi_host_nofile_limit": host["nofile"],
+            "kimi_gpu_devices": devices,
         },
         "driver_problems": problems_driver,
         "gpu_problems": problems_gpu,
+        "device_problems": problems_device,
     }
     if facts["note"]:
         result["msg"] = facts["note"]

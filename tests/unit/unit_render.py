@@ -1,0 +1,76 @@
+"""Render the project's systemd unit templates the way the roles do, with ansible-core's Templar.
+
+Variables come from the roles' own defaults and vars (loaded as Ansible loads them: trusted as
+templates, so nested defaults such as kimi_vllm_syscall_filter resolve), plus what the play supplies
+(inventory, replica placement). ``lookup('ansible.builtin.template', ...)`` in the unit templates runs
+for real, so the shared sandbox piece is rendered exactly as on a host.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+VAR_FILES = (
+    "roles/kimi/defaults/main.yml", "roles/kimi/vars/main.yml",
+    "roles/kimi_vllm/defaults/main.yml", "roles/kimi_vllm/vars/main.yml",
+    "roles/kimi_ray/defaults/main.yml", "roles/kimi_ray/vars/main.yml",
+)
+TEMPLATES = {
+    "vllm": "roles/kimi_vllm/templates/kimi-vllm.service.j2",
+    "ray": "roles/kimi_ray/templates/kimi-ray.service.j2",
+    "uvm": "roles/kimi_vllm/templates/kimi-nvidia-uvm.service.j2",
+}
+# Where each node sits: a single host, and the head and a worker of a two-node replica.
+PLACEMENTS = {
+    "single": {"groups": {"gpu_nodes": ["h200-1"]}, "inventory_hostname": "h200-1", "kimi_replica_group": ""},
+    "head": {"groups": {"gpu_nodes": ["h200-a-1", "h200-a-2"], "k3_a": ["h200-a-1", "h200-a-2"]},
+             "inventory_hostname": "h200-a-1", "kimi_replica_group": "k3_a"},
+    "worker": {"groups": {"gpu_nodes": ["h200-a-1", "h200-a-2"], "k3_a": ["h200-a-1", "h200-a-2"]},
+               "inventory_hostname": "h200-a-2", "kimi_replica_group": "k3_a"},
+}
+
+
+_plugins_ready = False
+
+
+def role_variables(**overrides: Any) -> dict[str, Any]:
+    from ansible.parsing.dataloader import DataLoader
+
+    loader = DataLoader()
+    variables: dict[str, Any] = {}
+    for name in VAR_FILES:
+        variables.update(loader.load_from_file(str(REPO / name), trusted_as_template=True) or {})
+    variables.update({
+        "ansible_managed": "Ansible managed",
+        "kimi_model_repo": "moonshotai/Kimi-K3",
+        "hostvars": {},
+    })
+    variables.update(overrides)
+    return variables
+
+
+def render(unit: str, placement: str = "single", **overrides: Any) -> str:
+    """The text of one unit: ``unit`` is vllm, ray or uvm; ``placement`` single, head or worker."""
+    from ansible.parsing.dataloader import DataLoader
+    from ansible.plugins.loader import init_plugin_loader
+    from ansible.template import Templar, trust_as_template
+
+    global _plugins_ready  # noqa: PLW0603 - ansible's plugin loader may be set up once per process
+    if not _plugins_ready:
+        init_plugin_loader([])  # what ansible-playbook does first: ansible.builtin.* lookups resolve
+        _plugins_ready = True
+    template = REPO / TEMPLATES[unit]
+    variables = role_variables(**PLACEMENTS[placement])
+    variables.update(overrides)
+    variables["role_path"] = str(template.parent.parent)
+    loader = DataLoader()
+    loader.set_basedir(str(template.parent))
+    templar = Templar(loader=loader, variables=variables)
+    return templar.template(trust_as_template(template.read_text(encoding="utf-8")))
+
+
+def directives(text: str, key: str) -> list[str]:
+    """Values of every ``key=`` line of a unit, in order."""
+    return [line.split("=", 1)[1] for line in text.splitlines() if line.startswith(f"{key}=")]
