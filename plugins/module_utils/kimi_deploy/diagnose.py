@@ -1157,7 +1157,7 @@ def _config_validation(hit: _Hit) -> Finding:
                    steps=["Fix the flag or config.json field the message names, then start again"])
 
 
-# ----- wordings seen in the corpus's training part (tests/fixtures/vllm-failure-corpus) -------------
+# ----- wordings from the corpus's training part (tests/fixtures/vllm-failure-corpus) and vLLM's sources
 
 _row("free_memory_below_utilization", 1,
      r"Free memory on device .{0,60}on startup is less than desired GPU memory utilization",
@@ -1201,11 +1201,6 @@ _row("head_size_unsupported", 1, r"[Hh]ead[ _]size \(?\d+\)? is not supported|Un
      cause="The model's attention head size has no kernel in this vLLM build.",
      steps=["Choose another attention backend (VLLM_ATTENTION_BACKEND) or a vLLM release that supports the "
             "head size"])
-_row("fp8_needs_newer_gpu", 1, r"FP8 quantized models is only supported on GPUs|_scaled_mm is only supported on "
-     r"devices with compute capability|does not have native support for FP8",
-     cls="quantization_unsupported", default_phase="load",
-     cause="The checkpoint is FP8 and this GPU has no FP8 support (compute capability below 8.9/9.0).",
-     steps=["Use a bf16/int8/int4 checkpoint on this GPU, or run on Ada/Hopper or newer"])
 _row("undefined_symbol", 1, r"undefined symbol: |Symbol not found: |cannot open shared object file",
      cls="dependency_error", default_phase="load",
      cause="A compiled extension does not match the installed torch/CUDA (an undefined symbol or a missing "
@@ -1282,13 +1277,12 @@ _WRAPPER_STARTUP = (
     r"Engine core initialization failed|EngineCore failed to start|Engine process failed to start"
     r"|WorkerProc initialization failed|WorkerProc failed to start|Error executing method '?\w+'?\. This might cause"
     r"|EngineCore hit an exception|[Gg]ot fatal signal from worker processes"
-    r"|Worker proc \S+ died unexpectedly|Worker \w+ pid \d+ died, exit code|Failed core proc"
+    r"|Worker proc \S+ died unexpectedly|Failed core proc"
     r"|Error initializing vLLM engine"
 )
 _WRAPPER_RUNTIME = (
     r"EngineDeadError|engine dead|MQLLMEngine is already dead|AsyncEngineDeadError|Background loop has errored"
     r"|EngineCore encountered (?:a fatal error|an issue)|WorkerProc hit an exception|Worker failed with error"
-    r"|AsyncLLMEngine has failed"
 )
 _WRAPPER_SYSTEMD = r"Main process exited, code=|Failed with result '(?:exit-code|signal|core-dump)'"
 
@@ -1355,9 +1349,6 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
      "weight loading or quantization, a stuck collective).",
      "If it repeats for many minutes, dump the workers' stacks (py-spy dump --pid) and rerun with "
      "NCCL_DEBUG=INFO; during a first compile it is expected"),
-    ("custom_allreduce_disabled", r"Custom allreduce is disabled", None,
-     "Custom all-reduce is off (PCIe-only GPUs): tensor parallelism uses NCCL all-reduce, slower but safe.",
-     "Nothing to fix; pass --disable-custom-all-reduce to silence it"),
     ("vllm_kernels_not_loaded", r"Failed to import from vllm\._C", "dependency_error",
      "vLLM's compiled kernels (vllm._C) did not load: the wheel does not match the installed torch/CUDA, so "
      "the first kernel call fails.",
