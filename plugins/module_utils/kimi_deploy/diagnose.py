@@ -182,31 +182,31 @@ _REQUESTED_SHUTDOWN = re.compile(
 STAGES = ("load", "startup", "runtime")
 _MILESTONES = (
     ("load", re.compile(
-        _VLLM_ACTIVITY.pattern + r"|Loading model from scratch|Loading weights on|Using model weights format"
-        r"|rank \d+ in world size \d+ is assigned|world_size=\d+ rank=\d+|vLLM is using nccl"
+        _VLLM_ACTIVITY.pattern + r"|Loading weights on|Using model weights format"
+        r"|rank \d+ in world size \d+ is assigned"
         r"|Using \w+ (?:attention )?backend|Defaulting to use (?:mp|ray) for distributed|Started engine process"
         r"|Initializing a V\d LLM engine")),
     ("startup", re.compile(
-        _LOAD_DONE_TEXT + r"|Starting profile run|torch\.compile takes|Dynamo bytecode transform"
-        r"|torch_compile_cache|GPU KV cache size|Capturing cudagraphs|Capturing the model for CUDA graphs")),
+        _LOAD_DONE_TEXT + r"|Starting profile run|GPU KV cache size|Capturing cudagraphs"
+        r"|Capturing the model for CUDA graphs")),
     ("runtime", re.compile(_SERVING_TEXT + r"|Available routes are|Added request|Received request")),
 )
 # Frames of a traceback name the step that failed; the deepest step wins.
 _FRAME_STAGES = (
     ("runtime", re.compile(
         r"\b(?:run_engine_loop|engine_step|run_busy_loop|_process_engine_step|step_with_batch_queue|_run_engine"
-        r"|output_handler|execute_model_async|_raise_exception_on_finish|create_chat_completion|create_completion"
-        r"|chat_completion_stream_generator|render_chat_request|process_inputs|_validate_model_inputs?"
+        r"|execute_model_async|_raise_exception_on_finish|create_chat_completion|create_completion"
+        r"|chat_completion_stream_generator|process_inputs|_validate_model_inputs?"
         r"|add_request|generate)\b")),
     ("startup", re.compile(
-        r"\b(?:_initialize_kv_caches|initialize_kv_cache|determine_num_available_blocks|determine_available_memory"
-        r"|profile_run|_dummy_run|_dummy_sampler_run|capture_model|initialize_cache|raise_if_cache_size_invalid"
+        r"\b(?:_initialize_kv_caches|initialize_kv_cache|determine_num_available_blocks"
+        r"|_dummy_run|_dummy_sampler_run|capture_model|initialize_cache|raise_if_cache_size_invalid"
         r"|_?check_enough_kv_cache_memory|get_kv_cache_configs?|compile_or_warm_up_model)\b"
-        r"|torch/_inductor/|torch/_dynamo/|_functorch/aot_autograd")),
+        r"|torch/_inductor/|torch/_dynamo/")),
     ("load", re.compile(
         r"\b(?:load_model|load_weights|get_model|init_device|init_worker|initialize_model_parallel"
-        r"|init_model_parallel_group|init_worker_distributed_environment|_init_executor|initialize_ray_cluster"
-        r"|_get_executor_cls|from_pretrained|cached_files?|_cuda_init|_lazy_init|new_group|GroupCoordinator"
+        r"|init_model_parallel_group|init_worker_distributed_environment|initialize_ray_cluster"
+        r"|_get_executor_cls|from_pretrained|_cuda_init|_lazy_init|new_group|GroupCoordinator"
         r"|make_layers|run_mp_engine|from_engine_args|_init_engine|run_engine_core|build_async_engine_client\w*"
         r"|run_server)\b")),
 )
@@ -1178,13 +1178,7 @@ _row("compile_failed", 2, r"InductorError|BackendCompilerFailed|torch\._dynamo\.
      cause="torch.compile (Dynamo/Inductor/Triton) failed while compiling the model.",
      steps=["Start with --enforce-eager or -O0 to skip compilation; clear VLLM_CACHE_ROOT's torch_compile_cache",
             "Check the Triton/torch build supports this GPU; report the compile error upstream"])
-_row("compile_frames_only", 3, r"torch/_inductor/|torch/_dynamo/|_functorch/aot_autograd",
-     cls="compile_error", default_phase="startup", quiet_levels=True,
-     cause="The failure is inside torch.compile (Inductor/Dynamo frames); the error line itself is not in the "
-           "lines read.",
-     steps=["Start with --enforce-eager (or -O0) to confirm; clear the torch_compile_cache under VLLM_CACHE_ROOT",
-            "Read more of the log for the compile error at the end of the traceback"])
-_row("hip_runtime_error", 1, r"HIP error: (?!out of memory|no kernel image)|No HIP GPUs are available|hipError",
+_row("hip_runtime_error", 1, r"HIP error: (?!out of memory|no kernel image)|hipError",
      cls="driver_or_runtime", default_phase="startup",
      cause="The ROCm/HIP runtime failed (no GPU visible to the container, a ROCm build that does not match the "
            "driver, or a GPU this build does not support).",
@@ -1201,7 +1195,7 @@ _row("head_size_unsupported", 1, r"[Hh]ead[ _]size \(?\d+\)? is not supported|Un
      cause="The model's attention head size has no kernel in this vLLM build.",
      steps=["Choose another attention backend (VLLM_ATTENTION_BACKEND) or a vLLM release that supports the "
             "head size"])
-_row("undefined_symbol", 1, r"undefined symbol: |Symbol not found: |cannot open shared object file",
+_row("undefined_symbol", 1, r"undefined symbol: |Symbol not found: ",
      cls="dependency_error", default_phase="load",
      cause="A compiled extension does not match the installed torch/CUDA (an undefined symbol or a missing "
            "shared library): vLLM, flash-attn or a kernel package built against another torch.",
@@ -1244,8 +1238,7 @@ _row("ray_worker_killed", 1, r"(?:worker|actor) (?:died|is dead|unexpectedly exi
      cause="A Ray worker process died; Ray's first suspect is the kernel OOM killer (host RAM ran out).",
      steps=["Check `dmesg | grep -i oom` / the journal on that node; give the node more RAM or load one model "
             "at a time (lower swap_space / cpu_offload_gb)"])
-_row("gloo_store_timeout", 1, r"DistStoreError|waitForInput.{0,120}timed out|Gloo .{0,40}Timed out|"
-     r"gloo/transport/tcp/.{0,80}[Tt]imed out",
+_row("gloo_store_timeout", 1, r"Gloo .{0,40}Timed out|gloo/transport/tcp/.{0,80}[Tt]imed out",
      cls="distributed_network", default_phase="startup",
      cause="The ranks' TCP store / Gloo rendezvous timed out: a rank never connected (wrong address or "
            "interface, firewall, or a rank that died or hangs).",
@@ -1661,7 +1654,7 @@ _FRAME_CAUSES = (
      "The traceback ends in vLLM's KV-cache size check (its message is not in the lines read): the KV cache "
      "cannot hold max_model_len after the memory profile.",
      ["Lower max_model_len (or --max-model-len auto), or raise gpu_memory_utilization"]),
-    (re.compile(r"torch/_inductor/|torch/_dynamo/|_functorch/aot_autograd"), "compile_error",
+    (re.compile(r"torch/_inductor/|torch/_dynamo/"), "compile_error",
      "The failure is inside torch.compile (Inductor/Dynamo frames); its error line is not in the lines read.",
      ["Start with --enforce-eager (or -O0) to confirm; clear the torch_compile_cache under VLLM_CACHE_ROOT"]),
     (re.compile(r"(?s)\A(?:[^\n]*\n)*?(?:\s*File \"[^\"]*\", line \d+, in <module>\n(?:\s+[^\n]*\n)?){3,}\s*\Z"),
