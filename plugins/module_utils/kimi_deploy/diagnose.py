@@ -1,16 +1,18 @@
 """Diagnose a failed vLLM start or run from its log: phase, cause, evidence and the next step.
 
-    diagnose(journal_text, context={"max_model_len": 32768, "gpu_memory_utilization": 0.9})
+    diagnose(journal_text, context={"max_model_len": 32768, "gpu_memory_utilization": 0.9},
+             exclude_windows=[{"start": "2026-11-30T07:08:00Z", "end": "2026-11-30T07:12:00Z"}])
     -> {"phase": "startup", "cause": "...", "evidence": [...], "next_step": "1. Lower max_model_len
         from 32768 to 29184 ...", "parameter_changes": {"max_model_len": 29184},
-        "rule": "kv_cache_too_small_for_max_model_len", "first_error_line": "ValueError: To serve ..."}
+        "rule": "kv_cache_too_small_for_max_model_len", "first_error_line": "ValueError: To serve ...",
+        "cause_class": "kv_cache_insufficient", "healthy": False, "risks": [...], "client_errors": [...]}
 
-Phases follow the triage order of a deploy: ``load`` (before the port listens: config, weights,
-tokenizer, architecture), ``startup`` (after load, before serving: memory profiling, KV cache,
-parallel layout, NCCL/Ray, drivers, port), ``runtime`` (served, then failed), ``unknown``.
+Phases follow the triage order of a deploy: ``load`` (process start, config, weights loading),
+``startup`` (weights loaded: memory profiling, KV cache, compile, CUDA graphs, port), ``runtime``
+(served, then failed), ``none`` (healthy: serving, only clients' 4xx), ``unknown``.
 
 How it reads a log:
-- Each line is stripped of the wrappers around the message (journal and docker-compose prefixes,
+- Each line is stripped of the wrappers around the message (journal, docker-compose and CI prefixes,
   ``(Worker pid=N)``, ``ERROR 11-30 07:08:28 [file.py:12]``, ``[rank0]:``), so rules match the
   message itself. INFO/DEBUG/WARNING lines only count for rules that ask for them: vLLM's hints
   ("If you are running out of memory, ...", "can cause fd limit errors like `OSError ...`") are
@@ -18,13 +20,24 @@ How it reads a log:
 - A journal may hold several starts (systemd restarts); the latest start that logged a failure is
   diagnosed. Errors logged after a requested shutdown (SIGTERM, ``systemctl stop``) are teardown
   noise, not causes.
+- Phase from the timeline, cause from the message. The phase of an error is that of the last
+  milestone vLLM printed before it (_MILESTONES: args/config -> load, weights loaded/profiling/KV
+  cache/graphs -> startup, listening/served -> runtime), or of the step its traceback frames name
+  (_FRAME_STAGES), whichever is later; a bare line takes its rule's family phase. Only binding the
+  port keeps a fixed phase.
 - Rules are regexes over the stable parts of messages, so several vLLM versions' wordings match.
-  Each match has a tier: 1 a root cause, 2 a class of error, 3 a weak symptom, 4 a wrapper
-  ("Engine core initialization failed. See root cause above"). The lowest tier wins, then the
-  earliest line: that is how the wrappers are looked past to the first real error above them.
-- Phase comes from the rule, or, for errors that happen in any phase (out of memory, kernel
-  faults, timeouts), from where the line sits: after the server reached serving it is runtime,
-  after weights finished loading it is startup, before that load.
+  Constant ones are rows of a table (``_row``); functions remain where a value is computed. Each
+  rule has a cause class (the taxonomy of tests/fixtures/vllm-failure-corpus/README.md) and a tier:
+  1 a root cause, 2 a class of error, 3 a weak symptom, 4 a wrapper ("Engine core initialization
+  failed. See root cause above"). The lowest tier wins, then an error line over a printed message,
+  then the earliest line: that is how wrappers are looked past to the first real error above them.
+- Warnings are risks (RISKS), returned with their next step; one becomes the cause only when a
+  failure follows that no rule explains (a wrapper, a traceback cut before its error line).
+- Healthy is an answer: a serving engine whose only errors are clients' (4xx, rejected requests) is
+  ``healthy`` with phase ``none`` and the client errors counted by status and route, leaving out
+  the acceptance probes' ``exclude_windows``.
+- An error no rule knows still gets a phase, its first error line and a next step that gathers more
+  (VLLM_LOGGING_LEVEL=DEBUG, NCCL_DEBUG=INFO, CUDA_LAUNCH_BLOCKING=1).
 
 Next steps list reversible parameters first (context length, concurrency, memory utilisation), then
 quantisation and hardware. ``parameter_changes`` only carries numbers the log itself justifies
