@@ -11,6 +11,11 @@ description:
     O(log_text) given directly) and classifies the failure by phase
     (C(load), C(startup), C(runtime), C(unknown)) with its cause, the evidence lines, the next step
     and, where the log gives the number, a concrete parameter change such as C(max_model_len).
+  - The phase is that of the last milestone vLLM logged before the error (weights loaded, KV cache
+    allocated, server listening), or of the step its traceback names. Warnings are returned as
+    O(risks) and become the cause only when a failure they explain follows. A serving engine whose
+    only errors are clients' 4xx answers C(healthy=true) with phase C(none) and the client errors
+    counted by status and route.
   - Wrapper lines such as C(Engine core initialization failed. See root cause above) are looked past
     to the first real error above them. When the journal holds several starts (systemd restarts),
     the latest failed start is diagnosed; errors logged after a requested shutdown are ignored.
@@ -44,6 +49,15 @@ options:
       - Values given here win over the ones read from vLLM's own C(non-default args) log line.
     type: dict
     default: {}
+  exclude_windows:
+    description:
+      - Time windows whose client errors are not counted, for example the acceptance suite's probes
+        (their window is in the release's C(release.json)). Each item has C(start) and C(end), ISO 8601
+        times such as C(2026-11-30T07:08:00Z).
+      - With O(unit) the journal is read with C(-o short-iso) so its lines carry their time.
+    type: list
+    elements: dict
+    default: []
 notes:
   - Exactly one of O(log_text), O(log_file) and O(unit) is required.
 attributes:
@@ -74,7 +88,7 @@ EXAMPLES = r"""
 
 RETURN = r"""
 phase:
-  description: Where the server failed, C(load), C(startup), C(runtime) or C(unknown).
+  description: Where the server failed, C(load), C(startup), C(runtime) or C(unknown); C(none) when healthy.
   returned: always
   type: str
   sample: startup
@@ -105,6 +119,26 @@ first_error_line:
   description: The first error line of the failed start, wrappers excluded; null when none was logged.
   returned: always
   type: str
+cause_class:
+  description: The cause's class in the diagnosis taxonomy (C(gpu_oom), C(nccl_error), C(healthy), C(risk_only), ...).
+  returned: always
+  type: str
+  sample: kv_cache_insufficient
+healthy:
+  description: True when the engine served and the only errors were clients' (4xx).
+  returned: always
+  type: bool
+risks:
+  description: Warnings that precede failures (C(rule), C(risk), C(line), C(next_step)); not causes on their own.
+  returned: always
+  type: list
+  elements: dict
+client_errors:
+  description: Client (4xx) responses outside O(exclude_windows), counted by C(status), C(method) and C(route).
+  returned: always
+  type: list
+  elements: dict
+  sample: [{"status": 400, "method": "POST", "route": "/v1/chat/completions", "count": 3}]
 log_lines_read:
   description: Number of log lines read.
   returned: always
@@ -123,8 +157,8 @@ from ansible.module_utils.kimi_deploy.errors import KimiDeployError
 _JOURNAL_META = re.compile(r"^-- .* --$")
 
 
-def read_journal(module, unit, lines, since):
-    argv = ["journalctl", "-u", unit, "-o", "cat", "--no-pager", "-n", str(lines)]
+def read_journal(module, unit, lines, since, timestamps=False):
+    argv = ["journalctl", "-u", unit, "-o", "short-iso" if timestamps else "cat", "--no-pager", "-n", str(lines)]
     if since:
         argv += ["--since", since]
     rc, out, err = module.run_command(argv)
@@ -151,6 +185,7 @@ def main():
             since=dict(type="str"),
             lines=dict(type="int", default=2000),
             context=dict(type="dict", default={}),
+            exclude_windows=dict(type="list", elements="dict", default=[]),
         ),
         mutually_exclusive=[("log_text", "log_file", "unit")],
         required_one_of=[("log_text", "log_file", "unit")],
@@ -161,13 +196,13 @@ def main():
     if p["lines"] < 1:
         module.fail_json(msg=f"lines must be at least 1, got {p['lines']}")
     if p["unit"]:
-        text = read_journal(module, p["unit"], p["lines"], p["since"])
+        text = read_journal(module, p["unit"], p["lines"], p["since"], timestamps=bool(p["exclude_windows"]))
     elif p["log_file"]:
         text = read_log_file(module, p["log_file"], p["lines"])
     else:
         text = p["log_text"]
     try:
-        result = diagnose(text, context=p["context"])
+        result = diagnose(text, context=p["context"], exclude_windows=p["exclude_windows"])
     except KimiDeployError as err:
         module.fail_json(msg=str(err))
     module.exit_json(changed=False, log_lines_read=len(text.splitlines()), **result)

@@ -198,7 +198,7 @@ def test_auto_map_without_trust_remote_code(vllm_venv, model_copy, tmp_path, req
     # The next step works: with the flag the same model serves, and a clean stop is not a failure.
     state, log = _run_server("trust_remote_code_given", model, port, tmp_path, args=["--trust-remote-code"])
     assert state == "healthy"
-    assert _diagnose(log)["rule"] == "no_error_serving"
+    assert (_diagnose(log)["rule"], _diagnose(log)["healthy"]) == ("no_error_serving", True)
 
 
 def test_unknown_architecture(vllm_venv, model_copy, tmp_path, request):
@@ -262,6 +262,8 @@ def test_over_long_request_at_runtime(vllm_venv, model_copy, tmp_path, request):
     status, body = answers[0]
     assert status == 400 and "maximum context length" in body["error"]["message"]
     result = _diagnose(log)
-    assert (result["phase"], result["rule"]) == ("runtime", "http_400_responses")
+    # Issue 14: a serving engine whose only errors are clients' 4xx is healthy (phase none).
+    assert (result["phase"], result["rule"], result["healthy"]) == ("none", "http_400_responses", True)
+    assert result["client_errors"] == [{"status": 400, "method": "POST", "route": "/v1/completions", "count": 1}]
     assert f"max_model_len ({MAX_MODEL_LEN})" in result["cause"]
     assert any('" 400' in line for line in result["evidence"])

@@ -105,12 +105,12 @@ REAL_LOGS = {
     "safetensors_lfs_pointer": ("load", "corrupt_safetensors"),
     "safetensors_truncated": ("load", "corrupt_safetensors"),
     "trust_remote_code_missing": ("load", "trust_remote_code_required"),
-    "trust_remote_code_given": ("runtime", "no_error_serving"),
+    "trust_remote_code_given": ("none", "no_error_serving"),
     "unknown_architecture": ("load", "architecture_not_supported"),
     "tokenizer_vocab_larger_than_model": ("runtime", "index_out_of_range"),
     "tokenizer_json_truncated": ("load", "tokenizer_file_invalid"),
-    "over_long_request": ("runtime", "http_400_responses"),
-    "clean_shutdown_engine_dead_noise": ("runtime", "no_error_serving"),
+    "over_long_request": ("none", "http_400_responses"),
+    "clean_shutdown_engine_dead_noise": ("none", "no_error_serving"),
 }
 
 
@@ -485,6 +485,7 @@ def test_unknown_error_after_serving_is_runtime():
 def test_result_shape():
     result = diagnose(KV_MESSAGE)
     assert set(result) == {"phase", "cause", "evidence", "next_step", "parameter_changes", "rule",
-                           "first_error_line"}
-    assert result["phase"] in ("load", "startup", "runtime", "unknown")
+                           "first_error_line", "cause_class", "healthy", "risks", "client_errors"}
+    assert result["phase"] in ("load", "startup", "runtime", "unknown", "none")
+    assert result["healthy"] is False and result["cause_class"] == "kv_cache_insufficient"
     assert result["next_step"].startswith("1. ")

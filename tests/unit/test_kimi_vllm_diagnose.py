@@ -104,3 +104,29 @@ def test_bad_lines_and_bad_context_fail_with_a_message():
     assert "lines must be at least 1" in run_module(kimi_vllm_diagnose, {"log_text": "x", "lines": 0})["msg"]
     result = run_module(kimi_vllm_diagnose, {"log_text": "x", "context": {"max_model_len": "lots"}})
     assert result["failed"] and "context['max_model_len']" in result["msg"]
+
+
+HEALTHY_JOURNAL = "\n".join([
+    "2026-11-30T07:00:00+0000 gpu1 kimi-vllm[7]: INFO 11-30 07:00:00 [api_server.py:1] vLLM API server version 0.32.0",
+    "2026-11-30T07:01:00+0000 gpu1 kimi-vllm[7]: INFO:     Application startup complete.",
+    '2026-11-30T07:05:00+0000 gpu1 kimi-vllm[7]: INFO:     10.0.0.9:5 - "POST /v1/completions HTTP/1.1" 400 Bad '
+    "Request",
+    '2026-11-30T07:20:00+0000 gpu1 kimi-vllm[7]: INFO:     10.0.0.9:6 - "POST /v1/chat/completions HTTP/1.1" 404 Not '
+    "Found",
+])
+
+
+def test_exclude_windows_reads_the_journal_with_times_and_drops_the_probes(journal):
+    calls, answer = journal
+    answer["out"] = HEALTHY_JOURNAL + "\n"
+    window = {"start": "2026-11-30T07:04:00Z", "end": "2026-11-30T07:06:00Z"}  # the acceptance probes
+    result = run_module(kimi_vllm_diagnose, {"unit": "kimi-vllm.service", "exclude_windows": [window]})
+    assert calls == [["journalctl", "-u", "kimi-vllm.service", "-o", "short-iso", "--no-pager", "-n", "2000"]]
+    assert (result["phase"], result["healthy"], result["cause_class"]) == ("none", True, "healthy")
+    assert result["client_errors"] == [{"status": 404, "method": "POST", "route": "/v1/chat/completions",
+                                        "count": 1}]
+
+
+def test_bad_exclude_window_fails_with_the_expected_shape():
+    result = run_module(kimi_vllm_diagnose, {"log_text": HEALTHY_JOURNAL, "exclude_windows": [{"start": "7am"}]})
+    assert result["failed"] and "start, end" in result["msg"]

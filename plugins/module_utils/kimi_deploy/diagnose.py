@@ -1,16 +1,18 @@
 """Diagnose a failed vLLM start or run from its log: phase, cause, evidence and the next step.
 
-    diagnose(journal_text, context={"max_model_len": 32768, "gpu_memory_utilization": 0.9})
+    diagnose(journal_text, context={"max_model_len": 32768, "gpu_memory_utilization": 0.9},
+             exclude_windows=[{"start": "2026-11-30T07:08:00Z", "end": "2026-11-30T07:12:00Z"}])
     -> {"phase": "startup", "cause": "...", "evidence": [...], "next_step": "1. Lower max_model_len
         from 32768 to 29184 ...", "parameter_changes": {"max_model_len": 29184},
-        "rule": "kv_cache_too_small_for_max_model_len", "first_error_line": "ValueError: To serve ..."}
+        "rule": "kv_cache_too_small_for_max_model_len", "first_error_line": "ValueError: To serve ...",
+        "cause_class": "kv_cache_insufficient", "healthy": False, "risks": [...], "client_errors": [...]}
 
-Phases follow the triage order of a deploy: ``load`` (before the port listens: config, weights,
-tokenizer, architecture), ``startup`` (after load, before serving: memory profiling, KV cache,
-parallel layout, NCCL/Ray, drivers, port), ``runtime`` (served, then failed), ``unknown``.
+Phases follow the triage order of a deploy: ``load`` (process start, config, weights loading),
+``startup`` (weights loaded: memory profiling, KV cache, compile, CUDA graphs, port), ``runtime``
+(served, then failed), ``none`` (healthy: serving, only clients' 4xx), ``unknown``.
 
 How it reads a log:
-- Each line is stripped of the wrappers around the message (journal and docker-compose prefixes,
+- Each line is stripped of the wrappers around the message (journal, docker-compose and CI prefixes,
   ``(Worker pid=N)``, ``ERROR 11-30 07:08:28 [file.py:12]``, ``[rank0]:``), so rules match the
   message itself. INFO/DEBUG/WARNING lines only count for rules that ask for them: vLLM's hints
   ("If you are running out of memory, ...", "can cause fd limit errors like `OSError ...`") are
@@ -18,13 +20,24 @@ How it reads a log:
 - A journal may hold several starts (systemd restarts); the latest start that logged a failure is
   diagnosed. Errors logged after a requested shutdown (SIGTERM, ``systemctl stop``) are teardown
   noise, not causes.
+- Phase from the timeline, cause from the message. The phase of an error is that of the last
+  milestone vLLM printed before it (_MILESTONES: args/config -> load, weights loaded/profiling/KV
+  cache/graphs -> startup, listening/served -> runtime), or of the step its traceback frames name
+  (_FRAME_STAGES), whichever is later; a bare line takes its rule's family phase. Only binding the
+  port keeps a fixed phase.
 - Rules are regexes over the stable parts of messages, so several vLLM versions' wordings match.
-  Each match has a tier: 1 a root cause, 2 a class of error, 3 a weak symptom, 4 a wrapper
-  ("Engine core initialization failed. See root cause above"). The lowest tier wins, then the
-  earliest line: that is how the wrappers are looked past to the first real error above them.
-- Phase comes from the rule, or, for errors that happen in any phase (out of memory, kernel
-  faults, timeouts), from where the line sits: after the server reached serving it is runtime,
-  after weights finished loading it is startup, before that load.
+  Constant ones are rows of a table (``_row``); functions remain where a value is computed. Each
+  rule has a cause class (the taxonomy of tests/fixtures/vllm-failure-corpus/README.md) and a tier:
+  1 a root cause, 2 a class of error, 3 a weak symptom, 4 a wrapper ("Engine core initialization
+  failed. See root cause above"). The lowest tier wins, then an error line over a printed message,
+  then the earliest line: that is how wrappers are looked past to the first real error above them.
+- Warnings are risks (RISKS), returned with their next step; one becomes the cause only when a
+  failure follows that no rule explains (a wrapper, a traceback cut before its error line).
+- Healthy is an answer: a serving engine whose only errors are clients' (4xx, rejected requests) is
+  ``healthy`` with phase ``none`` and the client errors counted by status and route, leaving out
+  the acceptance probes' ``exclude_windows``.
+- An error no rule knows still gets a phase, its first error line and a next step that gathers more
+  (VLLM_LOGGING_LEVEL=DEBUG, NCCL_DEBUG=INFO, CUDA_LAUNCH_BLOCKING=1).
 
 Next steps list reversible parameters first (context length, concurrency, memory utilisation), then
 quantisation and hardware. ``parameter_changes`` only carries numbers the log itself justifies
@@ -40,7 +53,7 @@ from typing import Any
 
 from .errors import KimiDeployError
 
-PHASES = ("load", "startup", "runtime", "unknown")
+PHASES = ("load", "startup", "runtime", "unknown", "none")
 MAX_EVIDENCE_LINES = 6
 MAX_EVIDENCE_CHARS = 400
 
@@ -55,6 +68,8 @@ _JOURNAL_PREFIX = re.compile(
     r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\S*) \S+ [^\s:\[]+(?:\[\d+\])?: "
 )
 _COMPOSE_PREFIX = re.compile(r"^[\w.-]+(?:-\d+)?\s+\|\s?")
+# CI and job runners: "[2025-03-10T15:07:20Z] ", "2024-04-09T23:20:46Z [job] ".
+_ISO_PREFIX = re.compile(r"^\[?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z?\]?\s+(?:\[[\w-]+\]\s+)?")
 _RANK_PREFIX = re.compile(r"^\[rank\d+\]:\s*")
 # "(Worker pid=22095) ", "(VllmWorker rank=3 pid=1090) ", "(EngineCore_DP0 pid=12) ".
 _PROC_TAG = re.compile(r"^\(([\w-]+)(?: rank=\d+)? pid=\d+(?:, ip=[\d.]+)?\)\s*")
@@ -95,6 +110,7 @@ def _parse_line(index: int, raw: str) -> Line:
     text = _ANSI.sub("", raw.rstrip("\r\n"))
     text = _JOURNAL_PREFIX.sub("", text, count=1)
     text = _COMPOSE_PREFIX.sub("", text, count=1)
+    text = _ISO_PREFIX.sub("", text, count=1)
     text = _RANK_PREFIX.sub("", text, count=1)
     tag = ""
     proc = _PROC_TAG.match(text)
@@ -120,12 +136,13 @@ def _parse_line(index: int, raw: str) -> Line:
 def _parse(log_text: str) -> list[Line]:
     lines = [_parse_line(i, raw) for i, raw in enumerate(log_text.splitlines())]
     # The source line printed under a frame ("    raise ValueError(") is part of the frame.
+    # So are the indented lines after it (a multi-line call: `raise ValueError("No available ... "`, `"Try ..."`).
     previous_frame_by_tag: dict[str, bool] = {}
     for line in lines:
         if (_FRAME.match(line.message) or _CARETS.match(line.message)
                 or (previous_frame_by_tag.get(line.tag) and line.message.startswith("    "))):
             line.is_frame = True
-        previous_frame_by_tag[line.tag] = bool(_FRAME.match(line.message))
+        previous_frame_by_tag[line.tag] = line.is_frame
     return lines
 
 
@@ -151,22 +168,74 @@ _RUN_START = re.compile(
 )
 _VLLM_ACTIVITY = re.compile(
     r"non-default args:|vLLM API server version|Initializing an? (V1 )?LLM engine|Resolved architecture"
-    r"|Starting to load model|Loading safetensors checkpoint shards|version \d+\.\d+\.\d+"
+    r"|Starting to load model|Loading safetensors checkpoint shards|vLLM (?:API server )?version \d+\.\d+\.\d+"
+    r"|Automatically detected platform|Using max model len"
 )
-_LOAD_DONE = re.compile(
+_LOAD_DONE_TEXT = (
     r"Loading weights took|Model loading took|Loading model weights took|model weights took"
-    r"|Memory profiling takes|init engine \(profile|KV cache size:|# (?:GPU|CPU) blocks:"
+    r"|Memory profiling takes|init engine \(profile|KV cache size:|# (?:GPU|CPU|cuda) blocks:"
     r"|Available KV cache memory|Maximum concurrency for|Capturing CUDA graph|Graph capturing finished"
     r"|CUDA graphs can take additional|Estimated CUDA graph memory|Explicitly set \([\d.]+/[\d.]+\) GiB for KV"
 )
-_SERVING = re.compile(
+_LOAD_DONE = re.compile(_LOAD_DONE_TEXT)
+_SERVING_TEXT = (
     r"Application startup complete|Uvicorn running on|Starting vLLM (?:API )?server (?:\d+ )?on https?://"
-    r'|"GET /health HTTP/[\d.]+" 200'
+    r'|"GET /health HTTP/[\d.]+" 200|Avg prompt throughput|"(?:POST|GET) /v1/\S+ HTTP/[\d.]+" 2\d\d'
+    r"|Route: /\S*, Methods:|Started server process"
 )
+_SERVING = re.compile(_SERVING_TEXT)
 _REQUESTED_SHUTDOWN = re.compile(
     r"shutdown triggered|trigger received signal=SIG(?:TERM|INT)|[Rr]eceived (?:signal )?SIG(?:TERM|INT)"
     r"|^KeyboardInterrupt|^Stopping .*\.service"
 )
+
+# The milestones a start prints, in the order it reaches them, and the phase each one opens: an error
+# sits in the phase of the last milestone reached before it (process start and config resolved open
+# `load`, weights loaded opens `startup`, the server listening opens `runtime`).
+STAGES = ("load", "startup", "runtime")
+_MILESTONES = (
+    ("load", re.compile(
+        _VLLM_ACTIVITY.pattern + r"|Loading weights on|Using model weights format"
+        r"|rank \d+ in world size \d+ is assigned"
+        r"|Using \w+ (?:attention )?backend|Defaulting to use (?:mp|ray) for distributed|Started engine process"
+        r"|Initializing a V\d LLM engine")),
+    ("startup", re.compile(
+        _LOAD_DONE_TEXT + r"|Starting profile run|GPU KV cache size|Capturing cudagraphs"
+        r"|Capturing the model for CUDA graphs")),
+    ("runtime", re.compile(_SERVING_TEXT + r"|Available routes are|Added request|Received request")),
+)
+# Frames of a traceback name the step that failed; the deepest step wins.
+_FRAME_STAGES = (
+    ("runtime", re.compile(
+        r"\b(?:run_engine_loop|engine_step|run_busy_loop|_process_engine_step|step_with_batch_queue|_run_engine"
+        r"|execute_model_async|_raise_exception_on_finish|create_chat_completion|create_completion"
+        r"|chat_completion_stream_generator|process_inputs|_validate_model_inputs?"
+        r"|add_request|generate)\b")),
+    ("startup", re.compile(
+        r"\b(?:_initialize_kv_caches|initialize_kv_cache|determine_num_available_blocks"
+        r"|_dummy_run|_dummy_sampler_run|capture_model|initialize_cache|raise_if_cache_size_invalid"
+        r"|_?check_enough_kv_cache_memory|get_kv_cache_configs?|compile_or_warm_up_model)\b"
+        r"|torch/_inductor/|torch/_dynamo/")),
+    ("load", re.compile(
+        r"\b(?:load_model|load_weights|get_model|init_device|init_worker|initialize_model_parallel"
+        r"|init_model_parallel_group|init_worker_distributed_environment|initialize_ray_cluster"
+        r"|_get_executor_cls|from_pretrained|_cuda_init|_lazy_init|new_group|GroupCoordinator"
+        r"|make_layers|run_mp_engine|from_engine_args|_init_engine|run_engine_core|build_async_engine_client\w*"
+        r"|run_server)\b")),
+)
+
+
+def _later(first: str | None, second: str | None) -> str | None:
+    """The later of two phases of a start (None: not known)."""
+    known = [phase for phase in (first, second) if phase]
+    return max(known, key=STAGES.index) if known else None
+
+
+def _frame_stage(text: str) -> str | None:
+    for stage, pattern in _FRAME_STAGES:
+        if pattern.search(text):
+            return stage
+    return None
 
 
 @dataclass
@@ -176,8 +245,10 @@ class _Run:
     load_done: int | None = None
     activity: bool = False
     shutdown: int | None = None
+    stages: list[tuple[int, str]] = field(default_factory=list)  # (line index, phase reached there)
 
     def __post_init__(self) -> None:
+        reached = None
         for line in self.lines:
             text = line.message
             if self.serving is None and _SERVING.search(text):
@@ -189,15 +260,25 @@ class _Run:
                 self.activity = True
             if self.shutdown is None and _REQUESTED_SHUTDOWN.search(text):
                 self.shutdown = line.index
+            if line.is_frame:
+                continue
+            for stage, pattern in _MILESTONES:
+                if pattern.search(text):
+                    reached = _later(reached, stage)
+            if reached and (not self.stages or self.stages[-1][1] != reached):
+                self.stages.append((line.index, reached))
+
+    def stage_at(self, index: int) -> str | None:
+        """The phase of the last milestone at or before line ``index`` (None: no milestone yet)."""
+        found = None
+        for at, stage in self.stages:
+            if at > index:
+                break
+            found = stage
+        return found
 
     def phase_at(self, index: int, default: str) -> str:
-        if self.serving is not None and index > self.serving:
-            return "runtime"
-        if self.load_done is not None and index > self.load_done:
-            return "startup"
-        if self.activity:
-            return "load"
-        return default
+        return self.stage_at(index) or default
 
 
 def _split_runs(lines: list[Line]) -> list[_Run]:
@@ -303,14 +384,48 @@ class _Hit:
         return self.params.get(key)
 
 
+# The cause class of each rule: the corpus taxonomy (tests/fixtures/vllm-failure-corpus/README.md).
+_CLASS_OF_RULE = {
+    "architecture_not_supported": "architecture_unsupported", "trust_remote_code_required": "remote_code_required",
+    "missing_weight_files": "weights_missing", "corrupt_safetensors": "weights_corrupt",
+    "corrupt_pickle_checkpoint": "weights_corrupt", "weight_name_mismatch": "weights_mismatch",
+    "weight_shape_mismatch": "weights_mismatch", "tokenizer_file_invalid": "tokenizer_error",
+    "tokenizer_load_failed": "tokenizer_error", "max_model_len_over_model_limit": "config_invalid",
+    "quantization_mismatch": "config_invalid", "quantization_unsupported_on_gpu": "quantization_unsupported",
+    "dtype_unsupported_on_gpu": "dtype_unsupported", "cli_argument_error": "config_invalid",
+    "hub_access_failed": "model_download", "disk_full": "resource_limit",
+    "python_dependency_missing": "dependency_error", "port_in_use": "port_in_use", "port_bind_denied": "port_in_use",
+    "kv_cache_too_small_for_max_model_len": "kv_cache_insufficient", "no_kv_cache_memory": "kv_cache_insufficient",
+    "cpu_memory_insufficient": "kv_cache_insufficient", "oom_sampler_warmup": "gpu_oom",
+    "gpu_out_of_memory": "gpu_oom", "host_out_of_memory": "host_oom", "too_many_open_files": "resource_limit",
+    "attention_heads_not_divisible": "parallel_config_invalid", "parallel_layout_invalid": "parallel_config_invalid",
+    "nccl_shared_memory": "nccl_error", "nccl_dmabuf": "nccl_error", "distributed_network": "distributed_network",
+    "collective_timeout": "timeout", "nccl_error": "nccl_error", "ray_error": "ray_error",
+    "gpu_driver_mismatch": "driver_or_runtime", "gpu_arch_not_in_build": "gpu_arch_unsupported",
+    "worker_start_method": "worker_start_method", "mamba_cache_blocks_below_max_num_seqs": "kv_cache_insufficient",
+    "batched_tokens_below_max_model_len": "config_invalid", "gpu_kernel_fault": "gpu_kernel_fault",
+    "timeout_waiting_for_engine": "timeout", "unsupported_engine_option": "config_invalid",
+    "attention_backend_unsupported": "attention_backend_unsupported",
+    "request_over_context_length": "request_invalid", "request_token_out_of_vocabulary": "request_invalid",
+    "request_unknown_field": "request_invalid", "request_unknown_model": "request_invalid",
+    "index_out_of_range": "gpu_kernel_fault", "kv_cache_preemption": "kv_cache_insufficient",
+    "http_400_responses": "healthy", "http_5xx_responses": "engine_died_unexplained",
+    "config_validation": "config_invalid", "engine_startup_failed": "engine_died_unexplained",
+    "engine_dead": "engine_died_unexplained", "process_exited": "engine_died_unexplained",
+}
+# Client errors: a serving engine whose only errors are these is healthy.
+_CLIENT_CLASSES = ("request_invalid", "healthy")
+
+
 @dataclass
 class Rule:
     id: str
     tier: int
     pattern: re.Pattern
     build: Callable[[_Hit], Finding]
-    phase: str | None = None          # fixed phase; None: from the line's position
-    default_phase: str = "unknown"    # when the position says nothing (a bare snippet)
+    cls: str = "unknown"              # cause class (the corpus taxonomy)
+    phase: str | None = None          # fixed phase, whatever the timeline says (binding the port only)
+    default_phase: str = "unknown"    # the family's phase when the timeline says nothing (a bare line)
     quiet_levels: bool = False        # also match INFO/WARNING lines
     context: re.Pattern | None = None  # must match the traceback above the line
     hints: tuple[re.Pattern, ...] = ()  # supporting lines for the evidence
@@ -320,18 +435,32 @@ class Rule:
 RULES: list[Rule] = []
 
 
-def _rule(rule_id: str, tier: int, pattern: str, *, phase: str | None = None, default_phase: str = "unknown",
-          quiet_levels: bool = False, context: str | None = None, hints: tuple[str, ...] = (),
-          before_serving: bool = False) -> Callable[[Callable[[_Hit], Finding]], Callable[[_Hit], Finding]]:
+def _register(rule_id: str, tier: int, pattern: str, build: Callable[[_Hit], Finding], *, cls: str | None = None,
+              phase: str | None = None, default_phase: str = "unknown", quiet_levels: bool = False,
+              context: str | None = None, hints: tuple[str, ...] = (), before_serving: bool = False) -> None:
+    RULES.append(Rule(
+        id=rule_id, tier=tier, pattern=re.compile(pattern), build=build,
+        cls=cls or _CLASS_OF_RULE.get(rule_id, "unknown"), phase=phase,
+        default_phase=default_phase, quiet_levels=quiet_levels,
+        context=re.compile(context, re.IGNORECASE) if context else None,
+        hints=tuple(re.compile(h) for h in hints), before_serving=before_serving,
+    ))
+
+
+def _rule(rule_id: str, tier: int, pattern: str, **options: Any
+          ) -> Callable[[Callable[[_Hit], Finding]], Callable[[_Hit], Finding]]:
+    """A rule whose finding computes something (numbers from the message, the context)."""
     def register(build: Callable[[_Hit], Finding]) -> Callable[[_Hit], Finding]:
-        RULES.append(Rule(
-            id=rule_id, tier=tier, pattern=re.compile(pattern), build=build, phase=phase,
-            default_phase=default_phase, quiet_levels=quiet_levels,
-            context=re.compile(context, re.IGNORECASE) if context else None,
-            hints=tuple(re.compile(h) for h in hints), before_serving=before_serving,
-        ))
+        _register(rule_id, tier, pattern, build, **options)
         return build
     return register
+
+
+def _row(rule_id: str, tier: int, pattern: str, *, cause: str, steps: list[str], **options: Any) -> None:
+    """A rule whose finding is constant: one row of the table."""
+    def build(hit: _Hit) -> Finding:
+        return Finding(cause=cause, steps=list(steps))
+    _register(rule_id, tier, pattern, build, **options)
 
 
 def _from_to(hit: _Hit, key: str, new: Any) -> str:
@@ -368,9 +497,10 @@ def _largest_divisor_at_most(total: int, limit: int) -> int:
 
 @_rule("architecture_not_supported", 1,
        r"architectures? .{0,200}?(?:are|is) not supported|Cannot find model module|failed to be inspected"
+       r"|Error in inspecting model architecture"
        r"|but Transformers does not recognize this architecture|No model architectures are specified"
        r"|is not a supported (?:model|architecture)",
-       phase="load")
+       default_phase="load")
 def _architecture(hit: _Hit) -> Finding:
     names = re.search(r"\[([^\]]*)\]", hit.line.message) or re.search(r"model type `?([\w-]+)`?",
                                                                       hit.line.message)
@@ -385,26 +515,23 @@ def _architecture(hit: _Hit) -> Finding:
         ])
 
 
-@_rule("trust_remote_code_required", 1,
-       r"contains custom code which must be executed|requires you to execute the (?:configuration|modeling"
-       r"|tokenizer)?\s?file|(?:set|pass|use|setting|passing)\b.{0,30}trust_remote_code=True"
-       r"|--trust-remote-code. flag",
-       phase="load")
-def _trust_remote_code(hit: _Hit) -> Finding:
-    return Finding(
-        cause="The model ships its own Python code (auto_map in config.json) and the server ran without "
-              "--trust-remote-code.",
-        steps=[
-            "Read the model directory's custom *.py files, then start with --trust-remote-code "
-            "(trust_remote_code: true); Kimi K2/K3 always need it",
-        ])
+_row("trust_remote_code_required", 1,
+     r"contains custom code which must be executed|requires you to execute the (?:configuration|modeling"
+     r"|tokenizer)?\s?file|(?:set|pass|use|setting|passing)\b.{0,30}trust_remote_code=True"
+     r"|--trust-remote-code. flag",
+     default_phase="load",
+     cause='The model ships its own Python code (auto_map in config.json) and the server ran without '
+           '--trust-remote-code.',
+     steps=[
+           "Read the model directory's custom *.py files, then start with --trust-remote-code "
+           '(trust_remote_code: true); Kimi K2/K3 always need it'])
 
 
 @_rule("missing_weight_files", 1,
        r"Weight files referenced in index but missing|Cannot find any model weights"
        r"|No such file or directory:? .{0,200}\.(?:safetensors|bin|pt)\b|does not appear to have (?:a )?files? named"
        r"|(?:Missing|missing) (?:shard|weight file)",
-       phase="load")
+       default_phase="load")
 def _missing_weights(hit: _Hit) -> Finding:
     files = re.findall(r"[\w.-]+\.(?:safetensors|bin|pt)\b", hit.line.message)
     named = f" ({', '.join(sorted(set(files)))})" if files else ""
@@ -420,7 +547,7 @@ def _missing_weights(hit: _Hit) -> Finding:
 @_rule("corrupt_safetensors", 1,
        r"Error while deserializing header|SafetensorError|HeaderTooLarge|header too large"
        r"|MetadataIncompleteBuffer|incomplete metadata|InvalidHeader",
-       phase="load")
+       default_phase="load")
 def _corrupt_safetensors(hit: _Hit) -> Finding:
     text = hit.line.message
     if re.search(r"too ?large", text, re.IGNORECASE):
@@ -438,71 +565,64 @@ def _corrupt_safetensors(hit: _Hit) -> Finding:
         ])
 
 
-@_rule("corrupt_pickle_checkpoint", 1,
-       r"PytorchStreamReader failed|failed finding central directory|invalid load key|Ran out of input",
-       phase=None, default_phase="load")
-def _corrupt_pickle(hit: _Hit) -> Finding:
-    return Finding(
-        cause="A .bin/.pt checkpoint file is truncated or corrupt (torch.load could not read it).",
-        steps=["Re-download the file and verify its sha256; prefer the safetensors files when the repo has them"])
+_row("corrupt_pickle_checkpoint", 1,
+     r"PytorchStreamReader failed|failed finding central directory|invalid load key|Ran out of input",
+     default_phase="load",
+     cause='A .bin/.pt checkpoint file is truncated or corrupt (torch.load could not read it).',
+     steps=[
+           'Re-download the file and verify its sha256; prefer the safetensors files when the repo has them'])
 
 
-@_rule("weight_name_mismatch", 1,
-       r"KeyError: '[\w.]*(?:layers?|weight|bias|experts?|embed\w*|lm_head|self_attn|mlp|language_model)[\w.]*'",
-       phase="load")
-def _weight_names(hit: _Hit) -> Finding:
-    return Finding(
-        cause="vLLM's model code has no parameter for a checkpoint tensor name: the checkpoint layout and "
-              "this vLLM release disagree (a loader bug or a checkpoint for another version).",
-        steps=[
-            "Serve the vLLM release the model's recipe names, or upgrade vLLM to one with the loader fix",
-            "Check that config.json matches the weights (same model, same quantization format)",
-        ])
+_row("weight_name_mismatch", 1,
+     r"KeyError: '[\w.]*(?:layers?|weight|bias|experts?|embed\w*|lm_head|self_attn|mlp|language_model)[\w.]*'",
+     default_phase="load",
+     cause="vLLM's model code has no parameter for a checkpoint tensor name: the checkpoint layout and this "
+           'vLLM release disagree (a loader bug or a checkpoint for another version).',
+     steps=[
+           "Serve the vLLM release the model's recipe names, or upgrade vLLM to one with the loader fix",
+           'Check that config.json matches the weights (same model, same quantization format)'])
 
 
-@_rule("weight_shape_mismatch", 1,
-       r"size mismatch for|[Ss]hape mismatch|Attempted to load weight \(torch\.Size|param_data\.shape == "
-       r"loaded_weight\.shape|loaded_weight\.shape",
-       phase="load")
-def _weight_shapes(hit: _Hit) -> Finding:
-    return Finding(
-        cause="A checkpoint tensor has a different shape than the model config implies: config.json and "
-              "the weights do not belong together (or the quantization format is not the one declared).",
-        steps=["Use the config.json shipped with these weights; check quantization_config against the files",
-               "Otherwise use a vLLM release that supports this checkpoint layout"])
+_row("weight_shape_mismatch", 1,
+     r"size mismatch for|[Ss]hape mismatch|Attempted to load weight \(torch\.Size|param_data\.shape == "
+     r"loaded_weight\.shape|loaded_weight\.shape",
+     default_phase="load",
+     cause='A checkpoint tensor has a different shape than the model config implies: config.json and the '
+           'weights do not belong together (or the quantization format is not the one declared).',
+     steps=[
+           'Use the config.json shipped with these weights; check quantization_config against the files',
+           'Otherwise use a vLLM release that supports this checkpoint layout'])
 
 
 # ----- load: tokenizer -------------------------------------------------------------------------
 
-@_rule("tokenizer_file_invalid", 1, r"JSONDecodeError|Expecting value|Unterminated string|Expecting ',' delimiter",
-       phase="load", context=r"tokeni[sz]")
-def _tokenizer_json(hit: _Hit) -> Finding:
-    return Finding(
-        cause="The tokenizer files (tokenizer.json / tokenizer_config.json) are not valid JSON: truncated "
-              "or corrupt.",
-        steps=["Re-download the tokenizer files and verify their sha256; check that --tokenizer points at "
-               "the model's own tokenizer"])
+_row("tokenizer_file_invalid", 1, r"JSONDecodeError|Expecting value|Unterminated string|Expecting ',' delimiter",
+     default_phase="load", context=r"tokeni[sz]",
+     cause='The tokenizer files (tokenizer.json / tokenizer_config.json) are not valid JSON: truncated or '
+           'corrupt.',
+     steps=[
+           'Re-download the tokenizer files and verify their sha256; check that --tokenizer points at the '
+           "model's own tokenizer"])
 
 
-@_rule("tokenizer_load_failed", 1,
-       r"data did not match any variant of untagged enum|Can't load tokenizer|Couldn't instantiate the backend "
-       r"tokenizer|Tokenizer class \w+ does not exist|Unable to load vocabulary|Error loading tokenizer"
-       r"|Failed to load (?:the )?tokenizer|No tokenizer file found",
-       phase="load")
-def _tokenizer_load(hit: _Hit) -> Finding:
-    return Finding(
-        cause="The tokenizer could not be loaded: missing or corrupt tokenizer files, a tokenizer format "
-              "newer than the installed tokenizers/transformers, or a tokenizer that needs remote code.",
-        steps=["Check the tokenizer files against the hub (sha256) and --tokenizer / --tokenizer-mode",
-               "If the format is newer, upgrade transformers/tokenizers in the vLLM venv; if it is custom "
-               "code, add --trust-remote-code"])
+_row("tokenizer_load_failed", 1,
+     r"data did not match any variant of untagged enum|Can't load tokenizer|Couldn't instantiate the backend "
+     r"tokenizer|Tokenizer class \w+ does not exist|Unable to load vocabulary|Error loading tokenizer"
+     r"|Failed to load (?:the )?tokenizer|No tokenizer file found",
+     default_phase="load",
+     cause='The tokenizer could not be loaded: missing or corrupt tokenizer files, a tokenizer format newer '
+           'than the installed tokenizers/transformers, or a tokenizer that needs remote code.',
+     steps=[
+           'Check the tokenizer files against the hub (sha256) and --tokenizer / --tokenizer-mode',
+           'If the format is newer, upgrade transformers/tokenizers in the vLLM venv; if it is custom code, '
+           'add --trust-remote-code'])
 
 
 # ----- load: configuration ---------------------------------------------------------------------
 
 @_rule("max_model_len_over_model_limit", 1,
        r"max_model_len \((\d+)\) is greater than the derived max_model_len \((\w+)=(\d+)",
-       phase="load")
+       default_phase="load")
 def _max_len_over_limit(hit: _Hit) -> Finding:
     requested, key, limit = hit.match.group(1), hit.match.group(2), int(hit.match.group(3))
     return Finding(
@@ -515,7 +635,7 @@ def _max_len_over_limit(hit: _Hit) -> Finding:
 
 @_rule("quantization_mismatch", 1,
        r"Quantization method specified in the model config \((\w+)\) does not match",
-       phase="load")
+       default_phase="load")
 def _quantization_mismatch(hit: _Hit) -> Finding:
     return Finding(
         cause=f"--quantization disagrees with the checkpoint's quantization_config ({hit.match.group(1)}).",
@@ -526,7 +646,7 @@ def _quantization_mismatch(hit: _Hit) -> Finding:
 @_rule("quantization_unsupported_on_gpu", 1,
        r"not supported for the current GPU|Minimum capability: \d+|is not supported for quantization"
        r"|Unknown quantization method|quantization method .{0,60} is not supported",
-       phase="load")
+       default_phase="load")
 def _quantization_gpu(hit: _Hit) -> Finding:
     needs = re.search(r"Minimum capability: (\d+)\. Current capability: (\d+)", hit.line.message)
     detail = (f" (needs compute capability {int(needs.group(1)) / 10:g}, this GPU has "
@@ -537,45 +657,43 @@ def _quantization_gpu(hit: _Hit) -> Finding:
                "Or run on GPUs with the required compute capability"])
 
 
-@_rule("dtype_unsupported_on_gpu", 1, r"Bfloat16 is only supported on GPUs", phase="load")
+@_rule("dtype_unsupported_on_gpu", 1, r"Bfloat16 is only supported on GPUs", default_phase="load")
 def _bf16(hit: _Hit) -> Finding:
     return Finding(cause="The GPU cannot run bfloat16 (compute capability below 8.0).",
                    steps=["Start with --dtype half"], parameter_changes={"dtype": "half"})
 
 
-@_rule("cli_argument_error", 1,
-       r"error: unrecognized arguments|error: argument --[\w-]+|invalid choice:|the following arguments are "
-       r"required|ambiguous option",
-       phase="load")
-def _cli_argument(hit: _Hit) -> Finding:
-    return Finding(cause="vLLM rejected its command line: a flag this vLLM release does not know or a bad value.",
-                   steps=["Fix or drop the flag named in the evidence; check `vllm serve --help` of the "
-                          "installed release (flags change between releases)"])
+_row("cli_argument_error", 1,
+     r"error: unrecognized arguments|error: argument --[\w-]+|invalid choice:|the following arguments are "
+     r"required|ambiguous option",
+     default_phase="load",
+     cause='vLLM rejected its command line: a flag this vLLM release does not know or a bad value.',
+     steps=[
+           'Fix or drop the flag named in the evidence; check `vllm serve --help` of the installed release '
+           '(flags change between releases)'])
 
 
 # ----- load: hub, disk, python dependencies ----------------------------------------------------
 
-@_rule("hub_access_failed", 1,
-       r"LocalEntryNotFoundError|OfflineModeIsEnabled|Cannot find the requested files in the local cache"
-       r"|couldn't connect to .{0,40}hugging ?face|We couldn't connect|RepositoryNotFoundError|Repository Not Found"
-       r"|GatedRepoError|Cannot access gated repo|Access to model .{0,80} is restricted|401 Client Error"
-       r"|403 Client Error|is not a local folder and is not a valid model identifier|HFValidationError"
-       r"|Repo id must be in the form|Invalid repository ID or local directory",
-       phase="load")
-def _hub(hit: _Hit) -> Finding:
-    return Finding(
-        cause="vLLM tried to fetch the model or tokenizer from the hub and could not (offline, no access, "
-              "a wrong repo id, or a path that does not exist).",
-        steps=["Serve a local, verified model directory (the release's weights path) instead of a hub id",
-               "If a download is intended: check HF_TOKEN / gated access and the repo id; with HF_HUB_OFFLINE=1 "
-               "every file (incl. tokenizer) must already be in the local cache"])
+_row("hub_access_failed", 1,
+     r"LocalEntryNotFoundError|OfflineModeIsEnabled|Cannot find the requested files in the local cache"
+     r"|couldn't connect to .{0,40}hugging ?face|We couldn't connect|RepositoryNotFoundError|Repository Not Found"
+     r"|GatedRepoError|Cannot access gated repo|Access to model .{0,80} is restricted|401 Client Error"
+     r"|403 Client Error|is not a local folder and is not a valid model identifier|HFValidationError"
+     r"|Repo id must be in the form|Invalid repository ID or local directory",
+     default_phase="load",
+     cause='vLLM tried to fetch the model or tokenizer from the hub and could not (offline, no access, a '
+           'wrong repo id, or a path that does not exist).',
+     steps=[
+           "Serve a local, verified model directory (the release's weights path) instead of a hub id",
+           'If a download is intended: check HF_TOKEN / gated access and the repo id; with HF_HUB_OFFLINE=1 '
+           'every file (incl. tokenizer) must already be in the local cache'])
 
 
-@_rule("disk_full", 1, r"No space left on device|\[Errno 28\]", default_phase="load")
-def _disk(hit: _Hit) -> Finding:
-    return Finding(cause="A disk filled up (weights, HF cache, /tmp or the compile caches).",
-                   steps=["Free space or point HF_HOME / VLLM_CACHE_ROOT / TMPDIR at a larger disk, "
-                          "then restart"])
+_row("disk_full", 1, r"No space left on device|\[Errno 28\]", default_phase="load",
+     cause='A disk filled up (weights, HF cache, /tmp or the compile caches).',
+     steps=[
+           'Free space or point HF_HOME / VLLM_CACHE_ROOT / TMPDIR at a larger disk, then restart'])
 
 
 @_rule("python_dependency_missing", 2,
@@ -604,20 +722,20 @@ def _port(hit: _Hit) -> Finding:
                "Or move this release to a free --port; pre-check the port before starting the unit"])
 
 
-@_rule("port_bind_denied", 1, r"error while attempting to bind|Errno 13\].{0,40}bind|Cannot assign requested address",
-       phase="startup", before_serving=True)
-def _bind(hit: _Hit) -> Finding:
-    return Finding(cause="The API server could not bind its host/port (no permission for the port, or the "
-                         "--host address is not on this machine).",
-                   steps=["Use a port >= 1024 or grant CAP_NET_BIND_SERVICE; check --host is an address of "
-                          "this host (or 0.0.0.0)"])
+_row("port_bind_denied", 1, r"error while attempting to bind|Errno 13\].{0,40}bind|Cannot assign requested address",
+     phase="startup", before_serving=True,
+     cause='The API server could not bind its host/port (no permission for the port, or the --host address is '
+           'not on this machine).',
+     steps=[
+           'Use a port >= 1024 or grant CAP_NET_BIND_SERVICE; check --host is an address of this host (or '
+           '0.0.0.0)'])
 
 
 @_rule("kv_cache_too_small_for_max_model_len", 1,
        r"max seq len \((\d+)\),?\s*\(?\s*([\d.]+) GiB KV cache is needed.{0,80}?available KV cache memory "
        r"\(([\d.]+) GiB\)|max seq len \((\d+)\) is larger than the maximum number of tokens that can be "
        r"stored in KV cache \((\d+)\)",
-       phase="startup")
+       default_phase="startup")
 def _kv_too_small(hit: _Hit) -> Finding:
     text = hit.line.message
     estimate = re.search(r"estimated maximum model length is (\d+)", text)
@@ -662,7 +780,7 @@ def _kv_too_small(hit: _Hit) -> Finding:
 @_rule("no_kv_cache_memory", 1,
        r"No available memory for the cache blocks|No available memory for the KV cache|Insufficient memory for "
        r"(?:the )?KV cache|num_gpu_blocks.{0,20}(?:<= ?0|is 0)",
-       phase="startup", hints=(r"Estimated CUDA graph memory: [\d.]+ GiB",))
+       default_phase="startup", hints=(r"Estimated CUDA graph memory: [\d.]+ GiB",))
 def _no_kv(hit: _Hit) -> Finding:
     graphs = re.search(r"Estimated CUDA graph memory: ([\d.]+) GiB", hit.run_text())
     steps = [f"{_upper_first(_raise_utilisation(hit))} so the KV cache gets memory after weights, "
@@ -680,7 +798,7 @@ def _no_kv(hit: _Hit) -> Finding:
 
 @_rule("cpu_memory_insufficient", 1,
        r"Available memory on node \d+ .{0,80}less than (?:desired CPU memory utilization|requested memory for kv)",
-       phase="startup")
+       default_phase="startup")
 def _cpu_memory(hit: _Hit) -> Finding:
     return Finding(
         cause="On the CPU backend the requested memory (gpu_memory_utilization of RAM, or the explicit KV "
@@ -691,7 +809,7 @@ def _cpu_memory(hit: _Hit) -> Finding:
 
 
 @_rule("oom_sampler_warmup", 1, r"out of memory occurred when warming up (?:sampler|pooler) with (\d+)",
-       phase="startup")
+       default_phase="startup")
 def _oom_sampler(hit: _Hit) -> Finding:
     seqs = int(hit.match.group(1))
     return Finding(
@@ -730,28 +848,27 @@ def _gpu_oom(hit: _Hit) -> Finding:
                "Then more GPUs (tensor_parallel_size) or a quantized checkpoint"])
 
 
-@_rule("host_out_of_memory", 1,
-       r"killed by the OOM killer|oom-kill|Out of memory: Killed process|Failed with result 'oom-kill'"
-       r"|\bMemoryError\b",
-       default_phase="startup")
-def _host_oom(hit: _Hit) -> Finding:
-    return Finding(
-        cause="The host ran out of RAM and the kernel OOM killer (or Python) stopped the server.",
-        steps=["Free RAM or give the unit more (MemoryMax); lower swap_space / cpu_offload_gb, and on CPU "
-               "the KV cache size (VLLM_CPU_KVCACHE_SPACE)",
-               "Loading a large checkpoint needs RAM headroom: load one release at a time"])
+_row("host_out_of_memory", 1,
+     r"killed by the OOM killer|oom-kill|Out of memory: Killed process|Failed with result 'oom-kill'"
+     r"|\bMemoryError\b",
+     default_phase="startup",
+     cause='The host ran out of RAM and the kernel OOM killer (or Python) stopped the server.',
+     steps=[
+           'Free RAM or give the unit more (MemoryMax); lower swap_space / cpu_offload_gb, and on CPU the KV '
+           'cache size (VLLM_CPU_KVCACHE_SPACE)',
+           'Loading a large checkpoint needs RAM headroom: load one release at a time'])
 
 
-@_rule("too_many_open_files", 1, r"Too many open files|Errno 24\]", default_phase="startup")
-def _nofile(hit: _Hit) -> Finding:
-    return Finding(cause="The process hit its open-file limit (ulimit -n).",
-                   steps=["Raise LimitNOFILE in the unit (e.g. 1048576) and restart"])
+_row("too_many_open_files", 1, r"Too many open files|Errno 24\]", default_phase="startup",
+     cause='The process hit its open-file limit (ulimit -n).',
+     steps=[
+           'Raise LimitNOFILE in the unit (e.g. 1048576) and restart'])
 
 
 # ----- startup: parallel layout, distributed, drivers ------------------------------------------
 
 @_rule("attention_heads_not_divisible", 1,
-       r"attention heads \((\d+)\) must be divisible by tensor parallel size \((\d+)\)", phase="startup")
+       r"attention heads \((\d+)\) must be divisible by tensor parallel size \((\d+)\)", default_phase="startup")
 def _heads(hit: _Hit) -> Finding:
     heads, tp = int(hit.match.group(1)), int(hit.match.group(2))
     fit = _largest_divisor_at_most(heads, tp)
@@ -762,125 +879,117 @@ def _heads(hit: _Hit) -> Finding:
         parameter_changes={"tensor_parallel_size": fit})
 
 
-@_rule("parallel_layout_invalid", 1,
-       r"number of required GPUs exceeds|placement group|(?:tensor|pipeline|data|expert|context)[ _]parallel"
-       r"(?:[ _]size)?.{0,80}(?:must|exceed|greater than|larger than|divisible|not enough|available)"
-       r"|\b(?:tp|pp|dp|ep|cp)_(?:world_)?size\b.{0,60}(?:must|divisible|positive|exceed)"
-       r"|divisible by (?:ep_size|tp_size|world_size)|world[_ ]size.{0,60}(?:must|exceed|greater|positive)"
-       r"|invalid device ordinal",
-       phase="startup")
-def _parallel(hit: _Hit) -> Finding:
-    return Finding(
-        cause="The parallel layout does not fit the GPUs or the model: TP x PP x DP must equal the GPUs "
-              "that are visible (all Ray nodes joined), and TP/EP must divide heads and experts.",
-        steps=["Check the GPUs each node sees (nvidia-smi, `ray status` for multi-node) and that every "
-               "node has joined",
-               "Choose tensor/pipeline/data/expert parallel sizes whose product is the GPU count and that "
-               "divide the model's heads and experts (num_redundant_experts for EPLB)"])
+_row("parallel_layout_invalid", 1,
+     r"number of required GPUs exceeds|placement group|(?:tensor|pipeline|data|expert|context)[ _]parallel"
+     r"(?:[ _]size)?.{0,80}(?:must|exceed|greater than|larger than|divisible|not enough|available)"
+     r"|\b(?:tp|pp|dp|ep|cp)_(?:world_)?size\b.{0,60}(?:must|divisible|positive|exceed)"
+     r"|divisible by (?:ep_size|tp_size|world_size)|world[_ ]size.{0,60}(?:must|exceed|greater|positive)"
+     r"|invalid device ordinal|GPUs per node is not divisible",
+     default_phase="startup",
+     cause='The parallel layout does not fit the GPUs or the model: TP x PP x DP must equal the GPUs that are '
+           'visible (all Ray nodes joined), and TP/EP must divide heads and experts.',
+     steps=[
+           'Check the GPUs each node sees (nvidia-smi, `ray status` for multi-node) and that every node has '
+           'joined',
+           'Choose tensor/pipeline/data/expert parallel sizes whose product is the GPU count and that divide '
+           "the model's heads and experts (num_redundant_experts for EPLB)"])
 
 
-@_rule("nccl_shared_memory", 1,
-       r"shared memory segment|/dev/shm|shm_open|Bus error", phase="startup",
-       hints=(r"NCCL error|unhandled system error",))
-def _shm(hit: _Hit) -> Finding:
-    return Finding(
-        cause="NCCL (or the worker message queue) could not allocate shared memory: /dev/shm is too small "
-              "(a container default of 64 MB).",
-        steps=["Run with --ipc=host or a large --shm-size (e.g. 16g); on the host, check /dev/shm is not full"])
+_row("nccl_shared_memory", 1,
+     r"shared memory segment|/dev/shm|shm_open|Bus error", default_phase="startup",
+     hints=(r"NCCL error|unhandled system error",),
+     cause='NCCL (or the worker message queue) could not allocate shared memory: /dev/shm is too small (a '
+           'container default of 64 MB).',
+     steps=[
+           'Run with --ipc=host or a large --shm-size (e.g. 16g); on the host, check /dev/shm is not full'])
 
 
-@_rule("nccl_dmabuf", 1, r"dmabuf", phase="startup")
-def _dmabuf(hit: _Hit) -> Finding:
-    return Finding(cause="NCCL's DMA-BUF registration failed on this InfiniBand setup.",
-                   steps=["Set NCCL_DMABUF_ENABLE=0 (keep nvidia_peermem loaded) and restart"])
+_row("nccl_dmabuf", 1, r"dmabuf", default_phase="startup",
+     cause="NCCL's DMA-BUF registration failed on this InfiniBand setup.",
+     steps=[
+           'Set NCCL_DMABUF_ENABLE=0 (keep nvidia_peermem loaded) and restart'])
 
 
-@_rule("distributed_network", 1,
-       r"DistNetworkError|socket has timed out|TCPStore|rendezvous|Gloo connectFullMesh|GLOO_SOCKET_IFNAME"
-       r"|Connection refused.{0,40}(?:master|store|:\d{4,5})",
-       phase="startup")
-def _network(hit: _Hit) -> Finding:
-    return Finding(
-        cause="Workers could not reach each other (TCP store / Gloo / NCCL bootstrap): a wrong advertised "
-              "IP, firewall, or the wrong network interface.",
-        steps=["Set VLLM_HOST_IP / --master-addr to the node's reachable address (host networking in "
-               "containers) and NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME to the right interface",
-               "Check the port is open between nodes"])
+_row("distributed_network", 1,
+     r"DistNetworkError|socket has timed out|TCPStore|rendezvous|Gloo connectFullMesh|GLOO_SOCKET_IFNAME"
+     r"|Connection refused.{0,40}(?:master|store|:\d{4,5})",
+     default_phase="startup",
+     cause='Workers could not reach each other (TCP store / Gloo / NCCL bootstrap): a wrong advertised IP, '
+           'firewall, or the wrong network interface.',
+     steps=[
+           "Set VLLM_HOST_IP / --master-addr to the node's reachable address (host networking in containers) "
+           'and NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME to the right interface',
+           'Check the port is open between nodes'])
 
 
-@_rule("collective_timeout", 1,
-       r"Watchdog caught collective operation timeout|collective operation timeout|Timeout\(ms\)=\d+\) ran for"
-       r"|execute_model.{0,60}tim(?:ed|e) ?out|RPC call to \w+ timed out",
-       default_phase="runtime")
-def _collective_timeout(hit: _Hit) -> Finding:
-    return Finding(
-        cause="A collective (NCCL all-reduce/broadcast) or a model step hung until the watchdog killed it: "
-              "a rank died or stalled, or the inter-node network dropped.",
-        steps=["Find the first rank that failed above (its error is the root cause); check the inter-node "
-               "network (IB/RoCE) and NCCL_DEBUG=INFO",
-               "For multi-node expert parallel use a supported all2all backend; restart the unit"])
+_row("collective_timeout", 1,
+     r"Watchdog caught collective operation timeout|collective operation timeout|Timeout\(ms\)=\d+\) ran for"
+     r"|execute_model.{0,60}tim(?:ed|e) ?out|RPC call to \w+ timed out",
+     default_phase="runtime",
+     cause='A collective (NCCL all-reduce/broadcast) or a model step hung until the watchdog killed it: a '
+           'rank died or stalled, or the inter-node network dropped.',
+     steps=[
+           'Find the first rank that failed above (its error is the root cause); check the inter-node network '
+           '(IB/RoCE) and NCCL_DEBUG=INFO',
+           'For multi-node expert parallel use a supported all2all backend; restart the unit'])
 
 
-@_rule("nccl_error", 2,
-       r"\bNCCL error\b|nccl\w*Error|NCCL WARN|ProcessGroupNCCL|DistBackendError|unhandled (?:system|cuda) error",
-       phase="startup")
-def _nccl(hit: _Hit) -> Finding:
-    return Finding(
-        cause="NCCL failed to set up communication between GPUs.",
-        steps=["Rerun with NCCL_DEBUG=INFO to see the failing transport",
-               "Usual fixes: --ipc=host / a large --shm-size, NCCL_P2P_DISABLE=1 on GPUs without P2P, "
-               "NCCL_SOCKET_IFNAME, NCCL_DMABUF_ENABLE=0 on some IB setups"])
+_row("nccl_error", 2,
+     r"\bNCCL error\b|nccl\w*Error|NCCL WARN|ProcessGroupNCCL|DistBackendError|unhandled (?:system|cuda) error",
+     default_phase="startup",
+     cause='NCCL failed to set up communication between GPUs.',
+     steps=[
+           'Rerun with NCCL_DEBUG=INFO to see the failing transport',
+           'Usual fixes: --ipc=host / a large --shm-size, NCCL_P2P_DISABLE=1 on GPUs without P2P, '
+           'NCCL_SOCKET_IFNAME, NCCL_DMABUF_ENABLE=0 on some IB setups'])
 
 
-@_rule("ray_error", 2, r"RayActorError|ray\.exceptions\.|RaySystemError|Ray cluster|raylet|Failed to connect to GCS",
-       phase="startup")
-def _ray(hit: _Hit) -> Finding:
-    return Finding(cause="The Ray cluster the executor runs on failed or is incomplete.",
-                   steps=["Check `ray status` (all nodes and GPUs present), the head address, and that every "
-                          "node runs the same vLLM and Ray versions"])
+_row("ray_error", 2, r"RayActorError|ray\.exceptions\.|RaySystemError|Ray cluster|raylet|Failed to connect to GCS",
+     default_phase="startup",
+     cause='The Ray cluster the executor runs on failed or is incomplete.',
+     steps=[
+           'Check `ray status` (all nodes and GPUs present), the head address, and that every node runs the '
+           'same vLLM and Ray versions'])
 
 
-@_rule("gpu_driver_mismatch", 1,
-       r"Error 804|forward compatibility was attempted|driver version is insufficient|CUDA driver version"
-       r"|nvidia-container-cli|update your driver|NVIDIA driver on your system is too old|Found no NVIDIA driver"
-       r"|no CUDA-capable device|libcuda\.so|cudaErrorInsufficientDriver|CUDA_ERROR_NO_DEVICE|Failed to "
-       r"initialize NVML|NVML_ERROR|Failed to infer device type|cudaGetDeviceCount",
-       phase="startup")
-def _driver(hit: _Hit) -> Finding:
-    return Finding(
-        cause="The GPU driver and the CUDA runtime in the vLLM build do not work together (driver too old, "
-              "forward-compat libraries on an unsupported GPU, or no GPU visible).",
-        steps=["Check `nvidia-smi` on the host and the driver the vLLM/torch build needs; upgrade the driver "
-               "or use a vLLM build for the installed CUDA",
-               "In containers: the NVIDIA runtime must expose the GPUs; do not mount forward-compat libs on "
-               "non-datacenter GPUs"])
+_row("gpu_driver_mismatch", 1,
+     r"Error 804|forward compatibility was attempted|driver version is insufficient|CUDA driver version"
+     r"|nvidia-container-cli|update your driver|NVIDIA driver on your system is too old|Found no NVIDIA driver"
+     r"|no CUDA-capable device|libcuda\.so|cudaErrorInsufficientDriver|CUDA_ERROR_NO_DEVICE|Failed to "
+     r"initialize NVML|NVML_ERROR|Failed to infer device type|cudaGetDeviceCount",
+     default_phase="startup",
+     cause='The GPU driver and the CUDA runtime in the vLLM build do not work together (driver too old, '
+           'forward-compat libraries on an unsupported GPU, or no GPU visible).',
+     steps=[
+           'Check `nvidia-smi` on the host and the driver the vLLM/torch build needs; upgrade the driver or '
+           'use a vLLM build for the installed CUDA',
+           'In containers: the NVIDIA runtime must expose the GPUs; do not mount forward-compat libs on '
+           'non-datacenter GPUs'])
 
 
-@_rule("gpu_arch_not_in_build", 1,
-       r"no kernel image is available for execution on the device|sm_\d+ is not compatible with the current "
-       r"PyTorch installation|cudaErrorNoKernelImageForDevice",
-       phase="startup")
-def _arch_not_in_build(hit: _Hit) -> Finding:
-    return Finding(
-        cause="The vLLM/torch build has no kernels compiled for this GPU's architecture (compute capability).",
-        steps=["Install a vLLM and torch build compiled for this GPU (check torch.cuda.get_arch_list() against "
-               "nvidia-smi --query-gpu=compute_cap), or run on GPUs the build supports"])
+_row("gpu_arch_not_in_build", 1,
+     r"no kernel image is available for execution on the device|sm_\d+ is not compatible with the current "
+     r"PyTorch installation|cudaErrorNoKernelImageForDevice",
+     default_phase="startup",
+     cause="The vLLM/torch build has no kernels compiled for this GPU's architecture (compute capability).",
+     steps=[
+           'Install a vLLM and torch build compiled for this GPU (check torch.cuda.get_arch_list() against '
+           'nvidia-smi --query-gpu=compute_cap), or run on GPUs the build supports'])
 
 
-@_rule("worker_start_method", 1,
-       r"Cannot re-initialize CUDA in forked subprocess|start a new process before the current process has "
-       r"finished its bootstrapping phase",
-       phase="startup")
-def _start_method(hit: _Hit) -> Finding:
-    return Finding(
-        cause="The worker processes were started the wrong way (CUDA initialised before fork, or an entry point "
-              "without a __main__ guard under spawn).",
-        steps=["Set VLLM_WORKER_MULTIPROC_METHOD=spawn and launch through an entry point that guards "
-               "`if __name__ == \"__main__\"` (the deployer's kimi-vllm wrapper does)"])
+_row("worker_start_method", 1,
+     r"Cannot re-initialize CUDA in forked subprocess|start a new process before the current process has "
+     r"finished its bootstrapping phase",
+     default_phase="startup",
+     cause='The worker processes were started the wrong way (CUDA initialised before fork, or an entry point '
+           'without a __main__ guard under spawn).',
+     steps=[
+           'Set VLLM_WORKER_MULTIPROC_METHOD=spawn and launch through an entry point that guards `if __name__ '
+           '== "__main__"` (the deployer\'s kimi-vllm wrapper does)'])
 
 
 @_rule("mamba_cache_blocks_below_max_num_seqs", 1,
-       r"max_num_seqs \((\d+)\) exceeds available Mamba cache blocks \((\d+)\)", phase="startup")
+       r"max_num_seqs \((\d+)\) exceeds available Mamba cache blocks \((\d+)\)", default_phase="startup")
 def _mamba_blocks(hit: _Hit) -> Finding:
     seqs, blocks = int(hit.match.group(1)), int(hit.match.group(2))
     return Finding(
@@ -892,7 +1001,7 @@ def _mamba_blocks(hit: _Hit) -> Finding:
 
 
 @_rule("batched_tokens_below_max_model_len", 1,
-       r"max_num_batched_tokens \((\d+)\) is smaller than max_model_len \((\d+)\)", phase="load")
+       r"max_num_batched_tokens \((\d+)\) is smaller than max_model_len \((\d+)\)", default_phase="load")
 def _batched_tokens(hit: _Hit) -> Finding:
     batched, length = int(hit.match.group(1)), int(hit.match.group(2))
     return Finding(
@@ -902,10 +1011,17 @@ def _batched_tokens(hit: _Hit) -> Finding:
                f"{batched}"])
 
 
+_row("custom_allreduce_failed", 1, r"custom_all_reduce\.cuh|[Cc]ustom all.?reduce (?:failed|error)",
+     cls="custom_allreduce", default_phase="startup",
+     cause="vLLM's custom all-reduce kernel failed (CUDA IPC / peer access between the GPUs does not work "
+           "here: PCIe topology, containers, or a GPU the kernel was not built for).",
+     steps=["Start with --disable-custom-all-reduce (tensor parallelism falls back to NCCL all-reduce)",
+            "Check peer access with `nvidia-smi topo -m`; in containers use --ipc=host",
+            "If it began with a vLLM upgrade, roll back to the previous release and pin it"])
 @_rule("gpu_kernel_fault", 1,
        r"illegal memory access|device-side assert|unspecified launch failure|cudaErrorIllegalAddress"
        r"|misaligned address|CUDA error: (?!out of memory)|AcceleratorError",
-       default_phase="startup")
+       default_phase="runtime")
 def _kernel_fault(hit: _Hit) -> Finding:
     steps = []
     if re.search(r"custom_all_reduce|custom all.?reduce", hit.run_text()):
@@ -935,7 +1051,7 @@ def _engine_timeout(hit: _Hit) -> Finding:
 
 @_rule("unsupported_engine_option", 3,
        r"is not supported by the V1 Engine|not supported (?:on|with|in) (?:the )?V1|Falling back to V0",
-       phase="startup", quiet_levels=True)
+       default_phase="startup", quiet_levels=True)
 def _v1_option(hit: _Hit) -> Finding:
     option = re.search(r"(--[\w-]+)", hit.line.message)
     named = f" ({option.group(1)})" if option else ""
@@ -943,15 +1059,14 @@ def _v1_option(hit: _Hit) -> Finding:
                    steps=["Remove the option (V1 chooses its own behaviour, e.g. always preempts by recompute)"])
 
 
-@_rule("attention_backend_unsupported", 1,
-       r"Head dimension \d+ is not supported|No valid attention backend|is not supported by (?:MLA|FlashAttention"
-       r"|FlashInfer|the attention backend)|Cannot use \w+ backend",
-       default_phase="load")
-def _attention(hit: _Hit) -> Finding:
-    return Finding(cause="No attention kernel of this vLLM build supports the model's attention shape on this "
-                         "hardware.",
-                   steps=["Choose another attention backend (VLLM_ATTENTION_BACKEND / --attention-backend) or "
-                          "hardware/vLLM release that supports the head size"])
+_row("attention_backend_unsupported", 1,
+     r"Head dimension \d+ is not supported|No valid attention backend|is not supported by (?:MLA|FlashAttention"
+     r"|FlashInfer|the attention backend)|Cannot use \w+ backend",
+     default_phase="load",
+     cause="No attention kernel of this vLLM build supports the model's attention shape on this hardware.",
+     steps=[
+           'Choose another attention backend (VLLM_ATTENTION_BACKEND / --attention-backend) or hardware/vLLM '
+           'release that supports the head size'])
 
 
 # ----- runtime: requests -------------------------------------------------------------------------
@@ -959,7 +1074,7 @@ def _attention(hit: _Hit) -> Finding:
 @_rule("request_over_context_length", 1,
        r"maximum context length is (\d+)|longer than the maximum model length(?: of)? (\d+)|max_tokens must be at "
        r"least 1, got -?\d+|cannot be greater than max_model_len|'max_tokens' or 'max_completion_tokens' is too large",
-       phase="runtime")
+       default_phase="runtime")
 def _over_context(hit: _Hit) -> Finding:
     limit = next((int(g) for g in hit.match.groups() if g), None) or hit.param("max_model_len")
     asked = re.search(r"(?:requested|contains|has|length) (?:at least )?(\d+)(?: input)? (?:tokens|\))",
@@ -975,22 +1090,22 @@ def _over_context(hit: _Hit) -> Finding:
                "'Maximum concurrency' log line)"])
 
 
-@_rule("request_token_out_of_vocabulary", 2, r"Token id -?\d+ is out of vocabulary", phase="runtime")
-def _token_oov(hit: _Hit) -> Finding:
-    return Finding(cause="A request carried token ids outside the vocabulary; vLLM rejected it with 400.",
-                   steps=["Fix the client's token ids (they must come from this model's tokenizer)"])
+_row("request_token_out_of_vocabulary", 2, r"Token id -?\d+ is out of vocabulary", default_phase="runtime",
+     cause='A request carried token ids outside the vocabulary; vLLM rejected it with 400.',
+     steps=[
+           "Fix the client's token ids (they must come from this model's tokenizer)"])
 
 
-@_rule("request_unknown_field", 2, r"extra_forbidden|Extra inputs are not permitted", phase="runtime")
-def _extra_field(hit: _Hit) -> Finding:
-    return Finding(cause="A request used a field this vLLM release does not accept (HTTP 400).",
-                   steps=["Drop the field client-side, or upgrade vLLM to a release that accepts it"])
+_row("request_unknown_field", 2, r"extra_forbidden|Extra inputs are not permitted", default_phase="runtime",
+     cause='A request used a field this vLLM release does not accept (HTTP 400).',
+     steps=[
+           'Drop the field client-side, or upgrade vLLM to a release that accepts it'])
 
 
-@_rule("request_unknown_model", 2, r"The model `[^`]*` does not exist", phase="runtime")
-def _unknown_model(hit: _Hit) -> Finding:
-    return Finding(cause="Requests name a model the server does not serve (HTTP 404).",
-                   steps=["Use the id from GET /v1/models, or set --served-model-name to the name clients send"])
+_row("request_unknown_model", 2, r"The model `[^`]*` does not exist", default_phase="runtime",
+     cause='Requests name a model the server does not serve (HTTP 404).',
+     steps=[
+           'Use the id from GET /v1/models, or set --served-model-name to the name clients send'])
 
 
 @_rule("index_out_of_range", 1,
@@ -1018,7 +1133,7 @@ def _index_out_of_range(hit: _Hit) -> Finding:
 
 @_rule("kv_cache_preemption", 2,
        r"preempted by PreemptionMode|is preempted|not enough KV cache space|total_num_cumulative_preemption",
-       phase="runtime", quiet_levels=True)
+       default_phase="runtime", quiet_levels=True)
 def _preemption(hit: _Hit) -> Finding:
     return Finding(
         cause="The KV cache fills up under concurrency, so requests are preempted and recomputed: slower, "
@@ -1028,7 +1143,7 @@ def _preemption(hit: _Hit) -> Finding:
                "vllm:num_preemptions_total and KV usage in /metrics"])
 
 
-@_rule("http_400_responses", 3, r'"(?:POST|GET|PUT) /\S+ HTTP/[\d.]+" 400', phase="runtime", quiet_levels=True)
+@_rule("http_400_responses", 3, r'"(?:POST|GET|PUT) /\S+ HTTP/[\d.]+" 400', default_phase="runtime", quiet_levels=True)
 def _http_400(hit: _Hit) -> Finding:
     count = len(re.findall(r'HTTP/[\d.]+" 400', hit.run_text()))
     limit = hit.param("max_model_len")
@@ -1041,26 +1156,135 @@ def _http_400(hit: _Hit) -> Finding:
                "Only if such long inputs are needed: raise max_model_len, if the KV cache holds it"])
 
 
-@_rule("http_5xx_responses", 4, r'"(?:POST|GET|PUT) /\S+ HTTP/[\d.]+" 5\d\d', phase="runtime", quiet_levels=True)
-def _http_500(hit: _Hit) -> Finding:
-    return Finding(cause="Requests failed with HTTP 5xx; the engine error that caused them is not in the lines read.",
-                   steps=["Read more of the journal (raise `lines`) for the first ERROR/Traceback above the "
-                          "500s; restart the unit if /health fails"])
+_row("http_5xx_responses", 4, r'"(?:POST|GET|PUT) /\S+ HTTP/[\d.]+" 5\d\d', default_phase="runtime", quiet_levels=True,
+     cause='Requests failed with HTTP 5xx; the engine error that caused them is not in the lines read.',
+     steps=[
+           'Read more of the journal (raise `lines`) for the first ERROR/Traceback above the 500s; restart '
+           'the unit if /health fails'])
 
 
-@_rule("config_validation", 2, r"^\s*Value error, (.+)|validation errors? for \w*Config", phase="load")
+@_rule("config_validation", 2, r"^\s*Value error, (.+)|validation errors? for \w*Config", default_phase="load")
 def _config_validation(hit: _Hit) -> Finding:
     detail = hit.match.group(1) or hit.line.message.strip()
     return Finding(cause=f"vLLM rejected its configuration: {detail[:300]}",
                    steps=["Fix the flag or config.json field the message names, then start again"])
 
 
+# ----- wordings from the corpus's training part (tests/fixtures/vllm-failure-corpus) and vLLM's sources
+
+_row("free_memory_below_utilization", 1,
+     r"Free memory on device .{0,60}on startup is less than desired GPU memory utilization",
+     cls="gpu_memory_unavailable", default_phase="startup",
+     cause="Less GPU memory was free at start than gpu_memory_utilization asks for: another process (a stale "
+           "vLLM, another release, a notebook) holds memory on the GPU.",
+     steps=["Find the holder with `nvidia-smi --query-compute-apps=pid,used_memory --format=csv` and stop it",
+            "Or lower gpu_memory_utilization to what is free (the message gives free/total)"])
+_row("sampling_nan", 1, r"probability tensor contains either `?inf`?, `?nan`? or element < 0",
+     cls="sampling_nan", default_phase="runtime",
+     cause="The sampler got NaN/inf probabilities: the model's logits overflowed (fp16 on a bf16 model, a broken "
+           "quantization, or extreme temperature/top_p).",
+     steps=["Serve in the checkpoint's dtype (bf16 rather than fp16), check the quantized checkpoint against the "
+            "original, and avoid temperature/top_p near 0 (use greedy instead)"])
+_row("compile_failed", 2, r"InductorError|BackendCompilerFailed|torch\._dynamo\.exc\.|CompilationError|"
+     r"triton\.compiler\.errors",
+     cls="compile_error", default_phase="startup",
+     cause="torch.compile (Dynamo/Inductor/Triton) failed while compiling the model.",
+     steps=["Start with --enforce-eager or -O0 to skip compilation; clear VLLM_CACHE_ROOT's torch_compile_cache",
+            "Check the Triton/torch build supports this GPU; report the compile error upstream"])
+_row("hip_runtime_error", 1, r"HIP error: (?!out of memory|no kernel image)|hipError",
+     cls="driver_or_runtime", default_phase="startup",
+     cause="The ROCm/HIP runtime failed (no GPU visible to the container, a ROCm build that does not match the "
+           "driver, or a GPU this build does not support).",
+     steps=["Check `rocm-smi` and that /dev/kfd and /dev/dri are passed to the container (video/render groups)",
+            "Use the ROCm vLLM image built for the installed ROCm and GPU (HSA_OVERRIDE_GFX_VERSION only for "
+            "consumer GPUs)"])
+_row("gpu_capability_too_low", 1, r"GPUs with compute capability below [\d.]+ are not supported"
+     r"|does not support (?:the )?V1|V1 .{0,40}not supported on .{0,40}(?:GPU|compute capability)",
+     cls="gpu_arch_unsupported", default_phase="load",
+     cause="The GPU's compute capability is below what this vLLM build supports.",
+     steps=["Run on a supported GPU, or pin an older vLLM release that still supports it"])
+_row("head_size_unsupported", 1, r"[Hh]ead[ _]size \(?\d+\)? is not supported|Unsupported head size",
+     cls="attention_backend_unsupported", default_phase="load",
+     cause="The model's attention head size has no kernel in this vLLM build.",
+     steps=["Choose another attention backend (VLLM_ATTENTION_BACKEND) or a vLLM release that supports the "
+            "head size"])
+_row("undefined_symbol", 1, r"undefined symbol: |Symbol not found: ",
+     cls="dependency_error", default_phase="load",
+     cause="A compiled extension does not match the installed torch/CUDA (an undefined symbol or a missing "
+           "shared library): vLLM, flash-attn or a kernel package built against another torch.",
+     steps=["Reinstall vLLM and its kernel packages from wheels built for the installed torch/CUDA (or "
+            "rebuild them against it) in a clean venv"])
+_row("hf_cache_missing", 1, r"CacheNotFound|Cache directory not found",
+     cls="model_download", default_phase="load",
+     cause="The Hugging Face cache directory the server was pointed at does not exist.",
+     steps=["Point HF_HOME / HF_HUB_CACHE / --download-dir at the directory that holds the weights, or serve "
+            "the local model path"])
+_row("chat_template_missing", 1, r"default chat template is no longer allowed|ChatTemplateResolutionError",
+     cls="request_invalid", default_phase="runtime",
+     cause="A chat request reached a model without a chat template (a base model, or a tokenizer_config "
+           "without chat_template); vLLM answered HTTP 400.",
+     steps=["Serve with --chat-template (the model card's template), or use /v1/completions for base models"])
+_row("prompt_too_long", 1, r"(?:Prompt|decoder prompt) (?:length of |\(length )?\d+\)? is longer than the "
+     r"maximum model length",
+     cls="request_invalid", default_phase="runtime",
+     cause="A prompt was longer than max_model_len; the request was rejected. The server itself is healthy.",
+     steps=["Truncate prompts client-side (prompt + max_tokens <= max_model_len), or raise max_model_len if the "
+            "KV cache holds it"])
+_row("dense_offline_data_parallel", 1, r"Offline data parallel mode is not supported",
+     cls="config_invalid", default_phase="load",
+     cause="Data parallelism was asked for in offline mode for a dense model, which vLLM does not support.",
+     steps=["Use tensor_parallel_size (or several servers) instead of data_parallel_size for a dense model"])
+_row("unexpected_engine_argument", 1, r"unexpected keyword argument '\w+'",
+     cls="config_invalid", default_phase="load", context=r"EngineArgs|LLM\(|entrypoints",
+     cause="An argument this vLLM release does not know was passed to the engine.",
+     steps=["Drop the argument or upgrade vLLM to the release that has it (check `vllm serve --help`)"])
+_row("ray_no_gpu_on_node", 1, r"Current node has no GPU available|Ray does not allocate any GPUs on the driver "
+     r"node|No available node types can fulfill resource request",
+     cls="ray_error", default_phase="startup",
+     cause="Ray's placement does not give the driver or the workers the GPUs they need (the node that runs "
+           "vLLM has no GPU in the Ray cluster, or no node can satisfy the request).",
+     steps=["Run vLLM on a GPU node of the Ray cluster; check `ray status` lists every GPU and node",
+            "Match tensor/pipeline parallel sizes to the GPUs Ray reports"])
+_row("ray_worker_killed", 1, r"(?:worker|actor) (?:died|is dead|unexpectedly exits).{0,300}OOM killer"
+     r"|killed by SIGKILL by OOM killer|Task was killed due to the node running low on memory",
+     cls="host_oom", default_phase="load",
+     cause="A Ray worker process died; Ray's first suspect is the kernel OOM killer (host RAM ran out).",
+     steps=["Check `dmesg | grep -i oom` / the journal on that node; give the node more RAM or load one model "
+            "at a time (lower swap_space / cpu_offload_gb)"])
+_row("gloo_store_timeout", 1, r"Gloo .{0,40}Timed out|gloo/transport/tcp/.{0,80}[Tt]imed out",
+     cls="distributed_network", default_phase="startup",
+     cause="The ranks' TCP store / Gloo rendezvous timed out: a rank never connected (wrong address or "
+           "interface, firewall, or a rank that died or hangs).",
+     steps=["Set VLLM_HOST_IP and GLOO_SOCKET_IFNAME/NCCL_SOCKET_IFNAME to the interface the nodes share; open "
+            "the ports between nodes",
+            "Check every rank started (one that failed earlier leaves the others waiting)"])
+_row("device_index_assert", 1, r"Assertion `.{0,80}index out of bounds|index out of bounds: 0 <=",
+     cls="gpu_kernel_fault", default_phase="runtime",
+     cause="A GPU kernel indexed past a table (device-side assert): positions past the rope table "
+           "(VLLM_ALLOW_LONG_MAX_MODEL_LEN, rope overrides), token ids past vocab_size, or a vLLM bug for this "
+           "input.",
+     steps=["Keep max_model_len within the model's limit (unset VLLM_ALLOW_LONG_MAX_MODEL_LEN, check rope "
+            "overrides); check the tokenizer matches the model",
+            "Rerun with CUDA_LAUNCH_BLOCKING=1 to see the failing kernel; restart the unit"])
+_row("xla_resource_exhausted", 1, r"RESOURCE_EXHAUSTED: XLA|Ran out of memory in memory space",
+     cls="gpu_oom", default_phase="startup",
+     cause="The accelerator (TPU/XLA) ran out of memory while compiling or running the model.",
+     steps=["Lower max_model_len / max_num_seqs / max_num_batched_tokens; then more chips or a smaller model"])
+_row("engine_model_execution_error", 2, r"Error in model execution: ",
+     cls="gpu_kernel_fault", default_phase="runtime",
+     cause="A forward pass failed while serving (the wrapped error is on the same line).",
+     steps=["Rerun with CUDA_LAUNCH_BLOCKING=1 and VLLM_LOGGING_LEVEL=DEBUG to find the failing kernel; "
+            "--enforce-eager rules out CUDA graphs"])
+
+
 # ----- wrappers and unclassified errors ---------------------------------------------------------
 
 _WRAPPER_STARTUP = (
     r"Engine core initialization failed|EngineCore failed to start|Engine process failed to start"
-    r"|WorkerProc initialization failed|WorkerProc failed to start|Got fatal signal from worker processes"
-    r"|Worker proc \S+ died unexpectedly|Failed core proc|Error initializing vLLM engine"
+    r"|WorkerProc initialization failed|WorkerProc failed to start|Error executing method '?\w+'?\. This might cause"
+    r"|EngineCore hit an exception|[Gg]ot fatal signal from worker processes"
+    r"|Worker proc \S+ died unexpectedly|Failed core proc"
+    r"|Error initializing vLLM engine"
 )
 _WRAPPER_RUNTIME = (
     r"EngineDeadError|engine dead|MQLLMEngine is already dead|AsyncEngineDeadError|Background loop has errored"
@@ -1069,30 +1293,28 @@ _WRAPPER_RUNTIME = (
 _WRAPPER_SYSTEMD = r"Main process exited, code=|Failed with result '(?:exit-code|signal|core-dump)'"
 
 
-@_rule("engine_startup_failed", 4, _WRAPPER_STARTUP, default_phase="startup")
-def _wrapper_startup(hit: _Hit) -> Finding:
-    return Finding(
-        cause="The engine failed to start; this line is a wrapper and the root cause was printed above it, "
-              "outside the lines read.",
-        steps=["Read more of the journal (raise `lines`, or `since`) for the first ERROR/Traceback above "
-               "'Engine core initialization failed'",
-               "If the full log holds no error above it, the engine never reported ready (slow weight loading, "
-               "a cold compile/JIT cache): raise VLLM_ENGINE_READY_TIMEOUT_S and keep the compile caches"])
+_row("engine_startup_failed", 4, _WRAPPER_STARTUP, default_phase="startup",
+     cause='The engine failed to start; this line is a wrapper and the root cause was printed above it, '
+           'outside the lines read.',
+     steps=[
+           "Read more of the journal (raise `lines`, or `since`) for the first ERROR/Traceback above 'Engine "
+           "core initialization failed'",
+           'If the full log holds no error above it, the engine never reported ready (slow weight loading, a '
+           'cold compile/JIT cache): raise VLLM_ENGINE_READY_TIMEOUT_S and keep the compile caches'])
 
 
-@_rule("engine_dead", 4, _WRAPPER_RUNTIME, default_phase="runtime")
-def _wrapper_runtime(hit: _Hit) -> Finding:
-    return Finding(
-        cause="The engine died while serving; this line is a wrapper and the root cause (often a GPU kernel or "
-              "NCCL error) was printed above it, outside the lines read.",
-        steps=["Read more of the journal for the first ERROR/Traceback above the EngineDeadError",
-               "The process exits after this; systemd restarts it (Restart=on-failure)"])
+_row("engine_dead", 4, _WRAPPER_RUNTIME, default_phase="runtime",
+     cause='The engine died while serving; this line is a wrapper and the root cause (often a GPU kernel or '
+           'NCCL error) was printed above it, outside the lines read.',
+     steps=[
+           'Read more of the journal for the first ERROR/Traceback above the EngineDeadError',
+           'The process exits after this; systemd restarts it (Restart=on-failure)'])
 
 
-@_rule("process_exited", 4, _WRAPPER_SYSTEMD, default_phase="unknown")
-def _wrapper_systemd(hit: _Hit) -> Finding:
-    return Finding(cause="The service's main process exited with an error; the journal lines read do not say why.",
-                   steps=["Read more of the journal (raise `lines`) for the first ERROR/Traceback"])
+_row("process_exited", 4, _WRAPPER_SYSTEMD, default_phase="unknown",
+     cause="The service's main process exited with an error; the journal lines read do not say why.",
+     steps=[
+           'Read more of the journal (raise `lines`) for the first ERROR/Traceback'])
 
 
 _UNCLASSIFIED = re.compile(r"^\s*(?:[\w]+\.)*([A-Z]\w*(?:Error|Exception))\b:?\s*(.*)$")
@@ -1107,9 +1329,157 @@ def _unclassified_finding(first_error: str) -> Finding:
 
 
 _WRAPPER_ANY = re.compile("|".join((_WRAPPER_STARTUP, _WRAPPER_RUNTIME, _WRAPPER_SYSTEMD)))
-_NOT_AN_ERROR = re.compile(r"^\s*Traceback \(most recent call last\)|^Process \w+:$|^\s*$")
+_NOT_AN_ERROR = re.compile(r"^\s*Traceback \(most recent call last\)|^Process \w+:$|^\s*$"
+                           r"|^Dumping (?:input data|scheduler output)|^Scheduler(?:Output|Stats)\(")
 # "usage_lib.py:19: RuntimeWarning: Failed to read commit hash": Python warnings are not errors.
 _PY_WARNING = re.compile(r"\b\w*Warning: ")
+
+
+# ---------------------------------------------------------------------------------------------
+# Risks: warnings that precede failures. Alone they are reported as risks with their next step; one
+# becomes the cause only when a failure follows that no rule explains (a wrapper, a bare traceback).
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class _Risk:
+    id: str
+    pattern: re.Pattern
+    explains: str | None   # the cause class it is when a failure follows
+    risk: str
+    step: str
+
+
+RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern, explains, risk, step in (
+    ("shm_broadcast_wait", r"No available shared memory broadcast block found", "timeout",
+     "A process waited a minute or more for the other workers: one of them hangs or is busy (compilation, "
+     "weight loading or quantization, a stuck collective).",
+     "If it repeats for many minutes, dump the workers' stacks (py-spy dump --pid) and rerun with "
+     "NCCL_DEBUG=INFO; during a first compile it is expected"),
+    ("vllm_kernels_not_loaded", r"Failed to import from vllm\._C", "dependency_error",
+     "vLLM's compiled kernels (vllm._C) did not load: the wheel does not match the installed torch/CUDA, so "
+     "the first kernel call fails.",
+     "Reinstall vLLM built for the installed torch and CUDA (a clean venv from the release's lock file)"),
+    ("cuda_init_failed", r"CUDA initialization: .{0,120}(?:driver|cudaGetDeviceCount|Error \d+)"
+     r"|NVIDIA driver on your system is too old", "driver_or_runtime",
+     "CUDA could not initialise (the driver is older than the CUDA the torch build needs, or no GPU is "
+     "visible): GPU work will fail.",
+     "Check `nvidia-smi` and the CUDA version of the torch build; upgrade the driver or install a matching build"),
+    ("long_max_model_len_allowed", r"VLLM_ALLOW_LONG_MAX_MODEL_LEN|max_model_len.{0,40}greater than the derived",
+     "gpu_kernel_fault",
+     "max_model_len is above what the model was trained for (VLLM_ALLOW_LONG_MAX_MODEL_LEN): long prompts "
+     "can produce NaNs or out-of-bounds kernel errors.",
+     "Keep max_model_len within the model's derived limit unless rope scaling is configured for it"),
+    ("kv_cache_preempting", r"preempted by PreemptionMode|is preempted|not enough KV cache space",
+     "kv_cache_insufficient",
+     "The KV cache fills up under load and requests are preempted (recomputed): slower, not failed.",
+     "Lower max_num_seqs or max_model_len, or raise gpu_memory_utilization; watch vllm:num_preemptions_total"),
+    ("v1_option_ignored", r"is not supported by the V1 Engine|Falling back to V0", "config_invalid",
+     "An option the V1 engine does not support was set; vLLM ignores it or falls back to V0.",
+     "Remove the option from the launch flags"),
+    ("swap_space_large", r"Possibly too large swap space", "host_oom",
+     "swap_space asks for a large share of host RAM: loading can run the host out of memory.",
+     "Lower --swap-space (GiB per GPU)"),
+)]
+_PY_USER_WARNING = re.compile(r"\b(?:User|Runtime|Future|Deprecation)Warning: ")
+
+
+def _risks(run: _Run) -> list[dict[str, Any]]:
+    found: dict[str, dict[str, Any]] = {}
+    for line in run.lines:
+        if line.is_frame or not (line.quiet or line.level is None or _PY_USER_WARNING.search(line.message)):
+            continue
+        for risk in RISKS:
+            if risk.id not in found and risk.pattern.search(line.message):
+                found[risk.id] = {"rule": risk.id, "risk": risk.risk, "next_step": risk.step,
+                                  "line": line.raw.strip()[:MAX_EVIDENCE_CHARS], "index": line.index,
+                                  "explains": risk.explains}
+    return sorted(found.values(), key=lambda r: r["index"])
+
+
+def _public_risks(risks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{key: risk[key] for key in ("rule", "risk", "line", "next_step")} for risk in risks]
+
+
+# ---------------------------------------------------------------------------------------------
+# Client errors and the acceptance suite's probe windows
+# ---------------------------------------------------------------------------------------------
+
+_ACCESS = re.compile(r'"(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) (/[^\s?"]*)\S* HTTP/[\d.]+" (\d{3})')
+_MONTHS = {name: i for i, name in enumerate(
+    ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
+_TIME_JOURNAL = re.compile(r"^([A-Z][a-z]{2}) +(\d{1,2}) (\d\d):(\d\d):(\d\d)")
+_TIME_ISO = re.compile(r"(?:^|\[)\d{4}-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)")
+_TIME_VLLM = re.compile(r"\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)")
+Stamp = tuple[int, int, int, int, int]  # month, day, hour, minute, second (the log has no year)
+
+
+def _stamp_of(raw: str) -> Stamp | None:
+    journal = _TIME_JOURNAL.match(raw)
+    if journal and journal.group(1) in _MONTHS:
+        return (_MONTHS[journal.group(1)], *(int(g) for g in journal.groups()[1:]))
+    for pattern in (_TIME_ISO, _TIME_VLLM):
+        found = pattern.search(raw)
+        if found:
+            return tuple(int(g) for g in found.groups())  # type: ignore[return-value]
+    return None
+
+
+def _parse_stamp(value: Any, what: str) -> Stamp:
+    text = str(value).strip()
+    found = re.match(r"^\d{4}-(\d\d)-(\d\d)[T ](\d\d):(\d\d)(?::(\d\d))?", text)
+    if not found:
+        raise KimiDeployError(f"{what} must be an ISO 8601 time such as 2026-11-30T07:08:00Z, got {value!r}")
+    month, day, hour, minute, second = (int(g or 0) for g in found.groups())
+    return month, day, hour, minute, second
+
+
+def _normalise_windows(windows: Any) -> list[tuple[Stamp, Stamp]]:
+    """[{"start": iso, "end": iso}, ...] or [[start, end], ...]: the acceptance probes' time windows."""
+    if windows in (None, "", []):
+        return []
+    if isinstance(windows, Mapping) or not isinstance(windows, (list, tuple)):
+        windows = [windows]
+    out = []
+    for window in windows:
+        if isinstance(window, Mapping) and "start" in window and "end" in window:
+            start, end = window["start"], window["end"]
+        elif isinstance(window, (list, tuple)) and len(window) == 2:
+            start, end = window
+        else:
+            raise KimiDeployError(
+                "exclude_windows must be a list of {start, end} (ISO 8601 times, as release.json's acceptance "
+                f"window), got {window!r}")
+        first, last = _parse_stamp(start, "exclude_windows start"), _parse_stamp(end, "exclude_windows end")
+        if last < first:
+            raise KimiDeployError(f"exclude_windows: end {end!r} is before start {start!r}")
+        out.append((first, last))
+    return out
+
+
+def _line_stamps(lines: list[Line]) -> dict[int, Stamp]:
+    """Each line's time: its own, or the last one logged before it (access lines carry none)."""
+    stamps: dict[int, Stamp] = {}
+    last = None
+    for line in lines:
+        last = _stamp_of(line.raw) or last
+        if last is not None:
+            stamps[line.index] = last
+    return stamps
+
+
+def _in_windows(stamp: Stamp | None, windows: list[tuple[Stamp, Stamp]]) -> bool:
+    return stamp is not None and any(start <= stamp <= end for start, end in windows)
+
+
+def _client_errors(run: _Run, excluded: set[int]) -> list[dict[str, Any]]:
+    counts: dict[tuple[int, str, str], int] = {}
+    for line in run.lines:
+        access = _ACCESS.search(line.message)
+        if access and access.group(3).startswith("4") and line.index not in excluded:
+            key = (int(access.group(3)), access.group(1), access.group(2))
+            counts[key] = counts.get(key, 0) + 1
+    return [{"status": status, "method": method, "route": route, "count": count}
+            for (status, method, route), count in sorted(counts.items())]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1148,17 +1518,27 @@ def _first_error_line(run: _Run, until: int | None) -> Line | None:
     return wrapper
 
 
+# `    raise ValueError("No available memory for the cache blocks. "`: the traceback shows the message.
+_RAISE_SOURCE = re.compile(r"^\s+raise \w+(?:\.\w+)*\(\s*f?[\"']")
+
+# Rules that, on an INFO/WARNING line, describe a risk (see RISKS) rather than a failure.
+_RISK_ONLY_WHEN_QUIET = {"kv_cache_preemption", "unsupported_engine_option"}
+
+
 def _matches(run: _Run, lines: list[Line]) -> list[_Match]:
     found = []
     for line in run.lines:
-        if line.is_frame or (run.shutdown is not None and line.index > run.shutdown):
+        if (line.is_frame and not _RAISE_SOURCE.match(line.message)) or (
+                run.shutdown is not None and line.index > run.shutdown):
             continue
+        if _PY_USER_WARNING.search(line.message):
+            continue  # "UserWarning: CUDA initialization: ..." is a risk (RISKS), not a failure
         # A start that went on to serve was not stopped by what it logged before: vLLM logs retries
         # ("Error parsing config ..., retrying 1 of 2") and non-fatal errors as ERROR too.
         if run.serving is not None and line.index < run.serving:
             continue
         for rule in RULES:
-            if line.quiet and not rule.quiet_levels:
+            if line.quiet and (not rule.quiet_levels or rule.id in _RISK_ONLY_WHEN_QUIET):
                 continue
             hit = rule.pattern.search(line.message)
             if not hit:
@@ -1169,9 +1549,15 @@ def _matches(run: _Run, lines: list[Line]) -> list[_Match]:
     return found
 
 
+_ERROR_WORDING = re.compile(_EXCEPTION.pattern + r"|\b(?:error|failed|fatal)\b", re.IGNORECASE)
+
+
 def _best(matches: list[_Match]) -> _Match | None:
     order = {rule.id: i for i, rule in enumerate(RULES)}
-    return min(matches, key=lambda m: (m.rule.tier, m.line.index, order[m.rule.id]), default=None)
+    # Within a tier an error line (an exception, "Failed: ...") outranks a printed message: the reporter's
+    # or vLLM's hint ("Bfloat16 is only supported ...") printed above the exception that stopped it.
+    return min(matches, key=lambda m: (m.rule.tier, not _ERROR_WORDING.search(m.line.message), m.line.index,
+                                       order[m.rule.id]), default=None)
 
 
 def _evidence(lines: list[Line], decisive: list[Line]) -> list[str]:
@@ -1187,8 +1573,17 @@ def _numbered(steps: list[str]) -> str:
     return " ".join(f"{i}. {step.rstrip('.')}." for i, step in enumerate(steps, 1))
 
 
-def _result(phase: str, finding: Finding, rule_id: str, evidence: list[str],
-            first_error: Line | None) -> dict[str, Any]:
+@dataclass
+class _Outcome:
+    """What a start's diagnosis adds to the rule's finding."""
+    risks: list[dict[str, Any]] = field(default_factory=list)
+    client_errors: list[dict[str, Any]] = field(default_factory=list)
+    healthy: bool = False
+
+
+def _result(phase: str, finding: Finding, rule_id: str, cls: str, evidence: list[str],
+            first_error: Line | None, outcome: _Outcome | None = None) -> dict[str, Any]:
+    outcome = outcome or _Outcome()
     return {
         "phase": phase,
         "cause": finding.cause,
@@ -1197,32 +1592,187 @@ def _result(phase: str, finding: Finding, rule_id: str, evidence: list[str],
         "parameter_changes": dict(finding.parameter_changes),
         "rule": rule_id,
         "first_error_line": first_error.raw.strip() if first_error else None,
+        "cause_class": cls,
+        "healthy": outcome.healthy,
+        "risks": _public_risks(outcome.risks),
+        "client_errors": outcome.client_errors,
     }
 
 
+def _gather_more(text: str) -> list[str]:
+    """Next steps for an error no rule knows: read more, and rerun with the logging that says more."""
+    steps = ["Read the first error line and the traceback above it",
+             "Rerun with VLLM_LOGGING_LEVEL=DEBUG for the engine's own account of the step that failed"]
+    if re.search(r"NCCL|nccl|gloo|distributed|rank|TP|tensor.parallel|Ray", text):
+        steps.append("For the multi-GPU/multi-node part: NCCL_DEBUG=INFO (and NCCL_DEBUG_SUBSYS=INIT,NET)")
+    if re.search(r"CUDA|cuda|HIP|kernel|device", text):
+        steps.append("For a CUDA/HIP error: CUDA_LAUNCH_BLOCKING=1 (AMD_SERIALIZE_KERNEL=3) to see the failing "
+                     "kernel")
+    steps.append("If it names a flag, file or package, fix that; otherwise search the vLLM issues for the "
+                 "message")
+    return steps
+
+
+def _frame_text(lines: list[Line], index: int, limit: int = 80) -> str:
+    """The traceback around line ``index`` (same process): frames above it and the ones logged after it."""
+    tag = lines[index].tag
+    after = []
+    for line in lines[index + 1:index + 1 + limit]:
+        if line.tag != tag:
+            continue
+        if not (line.is_frame or _TRACEBACK.match(line.message) or not line.message.strip()):
+            break
+        after.append(line.message)
+    return "\n".join([_traceback_context(lines, index), lines[index].message, *after])
+
+
+_CONFIG_VALIDATION = re.compile(r"^\s*Value error, |validation errors? for \w*Config")
+
+
+def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
+    stage = _later(run.stage_at(line.index), _frame_stage(_frame_text(lines, line.index)))
+    if stage is None and _CONFIG_VALIDATION.search(line.message):
+        return "load"  # pydantic validates the config before anything starts
+    return stage or default
+
+
+def _promoted(risks: list[dict[str, Any]], before: int) -> dict[str, Any] | None:
+    """A risk logged before the failure that explains it, when the failure itself says nothing."""
+    return next((risk for risk in risks if risk["explains"] and risk["index"] <= before), None)
+
+
+def _risk_finding(risk: dict[str, Any], what: str) -> Finding:
+    return Finding(cause=f"{risk['risk']} A failure followed ({what}).",
+                   steps=[risk["next_step"], "Read the full traceback for the failing call"])
+
+
 def _unclassified(run: _Run, lines: list[Line], first_error: Line, default_phase: str,
-                  also: list[Line]) -> dict[str, Any]:
+                  also: list[Line], outcome: _Outcome) -> dict[str, Any]:
     found = _UNCLASSIFIED.match(first_error.message)
     text = found.group(0).strip() if found else first_error.message.strip()
-    return _result(run.phase_at(first_error.index, default_phase), _unclassified_finding(text),
-                   "unclassified_error", _evidence(lines, [first_error, *also]), first_error)
+    phase = _phase_of(run, lines, first_error, default_phase)
+    risk = _promoted(outcome.risks, first_error.index)
+    if risk is not None:
+        return _result(phase, _risk_finding(risk, text[:200]), risk["rule"], risk["explains"],
+                       _evidence(lines, [first_error, *also]), first_error, outcome)
+    finding = Finding(cause=f"An error no rule recognises: {text[:300]}",
+                      steps=[f"Read the first error line and the traceback above it: {text[:300]}",
+                             *_gather_more(_frame_text(lines, first_error.index))[1:]])
+    return _result(phase, finding, "unclassified_error", "unknown", _evidence(lines, [first_error, *also]),
+                   first_error, outcome)
 
 
-def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any]) -> dict[str, Any] | None:
+_FRAME_CAUSES = (
+    (re.compile(r"\b(?:raise_if_cache_size_invalid|_?check_enough_kv_cache_memory)\b"), "kv_cache_insufficient",
+     "The traceback ends in vLLM's KV-cache size check (its message is not in the lines read): the KV cache "
+     "cannot hold max_model_len after the memory profile.",
+     ["Lower max_model_len (or --max-model-len auto), or raise gpu_memory_utilization"]),
+    (re.compile(r"torch/_inductor/|torch/_dynamo/"), "compile_error",
+     "The failure is inside torch.compile (Inductor/Dynamo frames); its error line is not in the lines read.",
+     ["Start with --enforce-eager (or -O0) to confirm; clear the torch_compile_cache under VLLM_CACHE_ROOT"]),
+    (re.compile(r"(?s)\A(?:[^\n]*\n)*?(?:\s*File \"[^\"]*\", line \d+, in <module>\n(?:\s+[^\n]*\n)?){3,}\s*\Z"),
+     "dependency_error",
+     "vLLM failed while importing its own modules (a chain of `<module>` frames): a broken or mismatched "
+     "install (compiled extension, torch or transformers version).",
+     ["Reinstall vLLM with the torch/transformers versions it was built for, in a clean venv"]),
+)
+
+
+def _frame_cause(text: str) -> tuple[str, Finding] | None:
+    for pattern, cls, cause, steps in _FRAME_CAUSES:
+        if pattern.search(text + "\n"):
+            return cls, Finding(cause=cause, steps=[*steps, *_gather_more(text)[1:]])
+    return None
+
+
+def _truncated_traceback(run: _Run, lines: list[Line], outcome: _Outcome) -> dict[str, Any] | None:
+    """Frames were logged but no error line: the excerpt stops inside a traceback."""
+    frames = [line for line in run.lines if line.is_frame or _TRACEBACK.match(line.message)]
+    if not frames:
+        return None
+    last = frames[-1]
+    text = "\n".join(line.message for line in frames)
+    phase = _later(run.stage_at(last.index), _frame_stage(text)) or "unknown"
+    risk = _promoted(outcome.risks, last.index)
+    if risk is not None:
+        return _result(phase, _risk_finding(risk, "a traceback whose error line is not in the lines read"),
+                       risk["rule"], risk["explains"], _evidence(lines, [last]), None, outcome)
+    named = _frame_cause(text)
+    if named is not None:
+        return _result(phase, named[1], "traceback_frames", named[0], _evidence(lines, [last]), None, outcome)
+    finding = Finding(cause="A traceback without its error line: the lines read stop inside it.",
+                      steps=["Read more of the log (raise `lines`) for the exception at the end of the traceback",
+                             *_gather_more(text)])
+    return _result(phase, finding, "truncated_traceback", "unknown", _evidence(lines, [last]), None, outcome)
+
+
+def _healthy(run: _Run, lines: list[Line], clients: list[_Match], outcome: _Outcome) -> dict[str, Any]:
+    outcome.healthy = True
+    serving = lines[run.serving] if run.serving is not None else None
+    decisive = [serving] if serving is not None else []
+    if clients:
+        client = clients[0]
+        hit = _Hit(match=client.match, line=client.line, lines=lines, run=run,
+                   params=_params_from_log(run.lines), phase="none")
+        finding = client.rule.build(hit)
+        total = sum(entry["count"] for entry in outcome.client_errors)
+        if total:
+            finding.cause += f" Client errors: {total} ({_client_summary(outcome.client_errors)})."
+        return _result("none", finding, client.rule.id, "healthy", _evidence(lines, [*decisive, client.line]),
+                       None, outcome)
+    finding = Finding(cause="No error in the log: the server started and served.",
+                      steps=["If a health or acceptance check failed, read that check's own output (status codes, "
+                             "latency, throughput); the engine did not log a failure"])
+    return _result("none", finding, "no_error_serving", "healthy", _evidence(lines, decisive), None, outcome)
+
+
+def _client_summary(errors: list[dict[str, Any]]) -> str:
+    return ", ".join(f"{e['count']}x {e['status']} {e['method']} {e['route']}" for e in errors[:5])
+
+
+def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any],
+                  windows: list[tuple[Stamp, Stamp]]) -> dict[str, Any] | None:
     """The diagnosis of one start, or None when it logged no error."""
-    best = _best(_matches(run, lines))
+    stamps = _line_stamps(run.lines) if windows else {}
+    excluded = {index for index, stamp in stamps.items() if _in_windows(stamp, windows)}
+    outcome = _Outcome(risks=_risks(run), client_errors=_client_errors(run, excluded))
+    matches = [m for m in _matches(run, lines)
+               if not (m.rule.cls in _CLIENT_CLASSES and m.line.index in excluded)]
+    failures = [m for m in matches if m.rule.cls not in _CLIENT_CLASSES]
+    clients = [m for m in matches if m.rule.cls in _CLIENT_CLASSES]
     first_error = _first_error_line(run, run.shutdown)
+    if first_error is not None and first_error.index in excluded and not failures:
+        first_error = None
+    serving_engine = run.serving is not None
+    if serving_engine and not failures and (clients or outcome.client_errors):
+        return _healthy(run, lines, clients, outcome)
+    best = _best(failures) or (None if serving_engine else _best(clients))
     unknown_above = (first_error is not None and not _WRAPPER_ANY.search(first_error.message)
-                     and (best is None or first_error.index < best.line.index))
+                     and (best is None or first_error.index < best.line.index)
+                     and not (serving_engine and first_error.index < run.serving))
     if best is None:
-        return _unclassified(run, lines, first_error, "unknown", []) if first_error else None
+        if first_error is not None and not (serving_engine and clients):
+            return _unclassified(run, lines, first_error, "unknown", [], outcome)
+        if serving_engine:
+            return None
+        return _truncated_traceback(run, lines, outcome)
     rule, line = best.rule, best.line
     if rule.tier == 4 and unknown_above:
         # Only a wrapper matched, and a real error no rule knows sits above it: report that line.
-        return _unclassified(run, lines, first_error, rule.default_phase, [line])
-    phase = rule.phase or run.phase_at(line.index, rule.default_phase)
+        return _unclassified(run, lines, first_error, rule.default_phase, [line], outcome)
+    phase = rule.phase or _phase_of(run, lines, line, rule.default_phase)
     if run.serving is not None and line.index > run.serving and not rule.before_serving:
         phase = "runtime"
+    cls = rule.cls
+    if rule.tier == 4:
+        risk = _promoted(outcome.risks, line.index)
+        if risk is not None:
+            return _result(phase, _risk_finding(risk, line.message.strip()[:200]), risk["rule"], risk["explains"],
+                           _evidence(lines, [line]), first_error, outcome)
+        named = _frame_cause(_frame_text(lines, line.index))
+        if named is not None:
+            return _result(phase, named[1], "traceback_frames", named[0], _evidence(lines, [line]), first_error,
+                           outcome)
     finding = rule.build(_Hit(match=best.match, line=line, lines=lines, run=run, params=params, phase=phase))
     if rule.tier == 3 and unknown_above:
         finding.steps.insert(0, f"Read the first error line, above it: {first_error.message.strip()[:300]}")
@@ -1233,48 +1783,62 @@ def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any]) -> dict[
             decisive.append(hinted)
     if run.serving is not None and line.index > run.serving:
         decisive.append(lines[run.serving])
-    return _result(phase, finding, rule.id, _evidence(lines, decisive), first_error)
+    return _result(phase, finding, rule.id, cls, _evidence(lines, decisive), first_error, outcome)
 
 
 def _no_error(run: _Run, lines: list[Line]) -> dict[str, Any]:
     """A start that logged no error: it served, or it was still starting when the log ends."""
+    outcome = _Outcome(risks=_risks(run))
     if run.serving is not None:
-        return _result("runtime", Finding(
+        outcome.healthy = True
+        return _result("none", Finding(
             cause="No error in the log: the server started and served.",
             steps=["If a health or acceptance check failed, read that check's own output (status codes, "
                    "latency, throughput); the engine did not log a failure"]),
-            "no_error_serving", _evidence(lines, [lines[run.serving]]), None)
+            "no_error_serving", "healthy", _evidence(lines, [lines[run.serving]]), None, outcome)
     last = next((ln for ln in reversed(run.lines) if ln.message.strip() and not ln.is_frame), run.lines[-1])
-    phase = run.phase_at(last.index, "load")
+    phase = run.phase_at(last.index, "unknown")
+    if outcome.risks:
+        steps = [risk["next_step"] for risk in outcome.risks]
+        risks = "; ".join(risk["risk"] for risk in outcome.risks)
+        return _result(phase, Finding(
+            cause=f"No failure logged, only warnings (risks, not causes): {risks}", steps=steps),
+            "warnings_only", "risk_only", _evidence(lines, [lines[outcome.risks[0]["index"]]]), None, outcome)
     return _result(phase, Finding(
         cause=f"No error logged: the server was still in {phase} when the log ends (it was stopped, or it "
               "is still starting).",
         steps=["If the deploy's health wait ran out, the start is slow: raise the health timeout, "
                "VLLM_ENGINE_READY_TIMEOUT_S and TimeoutStartSec, and read the journal again later",
                "If the unit was stopped from outside (SIGTERM), nothing failed here"]),
-        "no_error_not_serving", _evidence(lines, [last]), None)
+        "no_error_not_serving", "no_failure_yet", _evidence(lines, [last]), None, outcome)
 
 
-def diagnose(log_text: str, *, context: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Classify a vLLM log (a journal or a log file) into phase, cause, evidence and next step."""
+def diagnose(log_text: str, *, context: Mapping[str, Any] | None = None,
+             exclude_windows: Any = None) -> dict[str, Any]:
+    """Classify a vLLM log (a journal or a log file) into phase, cause, evidence and next step.
+
+    ``exclude_windows``: the acceptance suite's probe windows (``[{"start": iso, "end": iso}]``, as in
+    release.json); client errors logged inside them are not counted.
+    """
     if not isinstance(log_text, str):
         raise KimiDeployError(f"log_text must be text (the journal or log file), got {type(log_text).__name__}")
     known = _normalise_context(context)
+    windows = _normalise_windows(exclude_windows)
     lines = _parse(log_text)
     runs = _split_runs(lines)
     # The latest start decides: its failure, or its clean serving. A start still in progress with no
     # error yet (a systemd restart) defers to the failure of the start before it.
     for run in reversed(runs):
-        result = _diagnose_run(run, lines, {**_params_from_log(run.lines), **known})
+        result = _diagnose_run(run, lines, {**_params_from_log(run.lines), **known}, windows)
         if result is not None:
             return result
-        if run.activity and run.serving is not None:
+        if run.serving is not None:
             return _no_error(run, lines)
-    active = [run for run in runs if run.activity]
+    active = [run for run in runs if run.activity or run.stages or _risks(run)]
     if active:
         return _no_error(active[-1], lines)
     return _result("unknown", Finding(
         cause="The text holds no vLLM log lines and no recognisable error.",
         steps=["Read the first error line of the service's journal yourself; check the unit name and read "
                "more lines (`lines`, `since`), or pass the log file the server wrote"]),
-        "no_vllm_log", [], None)
+        "no_vllm_log", "unknown", [], None)

@@ -1,0 +1,190 @@
+"""diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
+
+The corpus's held-out third was committed with its sha256 before the rules were changed; the rules are
+tuned on the training part only, so the thresholds below are asserted on the training part. The held-out
+figures are printed by benchmarks/bench_diagnose_corpus.py; here they only guard against regressions
+(floors under the measured 74.5 % phase / 69.1 % cause, not the issue's 90/80 targets, which are not
+reached).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+from kimi_deploy import diagnose as diagnose_module
+from kimi_deploy.diagnose import RULES, diagnose
+from kimi_deploy.errors import KimiDeployError
+
+CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "vllm-failure-corpus"
+RAW = (CORPUS / "corpus.jsonl").read_text().splitlines()
+ENTRIES = [json.loads(line) for line in RAW]
+HELD = (CORPUS / "heldout-ids.txt").read_text().split()
+TRAIN = [entry for entry in ENTRIES if entry["id"] not in set(HELD)]
+HELDOUT = [entry for entry in ENTRIES if entry["id"] in set(HELD)]
+TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
+CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
+PHASES = {"load", "startup", "runtime", "none", "unknown"}
+
+
+def _accuracy(entries):
+    results = [(entry, diagnose(entry["log"])) for entry in entries]
+    phase = sum(r["phase"] == e["phase"] for e, r in results) / len(results)
+    cause = sum(r["cause_class"] == e["cause"] for e, r in results) / len(results)
+    return phase, cause
+
+
+def test_heldout_is_the_committed_third():
+    by_id = {entry["id"]: line for entry, line in zip(ENTRIES, RAW, strict=True)}
+    digest = hashlib.sha256("".join(by_id[i] + "\n" for i in HELD).encode()).hexdigest()
+    assert digest == (CORPUS / "heldout.sha256").read_text().split()[0]
+    assert len(HELD) * 3 >= len(ENTRIES) and set(HELD) <= set(by_id)
+
+
+def test_every_entry_is_labelled_from_the_taxonomy():
+    assert len(ENTRIES) >= 150 and len({e["id"] for e in ENTRIES}) == len(ENTRIES)
+    for entry in ENTRIES:
+        assert entry["source"].startswith("https://github.com/"), entry["id"]
+        assert entry["phase"] in PHASES and entry["cause"] in CAUSES, entry["id"]
+        assert entry["log"].strip() and entry["vllm_version"] and entry["platform"], entry["id"]
+
+
+def test_training_part_accuracy():
+    phase, cause = _accuracy(TRAIN)
+    assert phase >= 0.90 and cause >= 0.75, (phase, cause)
+
+
+def test_heldout_part_does_not_regress():
+    phase, cause = _accuracy(HELDOUT)
+    assert phase >= 0.72 and cause >= 0.66, (phase, cause)
+
+
+@pytest.mark.parametrize("entry", [e for e in ENTRIES if e["cause"] == "healthy"], ids=lambda e: e["id"])
+def test_no_healthy_log_is_read_as_a_failure(entry):
+    result = diagnose(entry["log"])
+    assert (result["phase"], result["healthy"], result["cause_class"]) == ("none", True, "healthy")
+
+
+# ----- the timeline decides the phase ----------------------------------------------------------------
+
+OOM = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
+
+
+@pytest.mark.parametrize(("before", "phase"), [
+    ([], "startup"),                                                     # a bare line: the family's phase
+    (["INFO 11-30 07:00:00 [api_server.py:1] vLLM API server version 0.32.0"], "load"),
+    (["INFO 11-30 07:00:00 [gpu_model_runner.py:1] Model loading took 10.2 GiB and 30 s"], "startup"),
+    (["INFO 11-30 07:00:00 [launcher.py:37] Route: /v1/completions, Methods: POST",
+      "INFO:     Application startup complete."], "runtime"),
+])
+def test_phase_is_that_of_the_last_milestone(before, phase):
+    assert diagnose("\n".join([*before, OOM]))["phase"] == phase
+
+
+def test_traceback_frames_name_the_step():
+    text = "\n".join(["Traceback (most recent call last):",
+                      '  File "/x/vllm/worker/worker.py", line 162, in determine_num_available_blocks',
+                      "    self.model_runner.profile_run()", OOM])
+    assert diagnose(text)["phase"] == "startup"
+
+
+def test_a_traceback_cut_before_its_error_line_still_gets_a_phase():
+    text = "\n".join(["ERROR 09-08 09:02:44 [core.py:718] Traceback (most recent call last):",
+                      'ERROR 09-08 09:02:44 [core.py:718]   File "/x/gpu_worker.py", line 9, in load_model',
+                      "ERROR 09-08 09:02:44 [core.py:718]     self.model_runner.load_model()"])
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("load", "truncated_traceback", "unknown")
+    assert "raise `lines`" in result["next_step"]
+
+
+def test_an_unknown_error_gathers_more():
+    result = diagnose("ERROR 11-30 07:00:01 [x.py:1] ZorkError: NCCL rank 3 lost its CUDA context")
+    assert (result["rule"], result["first_error_line"].endswith("lost its CUDA context")) == ("unclassified_error",
+                                                                                              True)
+    for words in ("VLLM_LOGGING_LEVEL=DEBUG", "NCCL_DEBUG=INFO", "CUDA_LAUNCH_BLOCKING=1"):
+        assert words in result["next_step"]
+
+
+# ----- warnings are risks ----------------------------------------------------------------------------
+
+IMPORT_WARNING = ("WARNING 06-13 11:42:20 _custom_ops.py:11] Failed to import from vllm._C with "
+                  "ImportError('/x/_C.abi3.so: undefined symbol: _ZN5torch7Library')")
+
+
+def test_a_warning_alone_is_a_risk_not_a_cause():
+    result = diagnose(IMPORT_WARNING)
+    assert (result["cause_class"], result["healthy"]) == ("risk_only", False)
+    assert [risk["rule"] for risk in result["risks"]] == ["vllm_kernels_not_loaded"]
+    assert "Reinstall vLLM" in result["risks"][0]["next_step"]
+
+
+def test_a_warning_becomes_the_cause_when_an_unexplained_failure_follows():
+    text = "\n".join([IMPORT_WARNING, "[rank0]: Traceback (most recent call last):",
+                      '[rank0]:   File "<frozen runpy>", line 198, in _run_module_as_main'])
+    result = diagnose(text)
+    assert (result["cause_class"], result["rule"]) == ("dependency_error", "vllm_kernels_not_loaded")
+
+
+def test_a_warning_does_not_replace_a_failure_a_rule_explains():
+    text = "\n".join([IMPORT_WARNING, "ValueError: Bfloat16 is only supported on GPUs with compute capability "
+                      "of at least 8.0. Your Tesla V100 GPU has compute capability 7.0."])
+    result = diagnose(text)
+    assert result["rule"] == "dtype_unsupported_on_gpu" and result["risks"][0]["rule"] == "vllm_kernels_not_loaded"
+
+
+# ----- healthy is an answer --------------------------------------------------------------------------
+
+SERVING = ["INFO 11-30 07:00:00 [api_server.py:1] vLLM API server version 0.32.0",
+           "INFO:     Application startup complete."]
+
+
+def test_a_serving_engine_with_only_client_errors_is_healthy():
+    text = "\n".join([*SERVING,
+                      "ERROR 11-30 07:02:03 [serving_chat.py:133] Error with model object='error' message='The "
+                      "model `QwQ` does not exist.' type='NotFoundError' param=None code=404",
+                      'INFO:     10.0.0.9:5 - "POST /v1/chat/completions HTTP/1.1" 404 Not Found',
+                      'INFO:     10.0.0.9:6 - "POST /v1/chat/completions HTTP/1.1" 404 Not Found',
+                      'INFO:     10.0.0.9:7 - "POST /v1/completions HTTP/1.1" 400 Bad Request'])
+    result = diagnose(text)
+    assert (result["phase"], result["healthy"], result["cause_class"]) == ("none", True, "healthy")
+    assert result["client_errors"] == [
+        {"status": 400, "method": "POST", "route": "/v1/completions", "count": 1},
+        {"status": 404, "method": "POST", "route": "/v1/chat/completions", "count": 2}]
+
+
+def test_a_5xx_is_not_healthy():
+    text = "\n".join([*SERVING, 'INFO:     10.0.0.9:5 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server '
+                      "Error"])
+    assert diagnose(text)["healthy"] is False
+
+
+def test_exclusion_window_drops_the_acceptance_probes_client_errors():
+    text = "\n".join([*SERVING,
+                      "INFO 11-30 07:05:00 [loggers.py:1] Avg prompt throughput: 1.0 tokens/s",
+                      'INFO:     10.0.0.9:5 - "POST /v1/completions HTTP/1.1" 400 Bad Request',
+                      "INFO 11-30 07:30:00 [loggers.py:1] Avg prompt throughput: 1.0 tokens/s",
+                      'INFO:     10.0.0.9:6 - "POST /v1/completions HTTP/1.1" 400 Bad Request'])
+    window = [["2026-11-30T07:04:00Z", "2026-11-30T07:06:00Z"]]
+    assert diagnose(text)["client_errors"][0]["count"] == 2
+    assert diagnose(text, exclude_windows=window)["client_errors"][0]["count"] == 1
+
+
+@pytest.mark.parametrize("windows", [["07:00"], [{"start": "yesterday", "end": "2026-11-30T07:00:00Z"}],
+                                     [{"start": "2026-11-30T08:00:00Z", "end": "2026-11-30T07:00:00Z"}]])
+def test_bad_exclusion_windows_are_refused(windows):
+    with pytest.raises(KimiDeployError, match="exclude_windows"):
+        diagnose("x", exclude_windows=windows)
+
+
+# ----- rules as data ---------------------------------------------------------------------------------
+
+def test_constant_rules_are_table_rows_and_every_rule_has_a_cause_class():
+    rows = [rule for rule in RULES if rule.build.__qualname__.startswith("_row.")]
+    functions = [rule for rule in RULES if not rule.build.__qualname__.startswith("_row.")]
+    assert len(rows) > len(functions) >= 20
+    assert all(rule.cls in CAUSES for rule in RULES), [r.id for r in RULES if r.cls not in CAUSES]
+    assert {rule.phase for rule in RULES} == {None, "startup"}  # only binding the port keeps a fixed phase
+    assert all(risk.explains is None or risk.explains in CAUSES for risk in diagnose_module.RISKS)
