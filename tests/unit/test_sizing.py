@@ -498,6 +498,8 @@ def test_context_alignment_is_reported_and_an_aligned_length_suggested(k3):
     assert not m1["warnings"]
     assert k40["memory"]["context_alignment"]["suggested_max_model_len"] == 27 * 1536
     assert any("max_model_len 41472 is a whole number of blocks" in w for w in k40["warnings"])
+    assert "context alignment: 1.2% of each request's last block is empty at 40960; 41472" in k40["summary"]
+    assert "context alignment" not in k128["summary"]
 
 
 @pytest.mark.parametrize(("count", "options"), [(1, {}), (2, {}), (2, {"pipeline_parallel_size": 2}),

@@ -1218,6 +1218,10 @@ def summarize(plan: dict[str, Any]) -> str:
                  f"{plan['predicted_kv_tokens']:,} tokens")
     lines.append(f"context {plan['max_model_len']}, concurrency {mem['full_length_sequences']} full-length "
                  f"(target {plan['concurrency_target']}), max_num_seqs {plan['max_num_seqs']}")
+    alignment = mem.get("context_alignment") or {}
+    if alignment.get("suggested_max_model_len"):
+        lines.append(f"context alignment: {alignment['rounding_loss']:.1%} of each request's last block is empty at "
+                     f"{plan['max_model_len']}; {alignment['suggested_max_model_len']} fills it (same blocks)")
     if plan.get("replicas_needed") is not None and plan["platform"] == "cuda":
         replica = plan["replica_layout"]
         lines.append(f"fleet: {plan['replicas_needed']:,} replica(s) of {replica['description']}, "
