@@ -438,12 +438,12 @@ def test_a_fleet_the_inventory_holds_fits(k3):
     one = plan_k3(k3, nodes(4, H100))  # the smallest replica holds this many full-length requests
     per = one["concurrency_per_replica"]
     need = BusinessNeed(max_model_len=NEED.max_model_len, concurrency=per + 1)
-    # With the deeper layouts ruled out (PP fixed at 4), two replicas on 8 nodes hold the need.
-    plan = plan_k3(k3, nodes(8, H100), need=need, pipeline_parallel_size=4)
+    # Two replicas of the 4-node layout on 8 nodes hold it; a deeper pipeline is never tried.
+    plan = plan_k3(k3, nodes(8, H100), need=need)
     assert plan["fits"], plan["reasons"]
     assert (plan["replicas_needed"], plan["gpus_total"], plan["nodes_total"]) == (2, 64, 8)
     assert layout_of(plan) == (4, 8, 4, 1)
-    short = plan_k3(k3, nodes(7, H100), need=need, pipeline_parallel_size=4)
+    short = plan_k3(k3, nodes(7, H100), need=need)
     assert not short["fits"] and "Add 1 node(s)" in short["reasons"][-1]
 
 
@@ -517,3 +517,21 @@ def test_cpu_auto_sized_kv_holds_the_target_concurrency(tiny, arch, count, optio
     assert mem["num_blocks"] == 4 * mem["blocks_per_request"] + 1
     assert mem["full_length_sequences"] == 4 == plan["max_num_seqs"]
     assert plan["replicas_needed"] == 1 and plan["concurrency_per_replica"] == 4
+
+
+def test_a_dense_model_scales_out_as_single_node_replicas_not_a_pipeline():
+    """Llama-3.1-8B (tensor list from its config): 2,000 requests of 8K on 4 nodes of 8 H100 are replicas of
+    one node each, not a pipeline across the nodes (which would hold them with the same GPUs)."""
+    from kimi_deploy.model_profile import load_profile
+    from kimi_deploy.tensor_sharding import records_from_config
+    from published_logs import ENTRIES
+
+    config = next(e for e in ENTRIES if e["id"] == "llama31-8b-rtx3090-20k")["config"]
+    profile = load_profile({k: v for k, v in config.items() if not k.startswith("_")}, name="Llama-3.1-8B")
+    weights = WeightInventory.from_records(records_from_config(profile), profile)
+    plan = plan_deployment(profile, weights, nodes(4, H100), BusinessNeed(max_model_len=8192, concurrency=2000),
+                           PlanOptions(vllm_version="0.32.0"))
+    assert plan["fits"], plan["reasons"]
+    assert plan["layout"]["nnodes"] == 1 and plan["layout"]["pipeline_parallel_size"] == 1
+    assert plan["replicas_needed"] * plan["concurrency_per_replica"] >= 2000
+    assert plan["nodes_total"] <= 4 and plan["replicas_needed"] > 1

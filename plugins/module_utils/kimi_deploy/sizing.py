@@ -446,6 +446,11 @@ class Fleet:
     nodes_needed: int
     replicas_per_node: int | None  # single-node replicas packed into one node; None for multi-node replicas
 
+    @property
+    def cost(self) -> tuple[int, int, int]:
+        """Fewest GPUs, then nodes, then replicas."""
+        return self.gpus_total, self.nodes_needed, self.replicas_needed
+
     def as_dict(self) -> dict[str, Any]:
         lay = self.replica.layout
         return {"description": lay.describe(), "tensor_parallel_size": lay.tp, "pipeline_parallel_size": lay.pp,
@@ -767,53 +772,56 @@ class Planner:
                                      "instance first)")
         inventory_nodes = len(self.nodes)
         search_nodes = max(inventory_nodes, self.options.max_suggested_nodes)
-        chosen: Evaluation | None = None
-        suggestion: Evaluation | None = None
         closest: Evaluation | None = None
-        base: Evaluation | None = None  # the smallest layout that holds one request: the fleet's replica shape
+        thin: Evaluation | None = None  # the first layout that holds a request at all
+        base: Evaluation | None = None  # the first layout that qualifies as a replica: it sets the depth
         fleet: Fleet | None = None
         evaluated = 0
         for layout in self.candidate_layouts(gpus_per_node, search_nodes):
+            if base is not None and layout.nnodes > base.layout.nnodes:
+                break  # concurrency beyond one replica is more replicas, never a deeper pipeline
             if fleet is not None and layout.world_size > fleet.gpus_total:
-                break  # more GPUs in one replica than the whole fleet of smaller replicas needs
+                break  # one replica this big takes more GPUs than the replicas found so far
             ev = self.evaluate(layout, node, arch, kv_dtype)
             evaluated += 1
-            in_inventory = layout.nnodes <= inventory_nodes
-            if in_inventory:
+            if layout.nnodes <= inventory_nodes:
                 closest = ev if closest is None or _closer(ev, closest) else closest
-            if ev.meets(self.need):
-                if in_inventory:
-                    chosen = ev
-                else:
-                    suggestion = ev
-                break
             if not ev.feasible:
                 continue
+            thin = thin or ev
+            if not self._replica_worthy(ev):
+                continue
             base = base or ev
-            # Concurrency beyond one replica is more replicas of the same depth, never a deeper pipeline.
-            if layout.nnodes <= base.layout.nnodes:
-                candidate = self._fleet(ev, gpus_per_node)
-                if fleet is None or (candidate.gpus_total, candidate.nodes_needed) < (fleet.gpus_total,
-                                                                                       fleet.nodes_needed):
-                    fleet = candidate
+            candidate = self._fleet(ev, gpus_per_node)
+            if fleet is None or candidate.cost < fleet.cost:
+                fleet = candidate
+        if fleet is None and thin is not None:
+            fleet = self._fleet(thin, gpus_per_node)  # nothing holds a request per GPU: copies of the first that fits
         reasons = list(problems)
-        if chosen is not None:
-            selected, fleet, fits = chosen, self._fleet(chosen, gpus_per_node), True
-        elif fleet is not None and suggestion is None:
-            selected = fleet.replica
-            fits = fleet.replica.layout.nnodes <= inventory_nodes and fleet.nodes_needed <= inventory_nodes
-            if not fits:
-                reasons.append(self._fleet_refusal(fleet, node, gpus_per_node))
-        else:
-            selected = closest or suggestion
-            fits = False
+        suggestion: Evaluation | None = None
+        if fleet is None:
+            selected = closest
             if selected is None:
                 raise KimiDeployError("no layout could be formed from these nodes and overrides (check "
                                       "tensor_parallel_size / pipeline_parallel_size against the GPUs per node)")
-            reasons.append(self._refusal(selected, suggestion, node, gpus_per_node))
-            fleet = self._fleet(suggestion, gpus_per_node) if suggestion is not None else None
+            reasons.append(self._refusal(selected, None, node, gpus_per_node))
+            fits = False
+        else:
+            replica_here = fleet.replica.layout.nnodes <= inventory_nodes
+            fits = replica_here and fleet.nodes_needed <= inventory_nodes
+            selected = fleet.replica if replica_here or closest is None else closest
+            if not fits and fleet.replicas_needed == 1:  # one replica holds it, on more nodes than there are
+                suggestion = fleet.replica
+                reasons.append(self._refusal(selected, suggestion, node, gpus_per_node))
+            elif not fits:
+                reasons.append(self._fleet_refusal(fleet, node, gpus_per_node))
         return self._result("cuda", fits and not problems, reasons, selected, suggestion, arch, kv_dtype,
                             evaluated, fleet=fleet)
+
+    def _replica_worthy(self, ev: Evaluation) -> bool:
+        """A replica holds the whole target, or at least one full-length request per GPU it takes. A smaller
+        one is mostly weights: a deeper layout then beats copies of it, so the search may still grow."""
+        return ev.full_length_sequences * ev.layout.dp >= min(self.need.concurrency, ev.layout.world_size)
 
     def _fleet(self, ev: Evaluation, gpus_per_node: int) -> Fleet:
         """Replicas of ``ev``'s layout that hold the target concurrency, and the nodes they take."""
