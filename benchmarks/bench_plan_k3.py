@@ -12,7 +12,8 @@ Cases:
   64 nodes x 8 H200     fits at 2 nodes (TP8 x PP2); the search stops there
   64 nodes x 8 H100     fits at 4 nodes (TP8 x PP4)
   64 nodes x 8 H100, unreachable need
-                        a concurrency no layout holds: every layout of 1..64 nodes is evaluated
+                        1,000,000 requests: planned as replicas of the 4-node layout and refused with the
+                        numbers (the search stops at the replica's depth instead of trying 1..64 nodes)
 """
 
 from __future__ import annotations

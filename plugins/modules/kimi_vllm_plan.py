@@ -229,9 +229,27 @@ plan:
       type: list
       elements: str
     warnings:
-      description: Advisories (e.g. target concurrency capped by the inventory).
+      description: Advisories (e.g. KV tokens lost to a C(max_model_len) that is not a whole number of blocks).
       type: list
       elements: str
+    replicas_needed:
+      description: Replicas of C(replica_layout) the target concurrency takes (1 when one replica holds it). A
+        concurrency beyond one replica becomes more replicas, never a deeper pipeline.
+      type: int
+    concurrency_per_replica:
+      description: Full-length requests one replica holds at C(max_model_len).
+      type: int
+    gpus_total:
+      description: GPUs of all the replicas together (0 on the CPU build).
+      type: int
+    nodes_total:
+      description: Nodes all the replicas take (single-node replicas are packed C(replicas_per_node) to a node).
+      type: int
+    replica_layout:
+      description: The replica the fleet is made of (C(description), C(tensor_parallel_size),
+        C(pipeline_parallel_size), C(data_parallel_size), C(nnodes), C(gpus_per_replica), C(replicas_per_node)).
+        When the inventory cannot hold the fleet, C(fits) is false and C(reasons) gives the numbers.
+      type: dict
     layout:
       description: C(tensor_parallel_size), C(pipeline_parallel_size), C(data_parallel_size),
         C(data_parallel_size_local), C(enable_expert_parallel), C(decode_context_parallel_size), C(nodes) (names

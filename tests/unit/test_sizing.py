@@ -108,13 +108,15 @@ def test_k3_h100_minimum_is_32_gpus(k3):
     assert plan["fits"]
     assert layout_of(plan) == (4, 8, 4, 1)
     assert plan["layout"]["world_size"] == 32
-    # With three nodes the weights fit (TP8 x PP3) but the KV cache cannot hold the need: the plan is
-    # capped and says which layout would hold it.
+    # With three nodes the weights fit (TP8 x PP3) but the KV cache cannot hold the need: a need the
+    # inventory cannot meet is refused with the numbers and the layout that would hold it.
     three = plan_k3(k3, nodes(3, H100))
-    assert three["fits"] and layout_of(three) == (3, 8, 3, 1)
+    assert not three["fits"] and layout_of(three) == (3, 8, 3, 1)
     assert three["memory"]["full_length_sequences"] < NEED.concurrency
     assert three["max_num_seqs"] == three["memory"]["full_length_sequences"]
-    assert any("4 nodes x 8, TP8 x PP4" in w for w in three["warnings"])
+    assert f"holds {three['memory']['full_length_sequences']} of the 16 requests" in three["reasons"][-1]
+    assert "4 nodes x 8, TP8 x PP4" in three["reasons"][-1]
+    assert (three["replicas_needed"], three["gpus_total"]) == (1, 32)
     one = plan_k3(k3, nodes(1, H100))
     assert not one["fits"] and "4 nodes x 8, TP8 x PP4" in one["reasons"][-1]
 
@@ -410,3 +412,126 @@ def test_cpu_replica_shape_must_match_its_nodes(tiny):
     assert not three["fits"] and any("attention heads are not divisible by TP 3" in r for r in three["reasons"])
     wrong = plan_deployment(profile, weights, _cpu_nodes(2), need, PlanOptions(tensor_parallel_size=1))
     assert not wrong["fits"] and any("must equal the node count (2)" in r for r in wrong["reasons"])
+
+
+# -- fleets, range checks, context alignment (issue 15 §3) ---------------------------------------------------
+
+def test_concurrency_beyond_one_replica_becomes_replicas_not_a_deeper_pipeline(k3):
+    need = BusinessNeed.from_tokens(max_input_tokens=32_768, max_output_tokens=8_192, concurrency=1_000_000)
+    plan = plan_k3(k3, nodes(64, H100), need=need)
+    assert not plan["fits"]
+    # The replica is the published H100 minimum (4 nodes, TP8 x PP4), not a 47-stage pipeline.
+    assert layout_of(plan) == (4, 8, 4, 1)
+    per = plan["concurrency_per_replica"]
+    assert per == plan["memory"]["full_length_sequences"] > 0
+    assert plan["replicas_needed"] == math.ceil(1_000_000 / per)
+    assert plan["gpus_total"] == plan["replicas_needed"] * 32
+    assert plan["nodes_total"] == plan["replicas_needed"] * 4
+    assert plan["replica_layout"]["description"] == "4 nodes x 8, TP8 x PP4"
+    reason = plan["reasons"][-1]
+    assert f"needs {plan['replicas_needed']:,} replicas of 4 nodes x 8, TP8 x PP4" in reason
+    assert f"{plan['gpus_total']:,} GPUs" in reason and "which hold 16 replicas" in reason
+    assert f"fleet: {plan['replicas_needed']:,} replica(s)" in plan["summary"]
+
+
+def test_a_fleet_the_inventory_holds_fits(k3):
+    one = plan_k3(k3, nodes(4, H100))  # the smallest replica holds this many full-length requests
+    per = one["concurrency_per_replica"]
+    need = BusinessNeed(max_model_len=NEED.max_model_len, concurrency=per + 1)
+    # Two replicas of the 4-node layout on 8 nodes hold it; a deeper pipeline is never tried.
+    plan = plan_k3(k3, nodes(8, H100), need=need)
+    assert plan["fits"], plan["reasons"]
+    assert (plan["replicas_needed"], plan["gpus_total"], plan["nodes_total"]) == (2, 64, 8)
+    assert layout_of(plan) == (4, 8, 4, 1)
+    short = plan_k3(k3, nodes(7, H100), need=need)
+    assert not short["fits"] and "Add 1 node(s)" in short["reasons"][-1]
+
+
+def test_one_replica_that_holds_the_need_is_one_replica(k3):
+    plan = plan_k3(k3, nodes(1, B300))
+    assert plan["fits"] and plan["replicas_needed"] == 1 and plan["gpus_total"] == 8
+    assert plan["concurrency_per_replica"] >= NEED.concurrency
+
+
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("gpu_memory_utilization", 0.0, "gpu_memory_utilization must be in"),
+    ("gpu_memory_utilization", 1.2, "gpu_memory_utilization must be in"),
+    ("tensor_parallel_size", 0, "tensor_parallel_size must be >= 1"),
+    ("pipeline_parallel_size", -1, "pipeline_parallel_size must be >= 1"),
+    ("max_num_seqs", 0, "max_num_seqs must be >= 1"),
+    ("block_size", 0, "block_size must be > 0"),
+    ("kv_cache_memory_bytes", 0, "kv_cache_memory_bytes must be > 0"),
+    ("cudagraph_reserve_bytes", -1, "cudagraph_reserve_bytes must be >= 0"),
+])
+def test_the_planner_checks_its_own_ranges(k3, option, value, message):
+    with pytest.raises(KimiDeployError, match=message):
+        plan_k3(k3, nodes(1, B300), **{option: value})
+
+
+def test_business_need_ranges_hold_without_from_tokens():
+    for bad in ({"max_model_len": 0}, {"max_model_len": 1024, "concurrency": 0}):
+        with pytest.raises(KimiDeployError, match="must be a whole number >= 1"):
+            BusinessNeed(**bad)
+
+
+def test_no_plan_reports_zero_bytes_per_token_for_attention(k3):
+    # A pipeline deeper than the 24 MLA layers leaves stages with KDA layers only; the plan still reports
+    # the attention stages' bytes per token, never 0.
+    plan = plan_k3(k3, nodes(32, H100), pipeline_parallel_size=32, tensor_parallel_size=8)
+    assert plan["memory"]["kv_bytes_per_token"] > 0
+    assert "0 B/token" not in plan["summary"]
+
+
+def test_context_alignment_is_reported_and_an_aligned_length_suggested(k3):
+    """K3 fp8 on B300 (block 1536 plus 3 KDA state blocks a request): the same KV memory holds about 3 %
+    fewer tokens at 128K than at 1M, and 40,960 tokens leaves 1.2 % of its last block empty."""
+    def plan_at(length):
+        return plan_k3(k3, nodes(1, B300), need=BusinessNeed(max_model_len=length, concurrency=1),
+                       tensor_parallel_size=8, kv_cache_memory_bytes=60 * GiB)
+    k128, m1, k40 = plan_at(131_072), plan_at(1_048_576), plan_at(40_960)
+    assert k128["block_size"] == m1["block_size"] == 1536
+    assert 0.03 < 1 - k128["predicted_kv_tokens"] / m1["predicted_kv_tokens"] < 0.04
+    align = k128["memory"]["context_alignment"]
+    assert align["state_blocks_per_request"] == 3 and align["attention_blocks_per_request"] == 86
+    assert align["suggested_max_model_len"] is None  # 131072 wastes 0.8 % of a block: below the 1 % mark
+    assert any("at max_model_len 131072 the KV cache holds 4.1% fewer tokens" in w for w in k128["warnings"])
+    assert not m1["warnings"]
+    assert k40["memory"]["context_alignment"]["suggested_max_model_len"] == 27 * 1536
+    assert any("max_model_len 41472 is a whole number of blocks" in w for w in k40["warnings"])
+    assert "context alignment: 1.2% of each request's last block is empty at 40960; 41472" in k40["summary"]
+    assert "context alignment" not in k128["summary"]
+
+
+@pytest.mark.parametrize(("count", "options"), [(1, {}), (2, {}), (2, {"pipeline_parallel_size": 2}),
+                                                (1, {"enable_prefix_caching": True})])
+@pytest.mark.parametrize("arch", ["llama", "deepseek_v3"])
+def test_cpu_auto_sized_kv_holds_the_target_concurrency(tiny, arch, count, options):
+    """--kv-cache-memory-bytes holds ``concurrency`` full-length requests plus the null block, at a context
+    that is not a whole number of blocks, for one node and a replica split over two."""
+    profile, weights = load_model(model_dir=str(tiny(arch)))
+    cpu_nodes = [dict(CPU_NODE, name=f"cpu{i}") for i in range(count)]
+    plan = plan_deployment(profile, weights, cpu_nodes, BusinessNeed(max_model_len=500, concurrency=4),
+                           PlanOptions(vllm_version="0.32.0+cpu", **options))
+    mem = plan["memory"]
+    assert plan["fits"], plan["reasons"]
+    assert mem["num_blocks"] == 4 * mem["blocks_per_request"] + 1
+    assert mem["full_length_sequences"] == 4 == plan["max_num_seqs"]
+    assert plan["replicas_needed"] == 1 and plan["concurrency_per_replica"] == 4
+
+
+def test_a_dense_model_scales_out_as_single_node_replicas_not_a_pipeline():
+    """Llama-3.1-8B (tensor list from its config): 2,000 requests of 8K on 4 nodes of 8 H100 are replicas of
+    one node each, not a pipeline across the nodes (which would hold them with the same GPUs)."""
+    from kimi_deploy.model_profile import load_profile
+    from kimi_deploy.tensor_sharding import records_from_config
+    from published_logs import ENTRIES
+
+    config = next(e for e in ENTRIES if e["id"] == "llama31-8b-rtx3090-20k")["config"]
+    profile = load_profile({k: v for k, v in config.items() if not k.startswith("_")}, name="Llama-3.1-8B")
+    weights = WeightInventory.from_records(records_from_config(profile), profile)
+    plan = plan_deployment(profile, weights, nodes(4, H100), BusinessNeed(max_model_len=8192, concurrency=2000),
+                           PlanOptions(vllm_version="0.32.0"))
+    assert plan["fits"], plan["reasons"]
+    assert plan["layout"]["nnodes"] == 1 and plan["layout"]["pipeline_parallel_size"] == 1
+    assert plan["replicas_needed"] * plan["concurrency_per_replica"] >= 2000
+    assert plan["nodes_total"] <= 4 and plan["replicas_needed"] > 1

@@ -302,3 +302,68 @@ def metrics_kv_cache_tokens(metrics_text: str) -> int | None:
     """``kv_cache_size_tokens`` from the ``vllm:cache_config_info`` sample of ``/metrics``."""
     found = _METRIC_TOKENS.search(metrics_text)
     return int(found.group(1)) if found else None
+
+
+# vLLM's "GPU KV cache size: N tokens" line changed meaning: up to 0.19 it printed
+# ``num_blocks // len(groups) * min_block_size`` (vllm#40691); by 0.24 it prints
+# ``int(max_concurrency * max_model_len)`` (club-3090 logs of 0.24.0; vllm#54662 quotes the code).
+# The release in between that switched is not pinned down here, so versions 0.20-0.23 are "unknown".
+LOG_FORMULA_BLOCKS_UNTIL = (0, 19, 99)
+LOG_FORMULA_CONCURRENCY_FROM = (0, 24, 0)
+
+
+def log_capacity_formula(version: tuple[int, int, int] | None) -> str | None:
+    """``"blocks"`` or ``"concurrency"``: how this vLLM version computes its logged KV tokens (None: unknown)."""
+    if version is None:
+        return None
+    if version <= LOG_FORMULA_BLOCKS_UNTIL:
+        return "blocks"
+    if version >= LOG_FORMULA_CONCURRENCY_FROM:
+        return "concurrency"
+    return None
+
+
+@dataclass(frozen=True)
+class KvFromMemory:
+    """What vLLM derives from one stage's KV budget (``Available KV cache memory``)."""
+
+    num_blocks: int
+    block_size: int
+    blocks_formula_tokens: int  # num_blocks // groups * block_size (* dcp), the pre-0.20 log line
+    capacity_tokens: int | None  # int(num_blocks / blocks_per_request * max_model_len), the newer log line
+    bytes_per_block: int
+
+
+def kv_from_available_memory(layout: KvCacheLayout, available_bytes: int, max_model_len: int | None = None,
+                             stage: int = 0) -> KvFromMemory:
+    """Blocks and the logged token figures for ``available_bytes`` of KV budget on ``stage``'s ranks."""
+    bpb = layout.stage_bytes_per_block(stage)
+    num_blocks = max(0, int(available_bytes) // bpb)
+    blocks_tokens = num_blocks // len(layout.groups) * layout.block_size * layout.dcp
+    capacity = layout.capacity_tokens(num_blocks, max_model_len) if max_model_len else None
+    return KvFromMemory(num_blocks, layout.block_size, blocks_tokens, capacity, bpb)
+
+
+def kv_bytes_needed(layout: KvCacheLayout, max_model_len: int, stage: int = 0) -> int:
+    """vLLM's "X GiB KV cache is needed" for one request of ``max_model_len``: the sum over the stage's
+    layers of ``max_memory_usage_bytes`` (attention: ``cdiv(L, block)`` pages; linear: its state pages)."""
+    total = 0
+    for group, count in layout.stage_group_layers(stage):
+        if group.kind == "attention":
+            pages = cdiv(cdiv(max_model_len, layout.dcp), layout.block_size)
+        else:
+            pages = layout.linear_blocks_per_request
+        total += count * pages * layout.page_bytes
+    return total
+
+
+def estimate_max_model_len(layout: KvCacheLayout, available_bytes: int, ceiling: int, stage: int = 0) -> int:
+    """vLLM's ``estimate_max_model_len``: the longest request whose KV need fits ``available_bytes``."""
+    lo, hi, best = 1, ceiling, 0
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if kv_bytes_needed(layout, mid, stage) <= available_bytes:
+            best, lo = mid, mid + 1
+        else:
+            hi = mid - 1
+    return best

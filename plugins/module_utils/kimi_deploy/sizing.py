@@ -176,6 +176,12 @@ class BusinessNeed:
             raise KimiDeployError("max_model_len and concurrency must be positive")
         return cls(int(max_model_len), int(concurrency), max_input_tokens, max_output_tokens)
 
+    def __post_init__(self) -> None:
+        for name in ("max_model_len", "concurrency"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise KimiDeployError(f"{name} must be a whole number >= 1 (got {value!r})")
+
 
 @dataclass(frozen=True)
 class PlanOptions:
@@ -212,6 +218,33 @@ class PlanOptions:
     @property
     def num_speculative_tokens(self) -> int:
         return int((self.speculative_config or {}).get("num_speculative_tokens") or 0)
+
+    def range_errors(self) -> list[str]:
+        """Values vLLM would reject or that make the arithmetic meaningless (checked by the planner itself,
+        not only by the module's argument spec, so library callers get the same answer)."""
+        errors = []
+        util = self.gpu_memory_utilization
+        if util is not None and not 0 < util <= 1:
+            errors.append(f"gpu_memory_utilization must be in (0, 1] (got {util})")
+        for name in ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size", "max_num_seqs",
+                     "max_num_batched_tokens", "decode_context_parallel_size", "max_suggested_nodes"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                errors.append(f"{name} must be >= 1 (got {value})")
+        if self.block_size is not None and self.block_size <= 0:
+            errors.append(f"block_size must be > 0 (got {self.block_size})")
+        if self.kv_cache_memory_bytes is not None and self.kv_cache_memory_bytes <= 0:
+            errors.append(f"kv_cache_memory_bytes must be > 0 (got {self.kv_cache_memory_bytes})")
+        for name in ("activation_reserve_bytes", "non_torch_reserve_bytes", "cudagraph_reserve_bytes",
+                     "cuda_context_reserve_bytes", "workspace_reserve_bytes", "cpu_process_reserve_bytes"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                errors.append(f"{name} must be >= 0 (got {value})")
+        if self.pp_layer_partition is not None and any(int(p) < 1 for p in self.pp_layer_partition):
+            errors.append(f"pp_layer_partition entries must be >= 1 (got {list(self.pp_layer_partition)})")
+        if self.num_speculative_tokens < 0:
+            errors.append(f"num_speculative_tokens must be >= 0 (got {self.num_speculative_tokens})")
+        return errors
 
 
 # --- vLLM feature limits, by model family (facts.md §3, §6) ----------------------------------------
@@ -402,6 +435,29 @@ class Evaluation:
         return self.feasible and self.full_length_sequences * self.layout.dp >= need.concurrency
 
 
+@dataclass
+class Fleet:
+    """``replicas_needed`` copies of one replica layout (separate vLLM instances, one per host group)."""
+
+    replica: Evaluation
+    replicas_needed: int
+    concurrency_per_replica: int
+    gpus_total: int
+    nodes_needed: int
+    replicas_per_node: int | None  # single-node replicas packed into one node; None for multi-node replicas
+
+    @property
+    def cost(self) -> tuple[int, int, int]:
+        """Fewest GPUs, then nodes, then replicas."""
+        return self.gpus_total, self.nodes_needed, self.replicas_needed
+
+    def as_dict(self) -> dict[str, Any]:
+        lay = self.replica.layout
+        return {"description": lay.describe(), "tensor_parallel_size": lay.tp, "pipeline_parallel_size": lay.pp,
+                "data_parallel_size": lay.dp, "nnodes": lay.nnodes, "gpus_per_replica": lay.world_size,
+                "replicas_per_node": self.replicas_per_node}
+
+
 def _gpu_divisors(count: int) -> list[int]:
     return [d for d in range(1, count + 1) if count % d == 0]
 
@@ -435,6 +491,9 @@ class Planner:
         self.nodes = parse_nodes(nodes)
         self.need = need
         self.options = options or PlanOptions()
+        errors = self.options.range_errors()
+        if errors:
+            raise KimiDeployError("plan options out of range: " + "; ".join(errors))
         self.version = parse_version(self.options.vllm_version)
         self.warnings: list[str] = []
 
@@ -713,42 +772,78 @@ class Planner:
                                      "instance first)")
         inventory_nodes = len(self.nodes)
         search_nodes = max(inventory_nodes, self.options.max_suggested_nodes)
-        chosen: Evaluation | None = None
-        best_partial: Evaluation | None = None
-        suggestion: Evaluation | None = None
         closest: Evaluation | None = None
+        thin: Evaluation | None = None  # the first layout that holds a request at all
+        base: Evaluation | None = None  # the first layout that qualifies as a replica: it sets the depth
+        fleet: Fleet | None = None
         evaluated = 0
         for layout in self.candidate_layouts(gpus_per_node, search_nodes):
-            if chosen is not None and layout.nnodes > inventory_nodes:
-                break
+            if base is not None and layout.nnodes > base.layout.nnodes:
+                break  # concurrency beyond one replica is more replicas, never a deeper pipeline
+            if fleet is not None and layout.world_size > fleet.gpus_total:
+                break  # one replica this big takes more GPUs than the replicas found so far
             ev = self.evaluate(layout, node, arch, kv_dtype)
             evaluated += 1
-            in_inventory = layout.nnodes <= inventory_nodes
-            if in_inventory:
+            if layout.nnodes <= inventory_nodes:
                 closest = ev if closest is None or _closer(ev, closest) else closest
-            if ev.meets(self.need):
-                if in_inventory:
-                    chosen = ev
-                    break
-                suggestion = ev
-                break
-            if ev.feasible and in_inventory and (best_partial is None or _capacity(ev) > _capacity(best_partial)):
-                best_partial = ev
-        fits = chosen is not None or best_partial is not None
-        selected = chosen or best_partial or closest
-        if selected is None:
-            raise KimiDeployError("no layout could be formed from these nodes and overrides (check "
-                                  "tensor_parallel_size / pipeline_parallel_size against the GPUs per node)")
+            if not ev.feasible:
+                continue
+            thin = thin or ev
+            if not self._replica_worthy(ev):
+                continue
+            base = base or ev
+            candidate = self._fleet(ev, gpus_per_node)
+            if fleet is None or candidate.cost < fleet.cost:
+                fleet = candidate
+        if fleet is None and thin is not None:
+            fleet = self._fleet(thin, gpus_per_node)  # nothing holds a request per GPU: copies of the first that fits
         reasons = list(problems)
-        if not fits:
-            reasons.append(self._refusal(selected, suggestion, node, gpus_per_node))
-        elif chosen is None and best_partial is not None:
-            holds = best_partial.full_length_sequences * best_partial.layout.dp
-            hint = f"; {suggestion.layout.describe()} would" if suggestion else ""
-            self.warnings.append(f"target concurrency {self.need.concurrency} at {self.need.max_model_len} tokens "
-                                 f"does not fit the inventory: the best layout holds {holds}{hint}")
+        suggestion: Evaluation | None = None
+        if fleet is None:
+            selected = closest
+            if selected is None:
+                raise KimiDeployError("no layout could be formed from these nodes and overrides (check "
+                                      "tensor_parallel_size / pipeline_parallel_size against the GPUs per node)")
+            reasons.append(self._refusal(selected, None, node, gpus_per_node))
+            fits = False
+        else:
+            replica_here = fleet.replica.layout.nnodes <= inventory_nodes
+            fits = replica_here and fleet.nodes_needed <= inventory_nodes
+            selected = fleet.replica if replica_here or closest is None else closest
+            if not fits and fleet.replicas_needed == 1:  # one replica holds it, on more nodes than there are
+                suggestion = fleet.replica
+                reasons.append(self._refusal(selected, suggestion, node, gpus_per_node))
+            elif not fits:
+                reasons.append(self._fleet_refusal(fleet, node, gpus_per_node))
         return self._result("cuda", fits and not problems, reasons, selected, suggestion, arch, kv_dtype,
-                            evaluated)
+                            evaluated, fleet=fleet)
+
+    def _replica_worthy(self, ev: Evaluation) -> bool:
+        """A replica holds the whole target, or at least one full-length request per GPU it takes. A smaller
+        one is mostly weights: a deeper layout then beats copies of it, so the search may still grow."""
+        return ev.full_length_sequences * ev.layout.dp >= min(self.need.concurrency, ev.layout.world_size)
+
+    def _fleet(self, ev: Evaluation, gpus_per_node: int) -> Fleet:
+        """Replicas of ``ev``'s layout that hold the target concurrency, and the nodes they take."""
+        lay = ev.layout
+        per_replica = ev.full_length_sequences * lay.dp
+        replicas = cdiv(self.need.concurrency, per_replica) if per_replica else 0
+        if lay.nnodes > 1:
+            per_node, nodes_needed = None, replicas * lay.nnodes
+        else:
+            per_node = max(1, gpus_per_node // lay.world_size)
+            nodes_needed = cdiv(replicas, per_node)
+        return Fleet(ev, replicas, per_replica, replicas * lay.world_size, nodes_needed, per_node)
+
+    def _fleet_refusal(self, fleet: Fleet, node: NodeFacts, gpus_per_node: int) -> str:
+        lay, have = fleet.replica.layout, len(self.nodes)
+        fit = have // lay.nnodes if lay.nnodes > 1 else have * (fleet.replicas_per_node or 1)
+        return (f"{self.profile.name}: concurrency {self.need.concurrency} at {self.need.max_model_len} tokens needs "
+                f"{fleet.replicas_needed:,} replicas of {lay.describe()} ({fleet.concurrency_per_replica} full-length "
+                f"requests each) = {fleet.gpus_total:,} GPUs on {fleet.nodes_needed:,} nodes; the inventory has "
+                f"{have} nodes x {gpus_per_node} {node.gpu_name}, which hold {fit:,} replicas "
+                f"({fit * fleet.concurrency_per_replica:,} requests). Add "
+                f"{max(0, fleet.nodes_needed - have):,} node(s), or lower the concurrency or the context")
 
     def _refusal(self, selected: Evaluation, suggestion: Evaluation | None, node: NodeFacts,
                  gpus_per_node: int) -> str:
@@ -869,7 +964,8 @@ class Planner:
 
     # -- output -------------------------------------------------------------------------------------
     def _result(self, platform: str, fits: bool, reasons: list[str], ev: Evaluation, suggestion: Evaluation | None,
-                arch: str, kv_dtype: str, evaluated: int, node_names: list[str] | None = None) -> dict[str, Any]:
+                arch: str, kv_dtype: str, evaluated: int, node_names: list[str] | None = None,
+                fleet: Fleet | None = None) -> dict[str, Any]:
         o, need, profile, kv = self.options, self.need, self.profile, ev.kv
         lay = ev.layout
         if node_names is None:
@@ -891,7 +987,8 @@ class Planner:
             "cudagraph_reserve_bytes": ev.cudagraph,
             "out_of_pool_reserve_bytes": ev.out_of_pool,
             "kv_budget_bytes": max(0, ev.stage_budgets[stage]),
-            "kv_bytes_per_token": kv.stage_kv_bytes_per_token(stage),
+            # Per GPU on the stages that hold attention: a stage of only linear layers stores no tokens.
+            "kv_bytes_per_token": max(kv.stage_kv_bytes_per_token(s) for s in range(kv.pp)),
             "state_bytes_per_sequence": kv.stage_state_bytes_per_sequence(stage),
             "bytes_per_block": kv.stage_bytes_per_block(stage),
             "blocks_per_request": kv.blocks_per_request(need.max_model_len),
@@ -939,9 +1036,33 @@ class Planner:
             "predicted_kv_tokens": predicted,
             "layouts_evaluated": evaluated,
         }
+        plan.update(self._fleet_fields(ev, fleet, platform))
+        alignment = context_alignment(kv, need.max_model_len, ev.num_blocks, profile.max_position_embeddings)
+        memory["context_alignment"] = alignment
+        if alignment["loss_vs_pool"] > CONTEXT_LOSS_WARNING:
+            plan["warnings"].append(_alignment_warning(alignment, need.max_model_len))
+        if profile.full_attention_layers and not memory["kv_bytes_per_token"]:
+            raise KimiDeployError(f"{profile.name} has attention layers but the plan stores 0 B/token for them; "
+                                  "this is a planner bug, report it with the config")
         plan["serve_args"], plan["env"] = self._serve_args(plan, arch, kv_dtype, ev)
         plan["summary"] = summarize(plan)
         return plan
+
+    def _fleet_fields(self, ev: Evaluation, fleet: Fleet | None, platform: str) -> dict[str, Any]:
+        """How many replicas of this layout the target concurrency takes (1 when one replica holds it)."""
+        lay = ev.layout
+        if fleet is None:
+            per = ev.full_length_sequences * lay.dp
+            fleet = Fleet(ev, cdiv(self.need.concurrency, per) if per else 0, per,
+                          (cdiv(self.need.concurrency, per) if per else 0) * lay.world_size,
+                          (cdiv(self.need.concurrency, per) if per else 0) * lay.nnodes, None)
+        return {
+            "replicas_needed": fleet.replicas_needed,
+            "concurrency_per_replica": fleet.concurrency_per_replica,
+            "gpus_total": fleet.gpus_total if platform == "cuda" else 0,
+            "nodes_total": fleet.nodes_needed,
+            "replica_layout": fleet.as_dict(),
+        }
 
     def _serve_args(self, plan: dict[str, Any], arch: str, kv_dtype: str, ev: Evaluation
                     ) -> tuple[list[str], dict[str, str]]:
@@ -1011,13 +1132,53 @@ class Planner:
         return args, env
 
 
+# Share of the KV pool a context may lose to block rounding and per-request state before the plan says so.
+CONTEXT_LOSS_WARNING = 0.01
+
+
+def context_alignment(kv: KvCacheLayout, max_model_len: int, num_blocks: int, ceiling: int) -> dict[str, Any]:
+    """How much of the KV pool ``max_model_len`` wastes: a request takes ``cdiv(L / dcp, block)`` blocks per
+    attention group (the last one partly empty) plus fixed state blocks per linear group, so the tokens vLLM
+    predicts depend on ``L`` modulo the block size. ``suggested_max_model_len`` is the nearest block-aligned
+    length when the rounding alone loses more than ``CONTEXT_LOSS_WARNING`` (None otherwise)."""
+    step = kv.block_size * kv.dcp
+    attention_groups = sum(1 for g in kv.groups if g.kind == "attention")
+    attention_blocks = cdiv(cdiv(max_model_len, kv.dcp), kv.block_size)
+    padded = attention_blocks * step
+    rounding_loss = 1 - max_model_len / padded
+    per_request = kv.blocks_per_request(max_model_len)
+    pool = num_blocks * step // max(1, attention_groups)  # tokens the pool holds at a long, aligned context
+    capacity = kv.capacity_tokens(num_blocks, max_model_len) if num_blocks else 0
+    suggested = None
+    if rounding_loss > CONTEXT_LOSS_WARNING:
+        suggested = padded if padded <= ceiling else (attention_blocks - 1) * step or None
+    return {
+        "block_size": kv.block_size,
+        "attention_blocks_per_request": attention_blocks,
+        "state_blocks_per_request": per_request - attention_groups * attention_blocks,
+        "padded_len": padded,
+        "rounding_loss": round(rounding_loss, 4),
+        "pool_tokens": pool,
+        "loss_vs_pool": round(1 - capacity / pool, 4) if pool else 0.0,
+        "suggested_max_model_len": suggested,
+    }
+
+
+def _alignment_warning(alignment: dict[str, Any], max_model_len: int) -> str:
+    text = (f"at max_model_len {max_model_len} the KV cache holds {alignment['loss_vs_pool']:.1%} fewer tokens than "
+            f"its {alignment['pool_tokens']:,}-token pool: a request takes {alignment['attention_blocks_per_request']} "
+            f"blocks of {alignment['block_size']} tokens ({alignment['rounding_loss']:.1%} of them past the end)")
+    if alignment["state_blocks_per_request"]:
+        text += f" plus {alignment['state_blocks_per_request']} blocks of linear-attention state"
+    if alignment["suggested_max_model_len"]:
+        text += (f"; max_model_len {alignment['suggested_max_model_len']} is a whole number of blocks and "
+                 "wastes none of them")
+    return text
+
+
 def _range_pair(kv: KvCacheLayout, stage: int) -> tuple[int, int]:
     start = sum(kv.partition[:stage])
     return start, start + kv.partition[stage] - 1
-
-
-def _capacity(ev: Evaluation) -> int:
-    return ev.full_length_sequences * ev.layout.dp
 
 
 def _closer(a: Evaluation, b: Evaluation) -> bool:
@@ -1065,6 +1226,15 @@ def summarize(plan: dict[str, Any]) -> str:
                  f"{plan['predicted_kv_tokens']:,} tokens")
     lines.append(f"context {plan['max_model_len']}, concurrency {mem['full_length_sequences']} full-length "
                  f"(target {plan['concurrency_target']}), max_num_seqs {plan['max_num_seqs']}")
+    alignment = mem.get("context_alignment") or {}
+    if alignment.get("suggested_max_model_len"):
+        lines.append(f"context alignment: {alignment['rounding_loss']:.1%} of each request's last block is empty at "
+                     f"{plan['max_model_len']}; {alignment['suggested_max_model_len']} fills it (same blocks)")
+    if plan.get("replicas_needed") is not None and plan["platform"] == "cuda":
+        replica = plan["replica_layout"]
+        lines.append(f"fleet: {plan['replicas_needed']:,} replica(s) of {replica['description']}, "
+                     f"{plan['concurrency_per_replica']:,} full-length requests each; {plan['gpus_total']:,} GPUs "
+                     f"on {plan['nodes_total']:,} nodes in all")
     lines.extend(plan["reasons"])
     return "\n".join(lines)
 

@@ -381,3 +381,58 @@ def records_from_hub(repo_id: str, revision: str | None = None, endpoint: str | 
 
 def records_summary(records: Sequence[TensorRecord]) -> dict[str, int]:
     return {"tensors": sum(r.total_tensors for r in records), "bytes": sum(r.total_bytes for r in records)}
+
+
+def records_from_config(profile: ModelProfile, dtype: str = "BF16") -> list[TensorRecord]:
+    """The tensor list a dense or MoE decoder's ``config.json`` determines, for checkpoints that keep every
+    weight in one dtype (Llama, Qwen2/3, Qwen3-MoE, Mixtral layouts): embeddings, lm_head unless tied,
+    q/k/v/o, the MLP or the routed experts (+ router, + shared expert) and the two norms of each layer.
+
+    Checkpoints with MLA, KDA, a vision tower or quantized weights are refused: their tensor lists are not
+    fixed by the text config (scales, packing, projector shapes), so read their headers instead.
+    """
+    if profile.mla is not None or profile.kda is not None or profile.vision is not None:
+        raise KimiDeployError(f"{profile.name}: MLA, KDA or vision checkpoints need their real tensor list "
+                              "(model_dir, tensor_table or hf_repo), not one derived from config.json")
+    if profile.quantization is not None:
+        raise KimiDeployError(f"{profile.name}: quantized ({profile.quantization.method}) checkpoints carry "
+                              "scales and packed shapes config.json does not fix; read their headers")
+    width = tensor_nbytes(dtype, (1,))
+    h, heads, kv, hd = profile.hidden_size, profile.num_attention_heads, profile.num_kv_heads, profile.head_dim
+    layers = tuple(range(profile.num_layers))
+
+    def rec(name: str, shape: tuple[int, ...], where: tuple[int, ...] | None = layers, count: int = 1) -> TensorRecord:
+        nbytes = width
+        for dim in shape:
+            nbytes *= dim
+        return TensorRecord(name, dtype, shape, nbytes, count, where)
+
+    out = [rec("model.embed_tokens.weight", (profile.vocab_size, h), None), rec("model.norm.weight", (h,), None)]
+    if not profile.tie_word_embeddings:
+        out.append(rec("lm_head.weight", (profile.vocab_size, h), None))
+    out += [
+        rec("model.layers.0.self_attn.q_proj.weight", (heads * hd, h)),
+        rec("model.layers.0.self_attn.k_proj.weight", (kv * hd, h)),
+        rec("model.layers.0.self_attn.v_proj.weight", (kv * hd, h)),
+        rec("model.layers.0.self_attn.o_proj.weight", (h, heads * hd)),
+        rec("model.layers.0.input_layernorm.weight", (h,)),
+        rec("model.layers.0.post_attention_layernorm.weight", (h,)),
+    ]
+    moe = profile.moe
+    if moe is not None and moe.num_shared_experts:
+        raise KimiDeployError(f"{profile.name}: shared-expert sizes differ between families; read the "
+                              "checkpoint's headers instead of deriving them from config.json")
+    moe_layers = tuple(moe.moe_layers) if moe else ()
+    dense_layers = tuple(i for i in layers if i not in set(moe_layers))
+    if dense_layers:
+        inter = profile.intermediate_size or 0
+        if inter <= 0:
+            raise KimiDeployError(f"{profile.name}: config.json has no intermediate_size for the dense MLP")
+        for proj, shape in (("gate_proj", (inter, h)), ("up_proj", (inter, h)), ("down_proj", (h, inter))):
+            out.append(rec(f"model.layers.0.mlp.{proj}.weight", shape, dense_layers))
+    if moe and moe_layers:
+        inter = moe.moe_intermediate_size
+        out.append(rec("model.layers.0.mlp.gate.weight", (moe.num_experts, h), moe_layers))
+        for proj, shape in (("gate_proj", (inter, h)), ("up_proj", (inter, h)), ("down_proj", (h, inter))):
+            out.append(rec(f"model.layers.0.mlp.experts.0.{proj}.weight", shape, moe_layers, moe.num_experts))
+    return out
