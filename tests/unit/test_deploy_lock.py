@@ -328,3 +328,59 @@ def test_module_refuses_an_invalid_lock_naming_it_and_how_to_clear_it(lock):
 def test_module_needs_an_owner_to_take_the_lock(lock):
     out = run_module(kimi_deploy_lock, {"path": str(lock), "run_id": "run-b"})
     assert out["failed"] and "owner" in out["msg"]
+
+
+# ------------------------------------------------------------------ the modules that wait long
+
+
+def _slow(result, seconds=0.12):
+    def run(*args, **kwargs):
+        time.sleep(seconds)
+        return result() if callable(result) else result if not isinstance(result, dict) else dict(result)
+    return run
+
+
+def _health(monkeypatch):
+    import kimi_vllm_health
+    from kimi_deploy.health import HttpAnswer
+    monkeypatch.setattr(kimi_vllm_health, "wait_healthy", _slow(0.12))
+    monkeypatch.setattr(kimi_vllm_health, "http_request",
+                        lambda *a, **k: HttpAnswer(200, json.dumps({"data": [{"id": "tiny"}]}), 1.0))
+    return kimi_vllm_health, {"served_model_name": "tiny", "smoke": False}
+
+
+def _fetch(monkeypatch):
+    import kimi_hf_snapshot
+    monkeypatch.setattr(kimi_hf_snapshot, "fetch_snapshot", _slow({"changed": True, "path": "/m"}))
+    return kimi_hf_snapshot, {"repo_id": "org/model", "revision": "a" * 40, "models_dir": "/nonexistent"}
+
+
+def _acceptance(monkeypatch):
+    import kimi_vllm_acceptance
+    keys = ("failed_checks", "checks", "metrics", "server", "suite_duration_s", "profile", "served_model_name",
+            "started_at", "notes", "settings")
+    monkeypatch.setattr(kimi_vllm_acceptance, "run_acceptance",
+                        _slow(lambda: {"passed": True, "msg": "accepted", **dict.fromkeys(keys)}))
+    return kimi_vllm_acceptance, {"served_model_name": "tiny", "max_model_len": 128, "max_output_tokens": 8,
+                                  "concurrency": 2, "expect_api_key": False}
+
+
+@pytest.mark.parametrize("setup", [_fetch, _health, _acceptance], ids=["fetch", "health_wait", "acceptance"])
+def test_the_long_tasks_refresh_the_heartbeat_of_the_lock_they_are_given(lock, monkeypatch, setup):
+    acquire(lock, "a", "run-a", timeout_s=0, clock=Clock())
+    module, args = setup(monkeypatch)
+    spec = {"path": str(lock), "run_id": "run-a", "interval_s": 0.02}
+    out = run_module(module, {**args, "deploy_lock": spec})
+    assert "failed" not in out, out.get("msg")
+    assert out["deploy_lock"]["beats"] >= 3 and out["deploy_lock"]["lost"] is None
+    assert time.time() - json.loads(lock.read_text())["heartbeat_at"] < 5  # T0 was a day ago
+    assert "deploy_lock" not in run_module(module, args)  # without a lock, nothing to refresh
+
+
+def test_a_long_task_whose_lock_was_taken_over_warns_and_leaves_the_new_holder_alone(lock, monkeypatch):
+    acquire(lock, "a", "run-a", timeout_s=0)
+    module, args = _health(monkeypatch)
+    threading.Timer(0.04, acquire, args=(lock, "b", "run-b"), kwargs={"timeout_s": 0, "break_lock": True}).start()
+    out = run_module(module, {**args, "deploy_lock": {"path": str(lock), "run_id": "run-a", "interval_s": 0.02}})
+    assert "now held by b" in out["deploy_lock"]["lost"] and "another run may be changing" in str(out["warnings"])
+    assert json.loads(lock.read_text())["run_id"] == "run-b"

@@ -368,6 +368,25 @@ class KeepAlive:
         return {"path": str(self.path), "beats": self.beats, "lost": self.lost, "error": self.error}
 
 
+# The ``deploy_lock`` option of the modules that wait long (their DOCUMENTATION describes it).
+LOCK_OPTION: dict[str, Any] = dict(type="dict", options=dict(
+    path=dict(type="path", required=True),
+    run_id=dict(type="str", required=True),
+    interval_s=dict(type="float", default=DEFAULT_HEARTBEAT_S),
+))
+
+
+def lock_report(keeper: KeepAlive | None, result: dict[str, Any]) -> str | None:
+    """Put the heartbeats in ``result['deploy_lock']``; return the warning to give if the lock was lost."""
+    if keeper is None:
+        return None
+    result["deploy_lock"] = keeper.summary()
+    if keeper.lost is None:
+        return None
+    return (f"{keeper.lost}; this run no longer holds {keeper.path}, and another run may be changing this host. "
+            f"Its heartbeat was not refreshed any further.")
+
+
 @contextmanager
 def keep_alive(spec: Mapping[str, Any] | None) -> Iterator[KeepAlive | None]:
     """``with keep_alive(module.params['deploy_lock']) as keeper:`` around a long task; no-op when None."""
