@@ -54,6 +54,19 @@ options:
         taken over. Keep it well above the heartbeat interval.
     type: float
     default: 900
+  hold_s:
+    description:
+      - With O(state=heartbeat), keep refreshing the heartbeat every O(interval_s) for this long at most,
+        for a host that waits on others (a worker of a multi-node replica while its head passes the health
+        gate and acceptance); run it with C(async) and C(poll=0). It ends early once the run releases the
+        lock, and stops if another run took it over. C(0) refreshes it once.
+      - Bounded, so that a keeper left behind by a dead controller lets the lock go stale afterwards.
+    type: float
+    default: 0
+  interval_s:
+    description: Seconds between heartbeats with O(hold_s).
+    type: float
+    default: 60
   break_lock:
     description:
       - Take over an existing lock at once, an invalid one too (its holder is known to be dead). The result
@@ -80,6 +93,14 @@ EXAMPLES = r"""
   kimi_deploy_lock:
     run_id: "{{ kimi_preflight_lock.run_id }}"
     state: heartbeat
+
+- name: Keep a worker's lock alive while the head works (ends when the lock is released)
+  kimi_deploy_lock:
+    run_id: "{{ kimi_preflight_lock.run_id }}"
+    state: heartbeat
+    hold_s: 7200
+  async: 7260
+  poll: 0
 """
 
 RETURN = r"""
@@ -98,8 +119,16 @@ took_over:
   sample: {"owner": "ops@ctl deploy started 2026-12-01T04:00:00Z", "heartbeat_age_s": 1800, "why": "stale heartbeat"}
 heartbeat_at:
   description: The heartbeat written (seconds since the epoch).
-  returned: state=heartbeat
+  returned: state=heartbeat and hold_s=0
   type: float
+beats:
+  description: Heartbeats written.
+  returned: state=heartbeat and hold_s>0
+  type: int
+ended:
+  description: Why the keeper ended, C(held) (for O(hold_s)), C(released) or C(taken over).
+  returned: state=heartbeat and hold_s>0
+  type: str
 released:
   description: Whether the lock was held by O(run_id) and removed.
   returned: state=released
@@ -111,7 +140,7 @@ held_by:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.deploy_lock import LockLost, acquire, heartbeat, release
+from ansible.module_utils.kimi_deploy.deploy_lock import LockLost, acquire, heartbeat, hold, release
 from ansible.module_utils.kimi_deploy.errors import KimiDeployError
 
 
@@ -125,6 +154,8 @@ def main():
             timeout_s=dict(type="float", default=600),
             stale_after_s=dict(type="float", default=900),
             break_lock=dict(type="bool", default=False),
+            hold_s=dict(type="float", default=0),
+            interval_s=dict(type="float", default=60),
         ),
         required_if=[("state", "acquired", ("owner",))],
         supports_check_mode=True,
@@ -139,6 +170,11 @@ def main():
                 age = "" if took["heartbeat_age_s"] is None else f", its heartbeat {took['heartbeat_age_s']} s old"
                 module.warn(f"took over the deploy lock {p['path']} held by {took['owner']} ({took['why']}{age})")
             module.exit_json(changed=False, **{k: v for k, v in result.items() if k != "acquired"})
+        if p["state"] == "heartbeat" and p["hold_s"] > 0:
+            result = hold(p["path"], p["run_id"], hold_s=p["hold_s"], interval_s=p["interval_s"])
+            if result["lost"]:
+                module.warn(f"{result['lost']}; stopped refreshing {p['path']}")
+            module.exit_json(changed=False, **result)
         if p["state"] == "heartbeat":
             record = heartbeat(p["path"], p["run_id"])
             module.exit_json(changed=False, heartbeat_at=record["heartbeat_at"])

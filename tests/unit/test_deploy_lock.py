@@ -14,6 +14,7 @@ from kimi_deploy.deploy_lock import (
     _take_over,
     acquire,
     heartbeat,
+    hold,
     keep_alive,
     release,
 )
@@ -384,3 +385,40 @@ def test_a_long_task_whose_lock_was_taken_over_warns_and_leaves_the_new_holder_a
     out = run_module(module, {**args, "deploy_lock": {"path": str(lock), "run_id": "run-a", "interval_s": 0.02}})
     assert "now held by b" in out["deploy_lock"]["lost"] and "another run may be changing" in str(out["warnings"])
     assert json.loads(lock.read_text())["run_id"] == "run-b"
+
+
+def test_a_waiting_worker_holds_its_lock_alive_for_hold_s_and_no_longer(lock):
+    clock = Clock()
+    acquire(lock, "a", "run-a", timeout_s=0, clock=clock)
+    assert hold(lock, "run-a", hold_s=3600, interval_s=60, clock=clock, sleep=clock.sleep) == \
+        {"beats": 61, "ended": "held", "lost": None}
+    assert json.loads(lock.read_text())["heartbeat_at"] == T0 + 3600
+    with pytest.raises(KimiDeployError, match="another deploy holds"):
+        acquire(lock, "b", "run-b", timeout_s=0, stale_after_s=900, clock=clock)
+    clock.now += 901  # the keeper is bounded: a dead controller's lock goes stale after all
+    assert acquire(lock, "b", "run-b", timeout_s=0, stale_after_s=900, clock=clock)["took_over"]["owner"] == "a"
+
+
+@pytest.mark.parametrize(("then", "ended"), [
+    (lambda lock, clock: release(lock, "run-a", clock=clock), {"beats": 3, "ended": "released", "lost": None}),
+    (lambda lock, clock: acquire(lock, "b", "run-b", timeout_s=0, break_lock=True, clock=clock),
+     {"beats": 3, "ended": "taken over", "lost": "the deploy lock was taken over: it is now held by b"}),
+])
+def test_a_keeper_ends_when_the_run_releases_its_lock_or_another_takes_it(lock, then, ended):
+    clock = Clock()
+    acquire(lock, "a", "run-a", timeout_s=0, clock=clock)
+
+    def sleep(s):
+        clock.sleep(s)
+        if clock.now >= T0 + 180:
+            then(lock, clock)
+
+    assert hold(lock, "run-a", hold_s=3600, interval_s=60, clock=clock, sleep=sleep) == ended
+
+
+def test_module_keeper_returns_when_the_lock_is_released(lock):
+    acquire(lock, "a", "run-a", timeout_s=0)
+    threading.Timer(0.1, release, args=(lock, "run-a")).start()
+    out = run_module(kimi_deploy_lock, {"path": str(lock), "run_id": "run-a", "state": "heartbeat",
+                                        "hold_s": 30, "interval_s": 0.02})
+    assert out["ended"] == "released" and out["beats"] >= 2 and not lock.exists()

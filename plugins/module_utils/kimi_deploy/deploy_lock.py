@@ -56,7 +56,11 @@ _MAX_BYTES = 64 * 1024
 
 
 class LockLost(KimiDeployError):
-    """The lock is no longer this run's: released, removed, or taken over."""
+    """The lock is no longer this run's: released or removed (``held_by`` None), or taken over."""
+
+    def __init__(self, msg: str, held_by: str | None = None):
+        super().__init__(msg)
+        self.held_by = held_by
 
 
 @dataclass(frozen=True)
@@ -290,7 +294,7 @@ def _replace_if_ours(dir_fd: int, name: str, run_id: str, now: float, skew_s: fl
     if seen is None:
         raise LockLost("the deploy lock is gone (released or removed by hand)")
     if seen.run_id != run_id:
-        raise LockLost(f"the deploy lock was taken over: it is now held by {seen.owner}")
+        raise LockLost(f"the deploy lock was taken over: it is now held by {seen.owner}", held_by=seen.owner)
     record = {**seen.record, "heartbeat_at": now}
     tmp = _write_new(dir_fd, name, record)
     os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)  # atomic: the lock is never absent
@@ -323,6 +327,29 @@ def release(path: str | Path, run_id: str, *, skew_s: float = DEFAULT_SKEW_S,
             return {"released": True, "held_by": None}
     except FileNotFoundError:
         return {"released": False, "held_by": None}
+
+
+def hold(path: str | Path, run_id: str, *, hold_s: float, interval_s: float = DEFAULT_HEARTBEAT_S,
+         clock: Callable[[], float] = time.time, sleep: Callable[[float], None] = time.sleep) -> dict[str, Any]:
+    """Refresh the heartbeat every ``interval_s`` for ``hold_s`` at most, for a host that waits on others
+    (a worker while its replica's head passes the health gate and acceptance).
+
+    It ends early, as it should, once the run releases the lock; it stops if another run took it over.
+    Bounded by ``hold_s``, so a keeper left behind by a dead controller lets the lock go stale later.
+    """
+    end = clock() + hold_s
+    beats = 0
+    while True:
+        try:
+            heartbeat(path, run_id, clock=clock)
+        except LockLost as err:
+            if err.held_by is None:
+                return {"beats": beats, "ended": "released", "lost": None}
+            return {"beats": beats, "ended": "taken over", "lost": str(err)}
+        beats += 1
+        if clock() + interval_s > end:
+            return {"beats": beats, "ended": "held", "lost": None}
+        sleep(interval_s)
 
 
 class KeepAlive:
