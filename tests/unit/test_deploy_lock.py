@@ -132,7 +132,7 @@ def _race(lock, run_id, barrier, results):
         results.put(None)
 
 
-def test_racers_taking_over_a_stale_lock_in_real_processes_get_exactly_one_lock(lock):
+def test_racers_taking_over_a_stale_lock_in_real_processes_get_exactly_one_lock(lock, record_property):
     """20 rounds of 16 processes, each seeing the same stale lock; each round exactly one may win.
 
     Before the rename-and-compare takeover, 13 of 50 such rounds had two or three winners.
@@ -150,6 +150,7 @@ def test_racers_taking_over_a_stale_lock_in_real_processes_get_exactly_one_lock(
             proc.join(timeout=30)
         winners = [w for w in got if w]
         rounds.append((winners, json.loads(lock.read_text())["run_id"]))
+    record_property("winners_per_round", [len(w) for w, _ in rounds])
     bad = [(i, w, holder) for i, (w, holder) in enumerate(rounds) if len(w) != 1 or w[0] != holder]
     assert not bad, f"rounds with other than one winner holding the lock: {bad}"
 
@@ -187,6 +188,26 @@ def test_break_lock_takes_over_at_once_and_names_the_holder(lock):
     result = acquire(lock, "b", "run-b", timeout_s=0, break_lock=True)
     assert result["took_over"]["owner"] == "interrupted run" and result["took_over"]["why"] == "break_lock"
     assert json.loads(lock.read_text())["run_id"] == "run-b"
+
+
+def test_break_lock_breaks_the_lock_it_saw_not_one_a_racer_took_meanwhile(lock, monkeypatch):
+    from kimi_deploy import deploy_lock
+    real = deploy_lock._take_over
+
+    def racer_first(*args):
+        # Another breaker's takeover lands between our look and ours (we hold the guard: write it as it did).
+        monkeypatch.setattr(deploy_lock, "_take_over", real)
+        racer = lock.with_name("racer")
+        racer.write_text(json.dumps({"owner": "racer", "run_id": "run-racer", "acquired_at": time.time(),
+                                     "heartbeat_at": time.time()}))
+        racer.rename(lock)
+        return real(*args)
+
+    acquire(lock, "interrupted run", "run-a", timeout_s=0)
+    monkeypatch.setattr(deploy_lock, "_take_over", racer_first)
+    with pytest.raises(KimiDeployError, match=r"another deploy holds .*: racer;"):
+        acquire(lock, "b", "run-b", timeout_s=0, break_lock=True)
+    assert json.loads(lock.read_text())["run_id"] == "run-racer"
 
 
 def test_a_planted_symlink_is_refused_and_its_target_left_alone(lock, tmp_path):

@@ -48,7 +48,6 @@ from typing import Any
 
 from .errors import KimiDeployError
 
-DEFAULT_PATH = "/run/kimi-deploy/deploy.lock"
 DEFAULT_STALE_AFTER_S = 900.0
 DEFAULT_HEARTBEAT_S = 60.0
 DEFAULT_SKEW_S = 60.0
@@ -273,11 +272,12 @@ def acquire(path: str | Path, owner: str, run_id: str, *, timeout_s: float,
             if break_lock or stale:
                 with _guard(dir_fd):
                     took = _take_over(dir_fd, name, seen, record, now, skew_s)
+                why = "break_lock" if break_lock else "stale heartbeat"
+                break_lock = False  # it was meant for the lock seen first, not for one a racer took since
                 if took:
                     age = None if seen.invalid else round(seen.heartbeat_age(now))
                     return {"acquired": True, "waited_s": round(clock() - started, 1), "waited_for": waited_for,
-                            "took_over": {"owner": seen.owner, "heartbeat_age_s": age,
-                                          "why": "break_lock" if break_lock else "stale heartbeat"}}
+                            "took_over": {"owner": seen.owner, "heartbeat_age_s": age, "why": why}}
                 continue  # it changed since we looked: look again
             waited_for = seen.owner
             if clock() - started >= timeout_s:
