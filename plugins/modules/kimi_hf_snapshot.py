@@ -103,6 +103,26 @@ options:
     type: str
     choices: [in_place, hardlink, copy]
     default: in_place
+  deploy_lock:
+    description:
+      - The deploy lock this run holds (C(kimi_preflight_lock), set by the kimi_preflight role's lock tasks).
+        While the task runs, the lock's heartbeat is refreshed every O(deploy_lock.interval_s), so that a
+        long task is not mistaken for a dead run and its lock taken over. Omitted, nothing is refreshed.
+      - If another run took the lock over, the task warns and stops refreshing it.
+    type: dict
+    suboptions:
+      path:
+        description: The lock file.
+        type: path
+        required: true
+      run_id:
+        description: This run's token, as in the lock.
+        type: str
+        required: true
+      interval_s:
+        description: Seconds between heartbeats.
+        type: float
+        default: 60
 attributes:
   check_mode:
     support: full
@@ -146,6 +166,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+deploy_lock:
+  description: The heartbeats written to the deploy lock while the task ran, and whether it was lost.
+  returned: when O(deploy_lock) is given
+  type: dict
+  sample: {"path": "/run/kimi-deploy/deploy.lock", "beats": 41, "lost": null, "error": null}
 path:
   description: The model directory to serve (in the store, or O(source_path) with C(in_place)).
   returned: always
@@ -203,6 +228,7 @@ changed:
 import os
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.kimi_deploy.deploy_lock import LOCK_OPTION, keep_alive, lock_report
 from ansible.module_utils.kimi_deploy.errors import KimiDeployError
 from ansible.module_utils.kimi_deploy.hf_fetch import (
     FetchRequest,
@@ -234,6 +260,7 @@ def main():
             high_performance=dict(type="bool", default=False),
             source_path=dict(type="path"),
             source_mode=dict(type="str", choices=["in_place", "hardlink", "copy"], default="in_place"),
+            deploy_lock=LOCK_OPTION,
         ),
         required_one_of=[("root", "models_dir")],
         mutually_exclusive=[("root", "models_dir"), ("token", "token_file"), ("source_path", "endpoint"),
@@ -243,10 +270,13 @@ def main():
     p = module.params
     models_dir = p["models_dir"] or os.path.join(p["root"], "shared", "models")
     token = None
+    keeper = None
     try:
         if p["source_path"]:
-            result = use_local_source(p["source_path"], repo_id=p["repo_id"], revision=p["revision"],
-                                      models_dir=models_dir, mode=p["source_mode"], check_mode=module.check_mode)
+            with keep_alive(p["deploy_lock"]) as keeper:
+                result = use_local_source(p["source_path"], repo_id=p["repo_id"], revision=p["revision"],
+                                          models_dir=models_dir, mode=p["source_mode"], check_mode=module.check_mode)
+            _warn(module, lock_report(keeper, result))
             module.exit_json(**result)
         token = read_token_file(p["token_file"]) if p["token_file"] else p["token"]
         if token:
@@ -263,10 +293,17 @@ def main():
             max_workers=p["max_workers"], refetch=tuple(p["refetch"]), headroom_bytes=p["disk_headroom_bytes"],
             headroom_ratio=p["disk_headroom_ratio"], progress_path=p["progress_file"],
             progress_interval=p["progress_interval"])
-        result = fetch_snapshot(request, check_mode=module.check_mode)
+        with keep_alive(p["deploy_lock"]) as keeper:
+            result = fetch_snapshot(request, check_mode=module.check_mode)
     except KimiDeployError as err:
         module.fail_json(msg=scrub(str(err), token))
+    _warn(module, lock_report(keeper, result))
     module.exit_json(**result)
+
+
+def _warn(module, warning):
+    if warning:
+        module.warn(warning)
 
 
 if __name__ == "__main__":

@@ -133,6 +133,26 @@ options:
         host) is reported in C(metrics.concurrency.latency_degradation.bursts) instead.
     type: float
     default: 1.5
+  deploy_lock:
+    description:
+      - The deploy lock this run holds (C(kimi_preflight_lock), set by the kimi_preflight role's lock tasks).
+        While the task runs, the lock's heartbeat is refreshed every O(deploy_lock.interval_s), so that a
+        long task is not mistaken for a dead run and its lock taken over. Omitted, nothing is refreshed.
+      - If another run took the lock over, the task warns and stops refreshing it.
+    type: dict
+    suboptions:
+      path:
+        description: The lock file.
+        type: path
+        required: true
+      run_id:
+        description: This run's token, as in the lock.
+        type: str
+        required: true
+      interval_s:
+        description: Seconds between heartbeats.
+        type: float
+        default: 60
 attributes:
   check_mode:
     support: full
@@ -177,6 +197,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+deploy_lock:
+  description: The heartbeats written to the deploy lock while the task ran, and whether it was lost.
+  returned: when O(deploy_lock) is given
+  type: dict
+  sample: {"path": "/run/kimi-deploy/deploy.lock", "beats": 41, "lost": null, "error": null}
 passed:
   description: Whether every check that ran passed.
   returned: when the suite ran
@@ -237,6 +262,7 @@ import traceback
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 from ansible.module_utils.kimi_deploy.acceptance import AcceptanceConfig
+from ansible.module_utils.kimi_deploy.deploy_lock import LOCK_OPTION, keep_alive, lock_report
 from ansible.module_utils.kimi_deploy.errors import KimiDeployError
 
 try:
@@ -276,6 +302,7 @@ def main():
             warmup_fraction=dict(type="float", default=0.25),
             max_memory_growth_per_min=dict(type="float", default=0.01),
             max_latency_degradation=dict(type="float", default=1.5),
+            deploy_lock=LOCK_OPTION,
         ),
         supports_check_mode=True,
     )
@@ -292,12 +319,17 @@ def main():
         module.fail_json(msg=missing_required_lib("httpx") + " Run this task with ansible_python_interpreter set to "
                          "the release venv's python, which has httpx because vLLM depends on it.",
                          exception=HTTPX_IMPORT_ERROR)
+    keeper = None
     try:
-        results = run_acceptance(config)
+        with keep_alive(params["deploy_lock"]) as keeper:
+            results = run_acceptance(config)
     except KimiDeployError as err:
-        module.fail_json(msg=str(err))
+        module.fail_json(msg=str(err), **({"deploy_lock": keeper.summary()} if keeper else {}))
     out = {k: results[k] for k in ("passed", "failed_checks", "checks", "metrics", "server", "suite_duration_s",
                                    "profile", "served_model_name", "started_at", "notes", "settings")}
+    lost = lock_report(keeper, out)
+    if lost:
+        module.warn(lost)
     if params["results_file"]:
         try:
             write_results(params["results_file"], results)

@@ -58,6 +58,26 @@ options:
     description: Journal lines returned when the gate fails (the diagnosis reads the whole journal).
     type: int
     default: 40
+  deploy_lock:
+    description:
+      - The deploy lock this run holds (C(kimi_preflight_lock), set by the kimi_preflight role's lock tasks).
+        While the task runs, the lock's heartbeat is refreshed every O(deploy_lock.interval_s), so that a
+        long task is not mistaken for a dead run and its lock taken over. Omitted, nothing is refreshed.
+      - If another run took the lock over, the task warns and stops refreshing it.
+    type: dict
+    suboptions:
+      path:
+        description: The lock file.
+        type: path
+        required: true
+      run_id:
+        description: This run's token, as in the lock.
+        type: str
+        required: true
+      interval_s:
+        description: Seconds between heartbeats.
+        type: float
+        default: 60
 attributes:
   check_mode:
     support: full
@@ -77,6 +97,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+deploy_lock:
+  description: The heartbeats written to the deploy lock while the task ran, and whether it was lost.
+  returned: when O(deploy_lock) is given
+  type: dict
+  sample: {"path": "/run/kimi-deploy/deploy.lock", "beats": 41, "lost": null, "error": null}
 waited_s:
   description: Seconds until C(/health) answered 200 (the start-up time when called right after a restart).
   returned: success
@@ -101,6 +126,7 @@ journal:
 """
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.kimi_deploy.deploy_lock import LOCK_OPTION, keep_alive, lock_report
 from ansible.module_utils.kimi_deploy.errors import KimiDeployError
 from ansible.module_utils.kimi_deploy.health import (
     UNIT_PROPERTIES,
@@ -127,6 +153,7 @@ def main():
             smoke_max_tokens=dict(type="int", default=8),
             previous_invocation=dict(type="str", default=""),
             journal_lines=dict(type="int", default=40),
+            deploy_lock=LOCK_OPTION,
         ),
         supports_check_mode=True,
     )
@@ -150,28 +177,37 @@ def main():
         return out if rc == 0 else ""
 
     result = {"changed": False, "main_pid": 0}
+    keeper = None
     try:
-        initial = None
-        if unit and p["previous_invocation"]:
-            initial = wait_for_new_invocation(unit_state, p["previous_invocation"], timeout_s=120,
-                                              interval_s=min(p["interval_s"], 1.0))
-        result["waited_s"] = round(
-            wait_healthy(base, timeout_s=p["timeout_s"], interval_s=p["interval_s"],
-                         unit_state=unit_state if unit else None, initial=initial), 1)
-        result["models"] = check_models(http_request(base + "/v1/models", api_key=p["api_key"]),
-                                        p["served_model_name"])
-        if p["smoke"]:
-            answer = http_request(base + "/v1/chat/completions", method="POST", api_key=p["api_key"],
-                                  payload=smoke_payload(p["served_model_name"], p["smoke_max_tokens"]),
-                                  timeout=300)
-            result["smoke"] = check_smoke(answer, p["smoke_max_tokens"])
-        if unit:
-            result["main_pid"] = unit_state().main_pid
+        with keep_alive(p["deploy_lock"]) as keeper:
+            initial = None
+            if unit and p["previous_invocation"]:
+                initial = wait_for_new_invocation(unit_state, p["previous_invocation"], timeout_s=120,
+                                                  interval_s=min(p["interval_s"], 1.0))
+            result["waited_s"] = round(
+                wait_healthy(base, timeout_s=p["timeout_s"], interval_s=p["interval_s"],
+                             unit_state=unit_state if unit else None, initial=initial), 1)
+            result["models"] = check_models(http_request(base + "/v1/models", api_key=p["api_key"]),
+                                            p["served_model_name"])
+            if p["smoke"]:
+                answer = http_request(base + "/v1/chat/completions", method="POST", api_key=p["api_key"],
+                                      payload=smoke_payload(p["served_model_name"], p["smoke_max_tokens"]),
+                                      timeout=300)
+                result["smoke"] = check_smoke(answer, p["smoke_max_tokens"])
+            if unit:
+                result["main_pid"] = unit_state().main_pid
     except KimiDeployError as err:
+        _warn(module, lock_report(keeper, result))
         if unit:
             result["journal"] = journal()
         module.fail_json(msg=str(err), **result)
+    _warn(module, lock_report(keeper, result))
     module.exit_json(**result)
+
+
+def _warn(module, warning):
+    if warning:
+        module.warn(warning)
 
 
 if __name__ == "__main__":

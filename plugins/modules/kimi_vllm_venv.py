@@ -51,6 +51,26 @@ options:
         stricter). pip reads it through C(PIP_CONFIG_FILE), so the credentials are in no command
         line, error message or module argument.
     type: path
+  deploy_lock:
+    description:
+      - The deploy lock this run holds (C(kimi_preflight_lock), set by the kimi_preflight role's lock tasks).
+        While the task runs, the lock's heartbeat is refreshed every O(deploy_lock.interval_s), so that a
+        long task is not mistaken for a dead run and its lock taken over. Omitted, nothing is refreshed.
+      - If another run took the lock over, the task warns and stops refreshing it.
+    type: dict
+    suboptions:
+      path:
+        description: The lock file.
+        type: path
+        required: true
+      run_id:
+        description: This run's token, as in the lock.
+        type: str
+        required: true
+      interval_s:
+        description: Seconds between heartbeats.
+        type: float
+        default: 60
 attributes:
   check_mode:
     support: full
@@ -70,6 +90,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+deploy_lock:
+  description: The heartbeats written to the deploy lock while the task ran, and whether it was lost.
+  returned: when O(deploy_lock) is given
+  type: dict
+  sample: {"path": "/run/kimi-deploy/deploy.lock", "beats": 41, "lost": null, "error": null}
 key:
   description: The venv's key (its directory name).
   returned: always
@@ -101,6 +126,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.kimi_deploy.deploy_lock import LOCK_OPTION, keep_alive, lock_report
 from ansible.module_utils.kimi_deploy.errors import KimiDeployError
 from ansible.module_utils.kimi_deploy.venvs import (
     ENTRYPOINT,
@@ -151,6 +177,7 @@ def main():
             wheelhouse=dict(type="path"),
             pip_extra_args=dict(type="str", default=""),
             pip_config_file=dict(type="path"),
+            deploy_lock=LOCK_OPTION,
         ),
         supports_check_mode=True,
     )
@@ -191,11 +218,15 @@ def main():
     if path.exists():
         shutil.rmtree(path)  # an install that never finished: start clean
     path.parent.mkdir(parents=True, exist_ok=True)
-    _run(module, [p["python"], "-m", "venv", str(path)], "creating the venv")
-    _run(module, pip_install_argv(python, p["packages"], p["wheelhouse"] or "", p["pip_extra_args"]),
-         "pip install " + " ".join(p["packages"]), conf)
-    if p["remove_packages"]:
-        _run(module, [python, "-m", "pip", "uninstall", "-y", *p["remove_packages"]], "removing packages", conf)
+    with keep_alive(p["deploy_lock"]) as keeper:
+        _run(module, [p["python"], "-m", "venv", str(path)], "creating the venv")
+        _run(module, pip_install_argv(python, p["packages"], p["wheelhouse"] or "", p["pip_extra_args"]),
+             "pip install " + " ".join(p["packages"]), conf)
+        if p["remove_packages"]:
+            _run(module, [python, "-m", "pip", "uninstall", "-y", *p["remove_packages"]], "removing packages", conf)
+    lost = lock_report(keeper, result)
+    if lost:
+        module.warn(lost)
     entry = path / "bin" / ENTRYPOINT
     entry.write_text(entrypoint_script(python))
     entry.chmod(0o755)

@@ -70,6 +70,26 @@ options:
     description: Seconds to allow the O(vllm_python) probe (importing vLLM takes 10-60 s).
     type: int
     default: 600
+  deploy_lock:
+    description:
+      - The deploy lock this run holds (C(kimi_preflight_lock), set by the kimi_preflight role's lock tasks).
+        While the task runs, the lock's heartbeat is refreshed every O(deploy_lock.interval_s), so that a
+        long task is not mistaken for a dead run and its lock taken over. Omitted, nothing is refreshed.
+      - If another run took the lock over, the task warns and stops refreshing it.
+    type: dict
+    suboptions:
+      path:
+        description: The lock file.
+        type: path
+        required: true
+      run_id:
+        description: This run's token, as in the lock.
+        type: str
+        required: true
+      interval_s:
+        description: Seconds between heartbeats.
+        type: float
+        default: 60
 attributes:
   check_mode:
     support: full
@@ -98,6 +118,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+deploy_lock:
+  description: The heartbeats written to the deploy lock while the task ran, and whether it was lost.
+  returned: when O(deploy_lock) is given
+  type: dict
+  sample: {"path": "/run/kimi-deploy/deploy.lock", "beats": 41, "lost": null, "error": null}
 ok:
   description: Whether every check passed (false only in a failed result).
   returned: always
@@ -188,6 +213,7 @@ notes:
 import os
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.kimi_deploy.deploy_lock import LOCK_OPTION, keep_alive, lock_report
 from ansible.module_utils.kimi_deploy.errors import KimiDeployError
 from ansible.module_utils.kimi_deploy.weights_verify import (
     EXPECTED_MANIFEST,
@@ -212,6 +238,7 @@ def main():
             vllm_python=dict(type="path"),
             gpu_architecture=dict(type="str"),
             probe_timeout=dict(type="int", default=600),
+            deploy_lock=LOCK_OPTION,
         ),
         mutually_exclusive=[("expected_sha256", "manifest_file")],
         supports_check_mode=True,
@@ -227,17 +254,21 @@ def main():
             expected = load_expected(source)
         else:
             expected, source = {}, "none"
-        result = verify_model(
-            p["path"], expected=expected, hash_files=p["hash"], cache_path=p["cache_manifest_path"],
-            use_cache=p["cache_manifest"], write_cache=not module.check_mode, workers=p["workers"] or None,
-            require_tokenizer=p["require_tokenizer"])
-        serving = check_serving(result, vllm_python=p["vllm_python"], gpu_architecture=p["gpu_architecture"],
-                                probe_timeout=p["probe_timeout"])
+        with keep_alive(p["deploy_lock"]) as keeper:
+            result = verify_model(
+                p["path"], expected=expected, hash_files=p["hash"], cache_path=p["cache_manifest_path"],
+                use_cache=p["cache_manifest"], write_cache=not module.check_mode, workers=p["workers"] or None,
+                require_tokenizer=p["require_tokenizer"])
+            serving = check_serving(result, vllm_python=p["vllm_python"], gpu_architecture=p["gpu_architecture"],
+                                    probe_timeout=p["probe_timeout"])
     except KimiDeployError as err:
         module.fail_json(msg=str(err), ok=False)
     if source == "none" and p["hash"]:
         result.notes.append("no expected checksums: files hashed and cached but not compared")
     out = dict(result.as_dict(), **serving, expected_source=source, changed=False)
+    lost = lock_report(keeper, out)
+    if lost:
+        module.warn(lost)
     if not result.ok:
         module.fail_json(msg=result.failure_message(), **out)
     module.exit_json(**out)

@@ -30,6 +30,7 @@ from kimi_molecule import (
     wait_until,
 )
 
+LOCK = "/run/kimi-deploy/deploy.lock"
 MIRRORS = Path(os.environ.get("KIMI_CACHE", "/var/cache/kimi-deploy")) / "molecule" / "mirrors"
 
 
@@ -39,7 +40,7 @@ def serving_host(host):
     does not cascade into the next test."""
     wait_until(lambda: healthy(host), 300)
     yield
-    host.run("rm -f /run/lock/kimi-deploy.lock")
+    host.run(f"rm -f {LOCK}")
 
 
 def _tail(proc) -> str:
@@ -67,14 +68,15 @@ def test_engine_killed_with_sigkill_is_restarted_by_systemd(host):
 
 def test_second_concurrent_deploy_waits_then_stops_naming_the_holder(host):
     release, unit_files = current_release(host), _unit_files(host)
-    host.run("echo '{\"owner\": \"alice@ops-box deploy.yml\", \"acquired_at\": '$(date +%s)'}' "
-             "> /run/lock/kimi-deploy.lock")
+    host.run("mkdir -p -m 0700 /run/kimi-deploy && echo '{\"owner\": \"alice@ops-box deploy.yml\", "
+             "\"run_id\": \"alice-1\", \"acquired_at\": '$(date +%s)', \"heartbeat_at\": '$(date +%s)'}' "
+             f"> {LOCK}")
     try:
         proc = run_playbook("deploy.yml", "-l", "gpu_nodes", "-e", "kimi_preflight_lock_timeout_s=4", check=False)
     finally:
-        host.run("rm -f /run/lock/kimi-deploy.lock")
+        host.run(f"rm -f {LOCK}")
     out = " ".join(proc.stdout.split())
-    assert proc.returncode != 0 and "another deploy holds /run/lock/kimi-deploy.lock: alice@ops-box" in out, _tail(proc)
+    assert proc.returncode != 0 and f"another deploy holds {LOCK}: alice@ops-box" in out, _tail(proc)
     _serving_unchanged(host, release, unit_files)
 
 
