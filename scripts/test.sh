@@ -44,22 +44,21 @@ if wants unit; then
   stage_time unit $(( $(date +%s) - s ))
 fi
 
-if wants integration; then
-  s=$(date +%s)
-  ensure_local_vllm_venv
+run_integration() {
+  local s; s=$(date +%s)
+  ensure_local_vllm_venv || return 1
   log "Integration tests (real vLLM CPU build, real hub mirror)"
-  python -m pytest -q tests/integration
+  python -m pytest -q tests/integration || return 1
   stage_time integration $(( $(date +%s) - s ))
-fi
+}
 
-if wants molecule; then
-  s=$(date +%s)
+# The molecule network, the anchor that keeps its bridge up and the test hub mirror: shared by
+# every scenario, and by concurrent runs on one machine (only what this run started is stopped).
+start_molecule_services() {
   net=kimi-molecule gateway=10.89.50.1 hub_port=18050 work=$KIMI_CACHE/molecule
   mkdir -p "$work"
-  log "Molecule: test hub mirror on $gateway:$hub_port, scenarios ${MOLECULE_SCENARIOS:-host multinode}"
+  log "Molecule: test hub mirror on $gateway:$hub_port"
   podman network exists "$net" || podman network create --subnet 10.89.50.0/24 "$net" >/dev/null
-  # A parked container keeps the network's bridge (and so its gateway address) up for the mirror.
-  # Both are shared by concurrent runs on one machine: only what this run started is stopped.
   started_here=()
   if [ "$(podman inspect -f '{{.State.Running}}' kimi-molecule-anchor 2>/dev/null)" != true ]; then
     podman rm -f kimi-molecule-anchor >/dev/null 2>&1 || true
@@ -72,23 +71,58 @@ if wants molecule; then
       --port "$hub_port" --pidfile "$work/hub.pid" >/dev/null
     started_here+=(hub)
   fi
-  cleanup_molecule() {
-    local what
-    for what in "${started_here[@]}"; do
-      case $what in
-        hub) python tools/hub_mirror.py stop --pidfile "$work/hub.pid" || true ;;
-        anchor) podman rm -f kimi-molecule-anchor >/dev/null 2>&1 || true ;;
-      esac
-    done
-  }
-  trap cleanup_molecule EXIT
+  trap stop_molecule_services EXIT
   export KIMI_TEST_HF_ENDPOINT=http://$gateway:$hub_port KIMI_TEST_LEDGER_DIR=$work/ledger
-  for scenario in ${MOLECULE_SCENARIOS:-host multinode}; do
-    ms=$(date +%s)
-    molecule test -s "$scenario"
-    stage_time "molecule $scenario" $(( $(date +%s) - ms ))
+}
+
+stop_molecule_services() {
+  local what
+  for what in "${started_here[@]}"; do
+    case $what in
+      hub) python tools/hub_mirror.py stop --pidfile "$work/hub.pid" || true ;;
+      anchor) podman rm -f kimi-molecule-anchor >/dev/null 2>&1 || true ;;
+    esac
   done
-  stage_time molecule $(( $(date +%s) - s ))
+}
+
+run_scenario() {
+  local ms; ms=$(date +%s)
+  log "Molecule scenario $1"
+  molecule test -s "$1" || return 1
+  stage_time "molecule $1" $(( $(date +%s) - ms ))
+}
+
+# The functions above return non-zero on failure themselves: in a lane, as the left side of ||,
+# errexit does not apply.
+lane_rest() { run_integration || return 1; run_scenario multinode || return 1; }
+
+# Two lanes on two cores: much of a scenario's time is SSH round trips and waits for vLLM, so the
+# single-host scenario runs beside the integration tests and the multi-node scenario. Each lane's
+# lines carry its name; a lane that fails fails the run after both have ended.
+run_lane() {
+  local name=$1; shift
+  ( set -o pipefail; "$@" 2>&1 | sed -u "s/^/[$name] /" )
+}
+
+scenarios=${MOLECULE_SCENARIOS:-host multinode}
+if wants molecule; then
+  start_molecule_services
+fi
+if wants integration && wants molecule && [ "$scenarios" = "host multinode" ] && [ "${KIMI_TEST_LANES:-2}" = 2 ]; then
+  s=$(date +%s)
+  run_lane host run_scenario host & lane_host=$!
+  lane_rest_rc=0
+  run_lane rest lane_rest || lane_rest_rc=$?
+  lane_host_rc=0
+  wait "$lane_host" || lane_host_rc=$?
+  stage_time "integration + molecule (two lanes)" $(( $(date +%s) - s ))
+  [ "$lane_host_rc" -eq 0 ] || { log "Lane host (molecule host) failed ($lane_host_rc)"; exit 1; }
+  [ "$lane_rest_rc" -eq 0 ] || { log "Lane rest (integration, molecule multinode) failed ($lane_rest_rc)"; exit 1; }
+else
+  if wants integration; then run_integration; fi
+  if wants molecule; then
+    for scenario in $scenarios; do run_scenario "$scenario"; done
+  fi
 fi
 
 stage_time total $(( $(date +%s) - t0 ))
