@@ -211,8 +211,8 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.kimi_deploy.errors import KimiDeployError
 from ansible.module_utils.kimi_deploy.files import write_json_atomic
 from ansible.module_utils.kimi_deploy.releases import (
-    RELEASE_FILE,
     PENDING,
+    RELEASE_FILE,
     list_releases,
     load_release,
     model_link,
