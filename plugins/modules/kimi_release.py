@@ -62,7 +62,7 @@ options:
     default: {}
   model_dir:
     description:
-      - With O(state=present), the weights directory the release's C(model) link points at:
+      - With O(state=present), the weights directory the release's C(model) link points at,
         relative when it is in C(<root>/shared/models), absolute otherwise (weights served in place).
     type: path
   owner:

@@ -22,7 +22,7 @@ options:
     default: http://127.0.0.1:8000
   port:
     description:
-      - Port the server listens on. With it, the URL is derived from O(bind_host): loopback for a
+      - Port the server listens on. With it, the URL is derived from O(bind_host), loopback for a
         wildcard, the interface address itself otherwise (a host name is refused).
     type: int
   bind_host:
