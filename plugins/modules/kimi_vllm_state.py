@@ -113,7 +113,7 @@ def main():
     environ = parse_environ(_read(f"/proc/{pid}/environ", binary=True) or b"") if pid else {}
     link = os.path.join(p["root"], "current")
     current = os.path.basename(os.readlink(link)) if os.path.islink(link) else ""
-    running = running_release(cmdline, p["root"])
+    running = running_release(cmdline, p["root"], environ)
     decision = restart_decision(unit, current=current, running=running,
                                 secrets_on_disk=secrets_hash(_read(p["secrets_file"])),
                                 secrets_loaded=environ.get(SECRETS_HASH_VAR, "") if pid else "")

@@ -58,6 +58,8 @@ def test_running_release_and_environ_parsing():
     cmd = ["/opt/kimi/shared/venvs/v1/bin/python3", "/opt/kimi/releases/0.32.0-abc/venv/bin/kimi-vllm", "serve"]
     assert running_release(cmd, "/opt/kimi/") == "0.32.0-abc"
     assert running_release(["/bin/sh", "/opt/kimi/current/serve"], "/opt/kimi") == ""
+    # vLLM may retitle its process: the release's serve exports where it runs from
+    assert running_release(["VLLM::APIServer"], "/opt/kimi", {"KIMI_RELEASE_DIR": "/opt/kimi/releases/r7"}) == "r7"
     assert parse_environ(b"A=1\0KIMI_SECRETS_SHA256=x=y\0") == {"A": "1", "KIMI_SECRETS_SHA256": "x=y"}
 
 

@@ -5,7 +5,8 @@ files on disk and the service on the old ones; the next run renders nothing new,
 says nothing and a rotated key would never be applied. What the service loaded is on the host:
 
 * ``NeedDaemonReload=yes`` when the unit file on disk is newer than the one systemd loaded;
-* the release the main process runs, from its command line (``<root>/releases/<id>/venv/...``);
+* the release the main process runs, from ``KIMI_RELEASE_DIR`` in its environment (exported by the
+  release's ``serve``) or its command line (``<root>/releases/<id>/venv/...``);
 * ``KIMI_SECRETS_SHA256`` in the main process's environment, against the same line of the
   secrets file on disk (the template writes a hash of the file's other lines there).
 """
@@ -43,10 +44,14 @@ def parse_environ(raw: bytes) -> dict[str, str]:
     return out
 
 
-def running_release(cmdline: Iterable[str], root: str) -> str:
-    """The release id in the main process's command line, or "" (not running, or not exec'd yet)."""
+def running_release(cmdline: Iterable[str], root: str, environ: Mapping[str, str] | None = None) -> str:
+    """The release the main process runs, or "" (not running, or not known).
+
+    From ``KIMI_RELEASE_DIR``, which the release's ``serve`` exports before it execs vLLM, else from
+    the command line (vLLM may retitle its process, so the environment comes first).
+    """
     pattern = re.compile(re.escape(root.rstrip("/")) + r"/releases/([^/]+)/")
-    for arg in cmdline:
+    for arg in [((environ or {}).get("KIMI_RELEASE_DIR", "").rstrip("/") + "/"), *cmdline]:
         match = pattern.search(arg)
         if match:
             return match.group(1)
