@@ -22,6 +22,8 @@ def test_lock_holders_reads_proc_locks():
             "3: FLOCK  ADVISORY  WRITE 99 fd:01:999 0 EOF\n"
             "4: -> FLOCK  ADVISORY  WRITE 5 fd:01:1234 0 EOF\n")
     assert lock_holders(text, 1234) == {4242}
+    assert lock_holders(text, 1234, os.makedev(0xfd, 1)) == {4242}
+    assert lock_holders(text, 1234, os.makedev(8, 1)) == set()  # same inode, other filesystem
 
 
 def _orphan(store):

@@ -26,7 +26,7 @@ from .errors import KimiDeployError
 LOCK_NAME = ".fetch.lock"
 
 
-def lock_holders(locks_text: str, inode: int) -> set[int]:
+def lock_holders(locks_text: str, inode: int, dev: int | None = None) -> set[int]:
     """Pids holding a FLOCK on ``inode``, from ``/proc/locks`` (``1: FLOCK ADVISORY WRITE 42 08:01:1234 0 EOF``)."""
     pids = set()
     for line in locks_text.splitlines():
@@ -38,8 +38,12 @@ def lock_holders(locks_text: str, inode: int) -> set[int]:
             pid, dev_inode = int(fields[i + 3]), fields[i + 4]
         except (IndexError, ValueError):
             continue
-        if dev_inode.rsplit(":", 1)[-1] == str(inode):
-            pids.add(pid)
+        major_minor, _, ino = dev_inode.rpartition(":")
+        if ino != str(inode):
+            continue
+        if dev is not None and major_minor.lower() != f"{os.major(dev):02x}:{os.minor(dev):02x}":
+            continue  # the same inode number on another filesystem
+        pids.add(pid)
     return pids
 
 
@@ -78,7 +82,8 @@ class FetchLock:
             pid = int(os.pread(self.fd, 32, 0).decode("ascii", "replace").strip() or 0)
         except ValueError:
             return 0
-        return pid if pid in lock_holders(self.read_locks(), os.fstat(self.fd).st_ino) else 0
+        st = os.fstat(self.fd)
+        return pid if pid in lock_holders(self.read_locks(), st.st_ino, st.st_dev) else 0
 
     def __enter__(self) -> FetchLock:
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
