@@ -219,6 +219,11 @@ progress_file:
   description: The JSON progress file (files/bytes done and total, rate, ETA, state, updated).
   returned: when downloading, outside check mode
   type: str
+stopped_fetches:
+  description: Pids of earlier fetches into the same store (orphaned by a killed run) this one stopped first.
+  returned: when downloading, outside check mode
+  type: list
+  elements: int
 changed:
   description: True when bytes were fetched, a file was removed, or a completed download was moved into place.
   returned: always
@@ -230,6 +235,7 @@ import os
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.kimi_deploy.deploy_lock import LOCK_OPTION, keep_alive, lock_report
 from ansible.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.fetch_lock import FetchLock
 from ansible.module_utils.kimi_deploy.hf_fetch import (
     FetchRequest,
     fetch_snapshot,
@@ -293,8 +299,15 @@ def main():
             max_workers=p["max_workers"], refetch=tuple(p["refetch"]), headroom_bytes=p["disk_headroom_bytes"],
             headroom_ratio=p["disk_headroom_ratio"], progress_path=p["progress_file"],
             progress_interval=p["progress_interval"])
-        with keep_alive(p["deploy_lock"]) as keeper:
-            result = fetch_snapshot(request, check_mode=module.check_mode)
+        if module.check_mode:
+            with keep_alive(p["deploy_lock"]) as keeper:
+                result = fetch_snapshot(request, check_mode=True)
+        else:
+            # A fetch orphaned by a killed run (its async job lives on) is stopped before this one
+            # touches the store; what it finished is kept, its partial files are cleaned up.
+            with FetchLock(models_dir) as lock, keep_alive(p["deploy_lock"]) as keeper:
+                result = fetch_snapshot(request, check_mode=False)
+            result["stopped_fetches"] = lock.stopped
     except KimiDeployError as err:
         module.fail_json(msg=scrub(str(err), token))
     _warn(module, lock_report(keeper, result))

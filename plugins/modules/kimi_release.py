@@ -25,6 +25,7 @@ options:
       - C(present) creates the release if missing.
       - C(active) points C(current) at it and records the activation. It also repairs a C(current)
         link that is damaged (not a link, or pointing at a missing release); every other state refuses one.
+        A directory or file in the way is renamed aside (C(<root>/.current.replaced.*)), never deleted.
       - C(verdict) records the acceptance verdict in its C(release.json).
       - C(recorded) appends O(record) (a ledger row) to the C(ledger) list of its C(release.json),
         once per C(attempt_id).
@@ -62,6 +63,11 @@ options:
     description: Symlinks inside the release, name to target (relative targets are kept as given).
     type: dict
     default: {}
+  model_dir:
+    description:
+      - With O(state=present), the weights directory the release's C(model) link points at,
+        relative when it is in C(<root>/shared/models), absolute otherwise (weights served in place).
+    type: path
   owner:
     description: Owner of created files (the release directory itself stays root-owned).
     type: str
@@ -72,10 +78,23 @@ options:
     description: With O(state=active), activate the rollback target instead of O(release_id).
     type: bool
     default: false
+  restore:
+    description:
+      - With O(state=active), make the last accepted release serve when C(current) is not accepted
+        (pending after a run that died before its verdict, failed, or never judged). Nothing changes
+        when C(current) passed acceptance, or when no release ever did (RV(serving) is then null).
+    type: bool
+    default: false
+  pending:
+    description:
+      - With O(state=active), record the verdict C(pending) in the same write as the activation, so a
+        run that dies before judging the release leaves a trace the next run acts on.
+    type: bool
+    default: false
   verdict:
     description: With O(state=verdict), the acceptance verdict.
     type: str
-    choices: [passed, failed]
+    choices: [passed, failed, pending]
   details:
     description: With O(state=verdict), a summary stored next to the verdict (no secrets).
     type: dict
@@ -128,6 +147,12 @@ EXAMPLES = r"""
     root: /opt/kimi
     state: active
     rollback: true
+
+- name: Put the last accepted release back if current was never judged
+  kimi_release:
+    root: /opt/kimi
+    state: active
+    restore: true
 """
 
 RETURN = r"""
@@ -161,6 +186,19 @@ rollback_target:
   description: Release a rollback would activate now, or null.
   returned: always
   type: str
+serving:
+  description:
+    - With O(restore=true), the release that serves after the task (C(current) when it is accepted,
+      else the last accepted one), or null when no release ever passed acceptance.
+  returned: when O(restore=true)
+  type: str
+service:
+  description:
+    - How the release acted on serves, from its C(release.json) (C(inputs.service)), or for a release
+      written before that field, from the flags of its C(serve) launcher. Port 0 or "" when unknown.
+  returned: when a release is named or derived
+  type: dict
+  sample: {host: 0.0.0.0, port: 8000, served_model_name: moonshotai/Kimi-K3}
 releases:
   description: All complete releases, oldest first, with created_at, activations and acceptance verdict.
   returned: always
@@ -191,14 +229,18 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.kimi_deploy.errors import KimiDeployError
 from ansible.module_utils.kimi_deploy.files import write_json_atomic
 from ansible.module_utils.kimi_deploy.releases import (
+    PENDING,
     RELEASE_FILE,
     SHARED_DIR,
     collectable_shared,
     list_releases,
     load_release,
+    model_link,
     read_current,
+    release_service,
     releases_dir,
     rollback_target,
+    serving_target,
     swap_current,
     to_prune,
     validate_id,
@@ -302,6 +344,8 @@ def run(module):
 
     if state == "present":
         files = _normalise_files(p["files"])
+        if p["model_dir"]:
+            p["links"] = {**p["links"], "model": model_link(root, p["model_dir"])}
         rid = p["release_id"] or derive_release_id(_identity(p["inputs"], files, p["links"]), p["version_label"])
         validate_id(rid)
         path = releases_dir(root) / rid
@@ -329,7 +373,14 @@ def run(module):
                 _create(root, rid, files, p["links"], doc, p["owner"], p["group"])
 
     elif state == "active":
-        if p["rollback"]:
+        if p["restore"]:
+            target = serving_target(list_releases(root), current)
+            rid = target.id if target else current
+            result["serving"] = rid if target or _is_accepted(root, current) else None
+            if rid is None:
+                result["release_id"] = None
+                return _finish(module, root, result)
+        elif p["rollback"]:
             target = rollback_target(list_releases(root), current)
             if target is None:
                 raise KimiDeployError(
@@ -354,6 +405,8 @@ def run(module):
                 release = load_release(root, rid)
                 doc = dict(release.meta)
                 doc["activations"] = [*release.activations, result["activated_at"]]
+                if p["pending"]:
+                    doc["acceptance"] = {"verdict": PENDING, "recorded_at": result["activated_at"]}
                 write_json_atomic(path / RELEASE_FILE, doc)
                 swap_current(root, rid)
 
@@ -406,6 +459,20 @@ def run(module):
                     if progress.is_file():
                         progress.unlink()
 
+    return _finish(module, root, result)
+
+
+def _is_accepted(root, rid):
+    return bool(rid) and load_release(root, rid).acceptance == "passed"
+
+
+def _finish(module, root, result):
+    rid = result.get("release_id")
+    if rid and (releases_dir(root) / rid / RELEASE_FILE).is_file():
+        release = load_release(root, rid)
+        serve = releases_dir(root) / rid / "serve"
+        serve_text = serve.read_text(encoding="utf-8", errors="replace") if serve.is_file() else ""
+        result["service"] = release_service(release.meta, serve_text)
     releases = list_releases(root)
     target = rollback_target(releases, result["current"])
     result["releases"] = _summaries(releases)
@@ -427,16 +494,20 @@ def main():
             metadata=dict(type="dict", default={}),
             files=dict(type="dict", default={}),
             links=dict(type="dict", default={}),
+            model_dir=dict(type="path"),
             owner=dict(type="str"),
             group=dict(type="str"),
             rollback=dict(type="bool", default=False),
-            verdict=dict(type="str", choices=["passed", "failed"]),
+            restore=dict(type="bool", default=False),
+            pending=dict(type="bool", default=False),
+            verdict=dict(type="str", choices=["passed", "failed", PENDING]),
             details=dict(type="dict", default={}),
             record=dict(type="dict", default={}),
             keep=dict(type="int", default=3),
             collect_unused=dict(type="bool", default=False),
         ),
         required_if=[("state", "verdict", ["verdict"])],
+        mutually_exclusive=[("rollback", "restore")],
         supports_check_mode=True,
     )
     try:

@@ -16,9 +16,19 @@ version_added: "0.1.0"
 author: kimi-deploy contributors
 options:
   url:
-    description: Base URL of the server as seen from where the module runs.
+    description:
+      - Base URL of the server as seen from where the module runs. Ignored when O(port) is set.
     type: str
     default: http://127.0.0.1:8000
+  port:
+    description:
+      - Port the server listens on. With it, the URL is derived from O(bind_host), loopback for a
+        wildcard, the interface address itself otherwise (a host name is refused).
+    type: int
+  bind_host:
+    description: Address the server binds (its C(--host)), used with O(port).
+    type: str
+    default: 0.0.0.0
   served_model_name:
     description: Name that must appear in C(/v1/models).
     type: str
@@ -88,7 +98,8 @@ attributes:
 EXAMPLES = r"""
 - name: Wait for the new release to serve
   kimi_vllm_health:
-    url: http://127.0.0.1:8000
+    bind_host: "{{ kimi_bind_host }}"
+    port: "{{ kimi_port }}"
     served_model_name: moonshotai/Kimi-K3
     api_key: "{{ kimi_api_key }}"
     unit: kimi-vllm.service
@@ -102,6 +113,11 @@ deploy_lock:
   returned: when O(deploy_lock) is given
   type: dict
   sample: {"path": "/run/kimi-deploy/deploy.lock", "beats": 41, "lost": null, "error": null}
+url:
+  description: Base URL the gate probed.
+  returned: always
+  type: str
+  sample: http://10.0.0.5:8000
 waited_s:
   description: Seconds until C(/health) answered 200 (the start-up time when called right after a restart).
   returned: success
@@ -134,6 +150,7 @@ from ansible.module_utils.kimi_deploy.health import (
     check_models,
     check_smoke,
     http_request,
+    probe_url,
     smoke_payload,
     wait_for_new_invocation,
     wait_healthy,
@@ -144,6 +161,8 @@ def main():
     module = AnsibleModule(
         argument_spec=dict(
             url=dict(type="str", default="http://127.0.0.1:8000"),
+            port=dict(type="int"),
+            bind_host=dict(type="str", default="0.0.0.0"),
             served_model_name=dict(type="str", required=True),
             api_key=dict(type="str", default="", no_log=True),
             unit=dict(type="str", default=""),
@@ -158,7 +177,10 @@ def main():
         supports_check_mode=True,
     )
     p = module.params
-    base = p["url"].rstrip("/")
+    try:
+        base = probe_url(p["bind_host"], p["port"]) if p["port"] else p["url"].rstrip("/")
+    except KimiDeployError as err:
+        module.fail_json(msg=str(err), main_pid=0)
     unit = p["unit"]
 
     def unit_state():
@@ -176,7 +198,7 @@ def main():
         )
         return out if rc == 0 else ""
 
-    result = {"changed": False, "main_pid": 0}
+    result = {"changed": False, "main_pid": 0, "url": base}
     keeper = None
     try:
         with keep_alive(p["deploy_lock"]) as keeper:

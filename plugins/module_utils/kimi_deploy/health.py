@@ -8,6 +8,7 @@ timeout for a crash that happened in the first second is the expensive mistake t
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import time
 import urllib.error
@@ -185,3 +186,33 @@ def check_smoke(answer: HttpAnswer, max_tokens: int) -> dict[str, Any]:
         raise KimiDeployError(f"smoke chat completion usage does not add up: {dict(usage)}")
     return {"finish_reason": finish, "prompt_tokens": prompt, "completion_tokens": completion,
             "latency_ms": round(answer.elapsed_ms, 1)}
+
+
+_WILDCARDS = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "*": "127.0.0.1", "::": "::1", "localhost": "127.0.0.1"}
+
+
+def probe_address(bind_host: str) -> str:
+    """The address that reaches a server bound to ``bind_host`` from the host itself.
+
+    A wildcard is probed on loopback; an interface address on itself (loopback does not reach a
+    server bound to 10.0.0.5). A host name is refused: what it resolves to on the host is not
+    necessarily what vLLM bound, and a probe that never answers waits out the start timeout.
+    """
+    host = (bind_host or "").strip().strip("[]")
+    if host in _WILDCARDS:
+        return _WILDCARDS[host]
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError as err:
+        raise KimiDeployError(
+            f"kimi_bind_host {bind_host!r} is a name, not an address: the health gate cannot know what it "
+            "resolves to for vLLM. Set it to an IP address of the host, or 0.0.0.0 for all of them."
+        ) from err
+
+
+def probe_url(bind_host: str, port: int) -> str:
+    """Base URL for the health gate of a server bound to ``bind_host:port``."""
+    if not 0 < int(port) < 65536:
+        raise KimiDeployError(f"port {port!r} is not a TCP port")
+    address = probe_address(bind_host)
+    return f"http://[{address}]:{int(port)}" if ":" in address else f"http://{address}:{int(port)}"

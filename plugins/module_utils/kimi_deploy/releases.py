@@ -187,11 +187,21 @@ def swap_current(root: str | Path, rid: str) -> None:
     validate_id(rid)
     if not (releases_dir(root) / rid / RELEASE_FILE).is_file():
         raise KimiDeployError(f"cannot activate {rid!r}: {releases_dir(root) / rid} is not a complete release")
+    link = root / CURRENT_LINK
+    if link.exists() and not link.is_symlink():
+        # os.replace cannot put a link over a directory (or is refused on a file by some kernels'
+        # protections): keep what was there, renamed aside, for whoever made it to look at.
+        aside = root / f".{CURRENT_LINK}.replaced.{os.getpid()}.{int(os.path.getmtime(link))}"
+        os.rename(link, aside)
     tmp = root / f".{CURRENT_LINK}.{os.getpid()}.tmp"
     if tmp.is_symlink() or tmp.exists():
         tmp.unlink()
     os.symlink(f"{RELEASES_DIR}/{rid}", tmp)
-    os.replace(tmp, root / CURRENT_LINK)
+    try:
+        os.replace(tmp, link)
+    except OSError as err:
+        tmp.unlink()
+        raise KimiDeployError(f"cannot point {link} at {RELEASES_DIR}/{rid}: {err}") from err
 
 
 # ---------------------------------------------------------------------------------------------
@@ -264,3 +274,70 @@ def collectable_shared(root: str | Path, remaining: Iterable[str] | None = None)
         entries[kind] = sorted(e.name for e in kind_dir.iterdir() if e.is_dir() and not e.is_symlink()) \
             if kind_dir.is_dir() else []
     return unused_shared(entries, used)
+
+# ---------------------------------------------------------------------------------------------
+# Which release should serve, and how a release serves (issue 11 sections 2 and 3).
+
+PENDING = "pending"  # verdict written at the switch; a run that dies before judging leaves it
+
+
+def accepted(release: Release | None) -> bool:
+    return release is not None and release.acceptance == "passed"
+
+
+def serving_target(releases: Iterable[Release], current: str | None) -> Release | None:
+    """The release that should serve instead of ``current``, or None when ``current`` may stay.
+
+    ``current`` stays when it passed acceptance, or when no release ever did (a first deploy: there
+    is nothing better to go back to). Otherwise (pending after a killed run, failed, never judged)
+    the last accepted release serves: the latest activated one that passed.
+    """
+    all_releases = list(releases)
+    by_id = {r.id: r for r in all_releases}
+    if current is not None and accepted(by_id.get(current)):
+        return None
+    return rollback_target(all_releases, current)
+
+
+_SERVE_FLAG_RE = r"--{flag}(?:=|\s+)(?:'([^']*)'|\"([^\"]*)\"|(\S+))"
+
+
+def _serve_flag(serve_text: str, flag: str) -> str:
+    match = re.search(_SERVE_FLAG_RE.format(flag=re.escape(flag)), serve_text)
+    if not match:
+        return ""
+    return next(g for g in match.groups() if g is not None)
+
+
+def release_service(doc: Mapping[str, Any], serve_text: str = "") -> dict[str, Any]:
+    """How a release serves: ``{host, port, served_model_name}``.
+
+    Read from ``inputs.service`` of its release.json; a release written before that field
+    existed falls back to the flags its ``serve`` launcher passes to vLLM. A field that neither
+    names is "" (port 0), and the caller falls back to its inventory.
+    """
+    given = (doc.get("inputs") or {}).get("service") or {}
+    host = str(given.get("host") or _serve_flag(serve_text, "host"))
+    port_text = str(given.get("port") or _serve_flag(serve_text, "port"))
+    name = str(given.get("served_model_name") or doc.get("served_model_name") or
+               _serve_flag(serve_text, "served-model-name"))
+    try:
+        port = int(port_text) if port_text else 0
+    except ValueError as err:
+        raise KimiDeployError(f"release {doc.get('id', '?')} names port {port_text!r}, not a number") from err
+    return {"host": host, "port": port, "served_model_name": name}
+
+
+def model_link(root: str | Path, model_dir: str | Path) -> str:
+    """Target of a release's ``model`` link: relative inside ``<root>/shared/models``, else absolute.
+
+    Weights served in place (``kimi_weights_path_mode: in_place``) live outside the deploy root;
+    a relative ``../../shared/models/<name>`` link to them would dangle.
+    """
+    model = Path(os.path.normpath(model_dir))
+    store = Path(os.path.normpath(Path(root) / "shared" / "models"))
+    if model.parent == store:
+        return f"../../shared/models/{model.name}"
+    if not model.is_absolute():
+        raise KimiDeployError(f"the model directory {model_dir!r} must be an absolute path")
+    return str(model)

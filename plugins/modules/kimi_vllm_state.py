@@ -1,0 +1,126 @@
+#!/usr/bin/python
+# Copyright: kimi-deploy contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+DOCUMENTATION = r"""
+---
+module: kimi_vllm_state
+short_description: Tell whether the running vLLM service must be reloaded or restarted, from what it loaded
+description:
+  - Compares what the running service loaded with what is on disk, so a change written by a run
+    that failed before its restart is still applied by the next run.
+  - The unit file (systemd's C(NeedDaemonReload)), the release the main process runs (from its
+    command line) against C(<root>/current), and C(KIMI_SECRETS_SHA256) in the main process's
+    environment against the secrets file.
+  - Read-only; runs in check mode.
+version_added: "0.4.0"
+author: kimi-deploy contributors
+options:
+  root:
+    description: Deploy root (holds C(current)).
+    type: path
+    required: true
+  unit:
+    description: The systemd unit of vLLM.
+    type: str
+    default: kimi-vllm.service
+  secrets_file:
+    description: The secrets environment file of the unit.
+    type: path
+    required: true
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: none
+"""
+
+EXAMPLES = r"""
+- name: Read what the running service loaded
+  kimi_vllm_state:
+    root: /opt/kimi
+    unit: kimi-vllm.service
+    secrets_file: /etc/kimi-deploy/kimi-vllm.env
+  register: loaded
+"""
+
+RETURN = r"""
+restart_required:
+  description: The running service has not loaded the current release, unit or secrets.
+  returned: always
+  type: bool
+daemon_reload:
+  description: systemd's copy of the unit is older than the file on disk.
+  returned: always
+  type: bool
+reasons:
+  description: Why a restart is needed.
+  returned: always
+  type: list
+  elements: str
+  sample: [the secrets file changed since the service started]
+running_release:
+  description: Release the main process runs ("" when not running or not known).
+  returned: always
+  type: str
+active_state:
+  description: The unit's ActiveState.
+  returned: always
+  type: str
+"""
+
+import os
+
+from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.kimi_deploy.service_state import (
+    SECRETS_HASH_VAR,
+    UNIT_PROPERTIES,
+    parse_environ,
+    parse_properties,
+    restart_decision,
+    running_release,
+    secrets_hash,
+)
+
+
+def _read(path, binary=False):
+    try:
+        with open(path, "rb" if binary else "r") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            root=dict(type="path", required=True),
+            unit=dict(type="str", default="kimi-vllm.service"),
+            secrets_file=dict(type="path", required=True, no_log=False),
+        ),
+        supports_check_mode=True,
+    )
+    p = module.params
+    argv = ["systemctl", "show", p["unit"]]
+    for prop in UNIT_PROPERTIES:
+        argv += ["-p", prop]
+    rc, out, err = module.run_command(argv)
+    if rc != 0:
+        module.fail_json(msg=f"systemctl show {p['unit']} failed: {err.strip()}")
+    unit = parse_properties(out)
+    pid = int(unit.get("MainPID") or 0)
+    cmdline = (_read(f"/proc/{pid}/cmdline", binary=True) or b"").decode("utf-8", "replace").split("\0") if pid else []
+    environ = parse_environ(_read(f"/proc/{pid}/environ", binary=True) or b"") if pid else {}
+    link = os.path.join(p["root"], "current")
+    current = os.path.basename(os.readlink(link)) if os.path.islink(link) else ""
+    running = running_release(cmdline, p["root"], environ)
+    decision = restart_decision(unit, current=current, running=running,
+                                secrets_on_disk=secrets_hash(_read(p["secrets_file"])),
+                                secrets_loaded=environ.get(SECRETS_HASH_VAR, "") if pid else "")
+    module.exit_json(changed=False, restart_required=decision.restart, daemon_reload=decision.daemon_reload,
+                     reasons=decision.reasons, running_release=running,
+                     active_state=unit.get("ActiveState", ""))
+
+
+if __name__ == "__main__":
+    main()
