@@ -44,7 +44,7 @@ STATE: dict[str, str] = {}
 def serving_host(host):
     wait_until(lambda: healthy(host), 300)
     yield
-    host.run("rm -f /run/lock/kimi-deploy.lock")
+    host.run("rm -f /run/kimi-deploy/deploy.lock")
 
 
 def _out(proc) -> str:
