@@ -67,17 +67,30 @@ def test_engine_killed_with_sigkill_is_restarted_by_systemd(host):
 
 
 def test_second_concurrent_deploy_waits_then_stops_naming_the_holder(host):
+    """Two real deploys at once: the first is held (SIGSTOP) once it has the lock, the second waits
+    its timeout and stops naming the first; the first then carries on and finishes."""
     release, unit_files = current_release(host), _unit_files(host)
-    host.run("mkdir -p -m 0700 /run/kimi-deploy && echo '{\"owner\": \"alice@ops-box deploy.yml\", "
-             "\"run_id\": \"alice-1\", \"acquired_at\": '$(date +%s)', \"heartbeat_at\": '$(date +%s)'}' "
-             f"> {LOCK}")
+    cmd = ["ansible-playbook", str(REPO / "deploy.yml"), "-i", os.environ["MOLECULE_INVENTORY_FILE"], "-l", "gpu_nodes"]
+    env = {k: v for k, v in os.environ.items() if k != "ANSIBLE_FORCE_COLOR"} | {"ANSIBLE_NOCOLOR": "1"}
+    first = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                             start_new_session=True)
+    seen = []
     try:
-        proc = run_playbook("deploy.yml", "-l", "gpu_nodes", "-e", "kimi_preflight_lock_timeout_s=4", check=False)
+        for line in first.stdout:
+            seen.append(line)
+            if "TASK [kimi_preflight : Tell the long tasks which lock to keep alive" in line:
+                break
+        os.killpg(first.pid, signal.SIGSTOP)
+        holder = json.loads(host.file(LOCK).content_string)["owner"]
+        second = run_playbook("deploy.yml", "-l", "gpu_nodes", "-e", "kimi_preflight_lock_timeout_s=4", check=False)
     finally:
-        host.run(f"rm -f {LOCK}")
-    out = " ".join(proc.stdout.split())
-    assert proc.returncode != 0 and f"another deploy holds {LOCK}: alice@ops-box" in out, _tail(proc)
+        os.killpg(first.pid, signal.SIGCONT)
+    rest, _ = first.communicate(timeout=900)
+    out = " ".join(second.stdout.split())
+    assert second.returncode != 0 and f"another deploy holds {LOCK}: {' '.join(holder.split())}" in out, _tail(second)
+    assert first.returncode == 0, ("".join(seen) + rest)[-4000:]
     _serving_unchanged(host, release, unit_files)
+    assert not host.file(LOCK).exists
 
 
 def test_interrupted_deploy_leaves_the_serving_release_and_the_next_run_completes(host):
