@@ -73,13 +73,10 @@ options:
         says whose it was.
     type: bool
     default: false
-attributes:
-  check_mode:
-    support: full
-  diff_mode:
-    support: none
 notes:
   - In check mode the lock is still taken, refreshed and released, so a dry run does not race a real deploy.
+extends_documentation_fragment:
+  - kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""

@@ -103,35 +103,13 @@ options:
     type: str
     choices: [in_place, hardlink, copy]
     default: in_place
-  deploy_lock:
-    description:
-      - The deploy lock this run holds (C(kimi_preflight_lock), set by the kimi_preflight role's lock tasks).
-        While the task runs, the lock's heartbeat is refreshed every O(deploy_lock.interval_s), so that a
-        long task is not mistaken for a dead run and its lock taken over. Omitted, nothing is refreshed.
-      - If another run took the lock over, the task warns and stops refreshing it.
-    type: dict
-    suboptions:
-      path:
-        description: The lock file.
-        type: path
-        required: true
-      run_id:
-        description: This run's token, as in the lock.
-        type: str
-        required: true
-      interval_s:
-        description: Seconds between heartbeats.
-        type: float
-        default: 60
-attributes:
-  check_mode:
-    support: full
-  diff_mode:
-    support: none
 requirements:
   - huggingface_hub >= 2.0 on the host python (not needed with O(source_path))
 seealso:
   - module: kimi_weights_verify
+extends_documentation_fragment:
+  - kimi.DEPLOY_LOCK
+  - kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""

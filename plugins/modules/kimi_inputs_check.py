@@ -33,11 +33,8 @@ options:
     type: str
     choices: [deploy, plan]
     default: deploy
-attributes:
-  check_mode:
-    support: full
-  diff_mode:
-    support: none
+extends_documentation_fragment:
+  - kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""

@@ -47,11 +47,8 @@ options:
     description: How long to wait for the nodes to join.
     type: float
     default: 300
-attributes:
-  check_mode:
-    support: full
-  diff_mode:
-    support: none
+extends_documentation_fragment:
+  - kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""

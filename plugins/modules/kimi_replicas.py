@@ -34,11 +34,8 @@ options:
     description: Replicas per rolling batch, a count or a percentage such as C(25%).
     type: raw
     default: 1
-attributes:
-  check_mode:
-    support: full
-  diff_mode:
-    support: none
+extends_documentation_fragment:
+  - kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""

@@ -60,11 +60,8 @@ options:
     default: []
 notes:
   - Exactly one of O(log_text), O(log_file) and O(unit) is required.
-attributes:
-  check_mode:
-    support: full
-  diff_mode:
-    support: none
+extends_documentation_fragment:
+  - kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""

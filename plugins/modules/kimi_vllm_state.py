@@ -28,11 +28,8 @@ options:
     description: The secrets environment file of the unit.
     type: path
     required: true
-attributes:
-  check_mode:
-    support: full
-  diff_mode:
-    support: none
+extends_documentation_fragment:
+  - kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""

@@ -51,31 +51,13 @@ options:
         stricter). pip reads it through C(PIP_CONFIG_FILE), so the credentials are in no command
         line, error message or module argument.
     type: path
-  deploy_lock:
-    description:
-      - The deploy lock this run holds (C(kimi_preflight_lock), set by the kimi_preflight role's lock tasks).
-        While the task runs, the lock's heartbeat is refreshed every O(deploy_lock.interval_s), so that a
-        long task is not mistaken for a dead run and its lock taken over. Omitted, nothing is refreshed.
-      - If another run took the lock over, the task warns and stops refreshing it.
-    type: dict
-    suboptions:
-      path:
-        description: The lock file.
-        type: path
-        required: true
-      run_id:
-        description: This run's token, as in the lock.
-        type: str
-        required: true
-      interval_s:
-        description: Seconds between heartbeats.
-        type: float
-        default: 60
 attributes:
   check_mode:
     support: full
   diff_mode:
     support: full
+extends_documentation_fragment:
+  - kimi.DEPLOY_LOCK
 """
 
 EXAMPLES = r"""

@@ -70,26 +70,6 @@ options:
     description: Seconds to allow the O(vllm_python) probe (importing vLLM takes 10-60 s).
     type: int
     default: 600
-  deploy_lock:
-    description:
-      - The deploy lock this run holds (C(kimi_preflight_lock), set by the kimi_preflight role's lock tasks).
-        While the task runs, the lock's heartbeat is refreshed every O(deploy_lock.interval_s), so that a
-        long task is not mistaken for a dead run and its lock taken over. Omitted, nothing is refreshed.
-      - If another run took the lock over, the task warns and stops refreshing it.
-    type: dict
-    suboptions:
-      path:
-        description: The lock file.
-        type: path
-        required: true
-      run_id:
-        description: This run's token, as in the lock.
-        type: str
-        required: true
-      interval_s:
-        description: Seconds between heartbeats.
-        type: float
-        default: 60
 attributes:
   check_mode:
     support: full
@@ -98,6 +78,8 @@ attributes:
     support: none
 seealso:
   - module: kimi_hf_snapshot
+extends_documentation_fragment:
+  - kimi.DEPLOY_LOCK
 """
 
 EXAMPLES = r"""
