@@ -5,7 +5,9 @@
 
 The corpus (tests/fixtures/vllm-failure-corpus/) was committed with its held-out third and that third's
 sha256 before any rule was written or changed; this script checks the hash first, so a changed held-out
-entry cannot slip through. Rules are tuned on the training part only (`--misses` lists its misses);
+entry cannot slip through. `--training-only` leaves the held-out part unscored (use it while tuning).
+Entries collected later (training-additions.jsonl) join the training part
+only, and may not repeat a corpus entry's id or source. Rules are tuned on the training part only (`--misses` lists its misses);
 `--heldout-misses` lists the held-out misses for the final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
@@ -28,10 +30,16 @@ sys.path.insert(0, str(REPO_ROOT / "plugins" / "module_utils"))
 from kimi_deploy.diagnose import diagnose
 
 CORPUS = REPO_ROOT / "tests" / "fixtures" / "vllm-failure-corpus"
+ADDITIONS = "training-additions.jsonl"  # collected after the split: training only
 TARGET_PHASE, TARGET_CAUSE = 0.90, 0.80
 
 
 def load_corpus() -> tuple[list[dict], set[str]]:
+    """All entries (corpus.jsonl, then training-additions.jsonl) and the held-out ids.
+
+    Entries collected after the split live in training-additions.jsonl: they are training data by
+    construction and never change the held-out part or its hash.
+    """
     raw_lines = (CORPUS / "corpus.jsonl").read_text().splitlines()
     entries = [json.loads(line) for line in raw_lines]
     by_id = {entry["id"]: line for entry, line in zip(entries, raw_lines, strict=True)}
@@ -40,7 +48,12 @@ def load_corpus() -> tuple[list[dict], set[str]]:
     digest = hashlib.sha256("".join(by_id[i] + "\n" for i in held).encode()).hexdigest()
     if digest != expected:
         raise SystemExit(f"held-out entries changed: sha256 {digest} != committed {expected}")
-    return entries, set(held)
+    additions = [json.loads(line) for line in (CORPUS / ADDITIONS).read_text().splitlines() if line.strip()]
+    clash = {e["id"] for e in additions} & set(by_id) or {e["source"] for e in additions} & {
+        e["source"] for e in entries}
+    if clash:
+        raise SystemExit(f"training additions repeat corpus ids or sources: {sorted(clash)}")
+    return entries + additions, set(held)
 
 
 def score(entries: list[dict]) -> dict:
@@ -65,11 +78,13 @@ def main() -> int:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--misses", action="store_true", help="list the training part's misses")
     parser.add_argument("--heldout-misses", action="store_true", help="list the held-out misses (report only)")
+    parser.add_argument("--training-only", action="store_true",
+                        help="score the training part and its folds only, not the held-out part (for tuning)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     entries, held = load_corpus()
     started = time.perf_counter()
-    heldout = score([e for e in entries if e["id"] in held])
+    heldout = score([] if args.training_only else [e for e in entries if e["id"] in held])
     train_entries = [e for e in entries if e["id"] not in held]
     train = score(train_entries)
     folds = [score([e for e in train_entries if fold_of(e["id"], args.folds) == k]) for k in range(args.folds)]
@@ -83,8 +98,9 @@ def main() -> int:
                           "healthy_misread": healthy_misread, "seconds": round(seconds, 3)}, indent=2))
         return 0
     print(f"corpus: {len(entries)} logs, held-out {heldout['n']}, training {train['n']} ({seconds:.2f} s)")
-    print(f"held-out  phase {heldout['phase']:6.1%} (target {TARGET_PHASE:.0%})   "
-          f"cause {heldout['cause']:6.1%} (target {TARGET_CAUSE:.0%})")
+    if not args.training_only:
+        print(f"held-out  phase {heldout['phase']:6.1%} (target {TARGET_PHASE:.0%})   "
+              f"cause {heldout['cause']:6.1%} (target {TARGET_CAUSE:.0%})")
     print(f"training  phase {train['phase']:6.1%}                  cause {train['cause']:6.1%}")
     phases = [f["phase"] for f in folds]
     causes = [f["cause"] for f in folds]
