@@ -6,8 +6,8 @@
 The corpus (tests/fixtures/vllm-failure-corpus/) was committed with its held-out third and that third's
 sha256 before any rule was written or changed; this script checks the hash first, so a changed held-out
 entry cannot slip through. `--training-only` leaves the held-out part unscored (use it while tuning).
-Entries collected later (training-additions.jsonl) join the training part
-only, and may not repeat a corpus entry's id or source. Rules are tuned on the training part only (`--misses` lists its misses);
+Entries collected later (training-additions.jsonl) join the training part only, and may not repeat a
+corpus entry's id or source. Rules are tuned on the training part only (`--misses` lists its misses);
 `--heldout-misses` lists the held-out misses for the final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the

@@ -383,7 +383,7 @@ OTHER_WORDINGS = [
     ("RuntimeError: CUDA error: no kernel image is available for execution on the device", "startup",
      "gpu_arch_not_in_build", "a torch build without the GPU's architecture"),
     ("RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use "
-     "the 'spawn' start method", "startup", "worker_start_method", "vllm model_executor/models/registry.py"),
+     "the 'spawn' start method", "load", "worker_start_method", "vllm model_executor/models/registry.py"),
     ("ValueError: max_num_seqs (1024) exceeds available Mamba cache blocks (612). Each decode sequence requires one "
      "Mamba cache block, so CUDA graph capture cannot proceed.", "startup", "mamba_cache_blocks_below_max_num_seqs",
      "vllm 0.32 config/compilation.py (hybrid models such as Kimi Linear / K3)"),

@@ -71,8 +71,11 @@ _COMPOSE_PREFIX = re.compile(r"^[\w.-]+(?:-\d+)?\s+\|\s?")
 # CI and job runners: "[2025-03-10T15:07:20Z] ", "2024-04-09T23:20:46Z [job] ".
 _ISO_PREFIX = re.compile(r"^\[?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z?\]?\s+(?:\[[\w-]+\]\s+)?")
 _RANK_PREFIX = re.compile(r"^\[rank\d+\]:\s*")
+# torch.compile's frame id after a glog header: "... triton_heuristics.py:539] [0/0] ".
+_COMPILE_ID = re.compile(r"^\[\d+/\d+(?:_\d+)?\] ?")
 # "(Worker pid=22095) ", "(VllmWorker rank=3 pid=1090) ", "(EngineCore_DP0 pid=12) ".
-_PROC_TAG = re.compile(r"^\(([\w-]+)(?: rank=\d+)? pid=\d+(?:, ip=[\d.]+)?\)\s*")
+# One space after the tag: the indentation that follows is the traceback's ("(Worker pid=1)     raise X(").
+_PROC_TAG = re.compile(r"^\(([\w-]+)(?: rank=\d+)? pid=\d+(?:, ip=[\d.]+)?\) ?")
 # vLLM V1: "ERROR 11-30 07:08:28 [core.py:1510] "; V0: "INFO 02-03 03:43:49 model_runner.py:629] ".
 _VLLM_HEADER = re.compile(
     r"^(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\d\d-\d\d\s+\d\d:\d\d:\d\d(?:\.\d+)?\s+"
@@ -89,6 +92,7 @@ _FRAME = re.compile(r'^\s*File "[^"]*", line \d+')
 _CARETS = re.compile(r"^\s*[~^]+\s*$")
 _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):")
 _EXCEPTION = re.compile(r"^\s*(?:[\w]+\.)*([A-Z]\w*(?:Error|Exception|Exit|Interrupt))\b(?::|$)")
+_IGNORED_EXCEPTION = re.compile(r"^Exception ignored in: ")
 
 
 @dataclass
@@ -99,6 +103,7 @@ class Line:
     level: str | None
     tag: str
     is_frame: bool = False
+    ignored: bool = False  # part of an "Exception ignored in:" traceback (an error in __del__)
 
     @property
     def quiet(self) -> bool:
@@ -129,7 +134,7 @@ def _parse_line(index: int, raw: str) -> Line:
         glog = _GLOG_HEADER.match(text)
         if glog:
             level = _GLOG_LEVELS[glog.group(1)]
-            text = text[glog.end():]
+            text = _COMPILE_ID.sub("", text[glog.end():], count=1)
     return Line(index=index, raw=raw.rstrip(), message=text, level=level, tag=tag)
 
 
@@ -143,6 +148,29 @@ def _parse(log_text: str) -> list[Line]:
                 or (previous_frame_by_tag.get(line.tag) and line.message.startswith("    "))):
             line.is_frame = True
         previous_frame_by_tag[line.tag] = line.is_frame
+    # An excerpt that starts inside a traceback: an indented source line ("    raise ValueError(",
+    # "    output = executor(*args)") whose frame line was cut off above is still the traceback's body,
+    # recognised by the carets or the frame that follow it in the same process.
+    for line, after in ((lines[i], lines[i + 1]) for i in range(len(lines) - 1)):
+        if (not line.is_frame and line.message.startswith("    ") and after.tag == line.tag
+                and not _EXCEPTION.match(line.message)
+                and (_CARETS.match(after.message) or _FRAME.match(after.message))):
+            line.is_frame = True
+    # Python prints errors raised in __del__ as "Exception ignored in: <function X.__del__>" and goes on;
+    # that traceback is teardown noise, not the failure.
+    ignored = None
+    for line in lines:
+        if _IGNORED_EXCEPTION.match(line.message):
+            ignored = line.tag
+            line.ignored = True
+        elif ignored is not None and line.tag == ignored:
+            if line.is_frame or _TRACEBACK.match(line.message):
+                line.ignored = True
+            elif _EXCEPTION.match(line.message):
+                line.ignored = True
+                ignored = None
+            else:
+                ignored = None
     return lines
 
 
@@ -196,7 +224,7 @@ STAGES = ("load", "startup", "runtime")
 _MILESTONES = (
     ("load", re.compile(
         _VLLM_ACTIVITY.pattern + r"|Loading weights on|Using model weights format"
-        r"|rank \d+ in world size \d+ is assigned"
+        r"|rank \d+ in world size \d+ is assigned|distributed_init_method=\S+ backend="
         r"|Using \w+ (?:attention )?backend|Defaulting to use (?:mp|ray) for distributed|Started engine process"
         r"|Initializing a V\d LLM engine")),
     ("startup", re.compile(
@@ -215,13 +243,13 @@ _FRAME_STAGES = (
         r"\b(?:_initialize_kv_caches|initialize_kv_cache|determine_num_available_blocks"
         r"|_dummy_run|_dummy_sampler_run|capture_model|initialize_cache|raise_if_cache_size_invalid"
         r"|_?check_enough_kv_cache_memory|get_kv_cache_configs?|compile_or_warm_up_model)\b"
-        r"|torch/_inductor/|torch/_dynamo/")),
+        r"|torch/_inductor/|torch/_dynamo/|torch/_functorch/")),
     ("load", re.compile(
         r"\b(?:load_model|load_weights|get_model|init_device|init_worker|initialize_model_parallel"
         r"|init_model_parallel_group|init_worker_distributed_environment|initialize_ray_cluster"
         r"|_get_executor_cls|from_pretrained|_cuda_init|_lazy_init|new_group|GroupCoordinator"
         r"|make_layers|run_mp_engine|from_engine_args|_init_engine|run_engine_core|build_async_engine_client\w*"
-        r"|run_server)\b")),
+        r"|run_server|init_process_group|_create_c10d_store|_tcp_rendezvous_handler)\b")),
 )
 
 
@@ -697,7 +725,7 @@ _row("disk_full", 1, r"No space left on device|\[Errno 28\]", default_phase="loa
 
 
 @_rule("python_dependency_missing", 2,
-       r"(?:ModuleNotFoundError|ImportError): (?:No module named '?([\w.]+)'?|cannot import name '?(\w+)'?)",
+       r"(?:ModuleNotFoundError|ImportError|Error): (?:No module named '?([\w.]+)'?|cannot import name '?(\w+)'?)",
        default_phase="load")
 def _missing_module(hit: _Hit) -> Finding:
     name = hit.match.group(1) or hit.match.group(2)
@@ -911,7 +939,8 @@ _row("nccl_dmabuf", 1, r"dmabuf", default_phase="startup",
 
 
 _row("distributed_network", 1,
-     r"DistNetworkError|socket has timed out|TCPStore|rendezvous|Gloo connectFullMesh|GLOO_SOCKET_IFNAME"
+     r"DistNetworkError|DistStoreError|socket has timed out|TCPStore|rendezvous|Gloo connectFullMesh|GLOO_SOCKET_IFNAME"
+     r"|waiting for clients\. \d+/\d+ clients joined|\[c10d\] .{0,120}timed out after \d+"
      r"|Connection refused.{0,40}(?:master|store|:\d{4,5})",
      default_phase="startup",
      cause='Workers could not reach each other (TCP store / Gloo / NCCL bootstrap): a wrong advertised IP, '
@@ -980,7 +1009,7 @@ _row("gpu_arch_not_in_build", 1,
 _row("worker_start_method", 1,
      r"Cannot re-initialize CUDA in forked subprocess|start a new process before the current process has "
      r"finished its bootstrapping phase",
-     default_phase="startup",
+     default_phase="load",  # raised by the worker's first CUDA call (init_device), as the engine starts
      cause='The worker processes were started the wrong way (CUDA initialised before fork, or an entry point '
            'without a __main__ guard under spawn).',
      steps=[
@@ -1090,6 +1119,12 @@ def _over_context(hit: _Hit) -> Finding:
                "'Maximum concurrency' log line)"])
 
 
+_row("request_preprocessing_failed", 2, r"Error in preprocessing prompt inputs", cls="request_invalid",
+     default_phase="runtime",
+     cause="A request failed validation before it reached the engine (prompt longer than the context, a bad "
+           "chat template or parameters); the server answered it with a 400 and kept serving.",
+     steps=["Read the client's 400 response (it carries the message); fix the request or raise max_model_len "
+            "if long prompts are expected"])
 _row("request_token_out_of_vocabulary", 2, r"Token id -?\d+ is out of vocabulary", default_phase="runtime",
      cause='A request carried token ids outside the vocabulary; vLLM rejected it with 400.',
      steps=[
@@ -1186,12 +1221,20 @@ _row("sampling_nan", 1, r"probability tensor contains either `?inf`?, `?nan`? or
      steps=["Serve in the checkpoint's dtype (bf16 rather than fp16), check the quantized checkpoint against the "
             "original, and avoid temperature/top_p near 0 (use greedy instead)"])
 _row("compile_failed", 2, r"InductorError|BackendCompilerFailed|torch\._dynamo\.exc\.|CompilationError|"
-     r"triton\.compiler\.errors",
+     r"triton\.compiler\.errors|^error: [\w./-]+\.py:\d+:\d+: ",
      cls="compile_error", default_phase="startup",
      cause="torch.compile (Dynamo/Inductor/Triton) failed while compiling the model.",
      steps=["Start with --enforce-eager or -O0 to skip compilation; clear VLLM_CACHE_ROOT's torch_compile_cache",
             "Check the Triton/torch build supports this GPU; report the compile error upstream"])
-_row("hip_runtime_error", 1, r"HIP error: (?!out of memory|no kernel image)|hipError",
+_row("hip_arch_not_in_build", 1, r"HIP error: invalid device function|hipErrorInvalidDeviceFunction"
+     r"|hipErrorNoBinaryForGpu|hipErrorInvalidImage|No compatible code objects found",
+     cls="gpu_arch_unsupported", default_phase="startup",
+     cause="The ROCm build has no kernel (code object) for this GPU's architecture (gfx target).",
+     steps=["Use a vLLM/torch ROCm build that lists this GPU's gfx target (rocminfo | grep gfx against "
+            "PYTORCH_ROCM_ARCH), or run on a supported GPU; HSA_OVERRIDE_GFX_VERSION only for close consumer "
+            "targets"])
+_row("hip_runtime_error", 1, r"HIP error: (?!out of memory|no kernel image|invalid device function)|hipError"
+     r"(?!InvalidDeviceFunction|NoBinaryForGpu|InvalidImage)",
      cls="driver_or_runtime", default_phase="startup",
      cause="The ROCm/HIP runtime failed (no GPU visible to the container, a ROCm build that does not match the "
            "driver, or a GPU this build does not support).",
@@ -1284,7 +1327,7 @@ _WRAPPER_STARTUP = (
     r"|WorkerProc initialization failed|WorkerProc failed to start|Error executing method '?\w+'?\. This might cause"
     r"|EngineCore hit an exception|[Gg]ot fatal signal from worker processes"
     r"|Worker proc \S+ died unexpectedly|Failed core proc"
-    r"|Error initializing vLLM engine"
+    r"|Error initializing vLLM engine|Exception in worker \w+ while processing method \w+\.?$"
 )
 _WRAPPER_RUNTIME = (
     r"EngineDeadError|engine dead|MQLLMEngine is already dead|AsyncEngineDeadError|Background loop has errored"
@@ -1494,8 +1537,11 @@ class _Match:
 
 
 def _is_error_line(line: Line) -> bool:
-    if line.is_frame or line.quiet or _NOT_AN_ERROR.search(line.message) or _PY_WARNING.search(line.message):
+    if (line.is_frame or line.ignored or line.quiet or _NOT_AN_ERROR.search(line.message)
+            or _PY_WARNING.search(line.message)):
         return False
+    if line.message.startswith("    ") and not re.search(r"\berror\b|\bfailed\b", line.message, re.IGNORECASE):
+        return False  # source code of a traceback logged at ERROR level ("    tmp21 = tmp11 == 0")
     if line.level in ("ERROR", "CRITICAL"):
         return True
     return bool(_EXCEPTION.match(line.message) or re.search(r"\berror\b|\bfailed\b|\bFATAL\b", line.message,
@@ -1528,7 +1574,7 @@ _RISK_ONLY_WHEN_QUIET = {"kv_cache_preemption", "unsupported_engine_option"}
 def _matches(run: _Run, lines: list[Line]) -> list[_Match]:
     found = []
     for line in run.lines:
-        if (line.is_frame and not _RAISE_SOURCE.match(line.message)) or (
+        if (line.is_frame and not _RAISE_SOURCE.match(line.message)) or line.ignored or (
                 run.shutdown is not None and line.index > run.shutdown):
             continue
         if _PY_USER_WARNING.search(line.message):
@@ -1629,10 +1675,22 @@ def _frame_text(lines: list[Line], index: int, limit: int = 80) -> str:
 _CONFIG_VALIDATION = re.compile(r"^\s*Value error, |validation errors? for \w*Config")
 
 
+def _following_failure(lines: list[Line], index: int, limit: int = 40) -> str:
+    """The frames and wrapper lines logged just after line ``index``: the traceback that reports it."""
+    picked = [line.message for line in lines[index + 1:index + 1 + limit]
+              if not line.ignored and (line.is_frame or line.level in ("ERROR", "CRITICAL")
+                                       or _WRAPPER_ANY.search(line.message))]
+    return "\n".join(picked)
+
+
 def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
     stage = _later(run.stage_at(line.index), _frame_stage(_frame_text(lines, line.index)))
     if stage is None and _CONFIG_VALIDATION.search(line.message):
         return "load"  # pydantic validates the config before anything starts
+    if stage is None:
+        # A line with no timeline ("NCCL WARN Cuda failure ...") is reported by the traceback or
+        # wrapper that follows it ("WorkerProc failed to start ... in init_device"): its step decides.
+        stage = _frame_stage(_following_failure(lines, line.index))
     return stage or default
 
 
@@ -1655,6 +1713,12 @@ def _unclassified(run: _Run, lines: list[Line], first_error: Line, default_phase
     if risk is not None:
         return _result(phase, _risk_finding(risk, text[:200]), risk["rule"], risk["explains"],
                        _evidence(lines, [first_error, *also]), first_error, outcome)
+    if not _EXCEPTION.match(first_error.message):
+        # Not an exception but a line logged inside a traceback: the frames around it say what failed.
+        named = _frame_cause(_frame_text(lines, first_error.index))
+        if named is not None:
+            return _result(phase, named[1], "traceback_frames", named[0], _evidence(lines, [first_error, *also]),
+                           first_error, outcome)
     finding = Finding(cause=f"An error no rule recognises: {text[:300]}",
                       steps=[f"Read the first error line and the traceback above it: {text[:300]}",
                              *_gather_more(_frame_text(lines, first_error.index))[1:]])
@@ -1663,12 +1727,29 @@ def _unclassified(run: _Run, lines: list[Line], first_error: Line, default_phase
 
 
 _FRAME_CAUSES = (
+    # The deepest frames set up NCCL communicators (pynccl, the model-parallel groups): NCCL failed.
+    (re.compile(r"(?s)(?:pynccl|PyNcclCommunicator|NCCLCommunicator|ncclCommInitRank|init_model_parallel_group"
+                r"|GroupCoordinator|initialize_model_parallel)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,6}\Z"),
+     "nccl_error",
+     "The traceback ends while vLLM set up NCCL communicators between the GPUs (its error line is not in the "
+     "lines read): NCCL failed to initialise.",
+     ["Rerun with NCCL_DEBUG=INFO to see the failing transport",
+      "Usual fixes: --ipc=host / a large --shm-size, NCCL_P2P_DISABLE=1 on GPUs without P2P, NCCL_SOCKET_IFNAME"]),
+    # ... or waited on the TCP store of torch.distributed's rendezvous.
+    (re.compile(r"(?s)(?:_create_c10d_store|TCPStore\(|init_process_group|rendezvous)(?:(?!\n).)*"
+                r"(?:\n(?:(?!\n).)*){0,6}\Z"),
+     "distributed_network",
+     "The traceback ends in torch.distributed's rendezvous (the TCP store every rank must join; its error line "
+     "is not in the lines read): a rank did not reach the store.",
+     ["Check every rank started and can reach the master address and port (VLLM_HOST_IP, "
+      "GLOO_SOCKET_IFNAME/NCCL_SOCKET_IFNAME, firewall)"]),
     (re.compile(r"\b(?:raise_if_cache_size_invalid|_?check_enough_kv_cache_memory)\b"), "kv_cache_insufficient",
      "The traceback ends in vLLM's KV-cache size check (its message is not in the lines read): the KV cache "
      "cannot hold max_model_len after the memory profile.",
      ["Lower max_model_len (or --max-model-len auto), or raise gpu_memory_utilization"]),
-    (re.compile(r"torch/_inductor/|torch/_dynamo/"), "compile_error",
-     "The failure is inside torch.compile (Inductor/Dynamo frames); its error line is not in the lines read.",
+    (re.compile(r"torch/_inductor/|torch/_dynamo/|torch/_functorch/"), "compile_error",
+     "The failure is inside torch.compile (Inductor/Dynamo/AOTAutograd frames); its error line is not in the "
+     "lines read.",
      ["Start with --enforce-eager (or -O0) to confirm; clear the torch_compile_cache under VLLM_CACHE_ROOT"]),
     (re.compile(r"(?s)\A(?:[^\n]*\n)*?(?:\s*File \"[^\"]*\", line \d+, in <module>\n(?:\s+[^\n]*\n)?){3,}\s*\Z"),
      "dependency_error",
@@ -1676,6 +1757,11 @@ _FRAME_CAUSES = (
      "install (compiled extension, torch or transformers version).",
      ["Reinstall vLLM with the torch/transformers versions it was built for, in a clean venv"]),
 )
+
+
+# The phase of a cause's family, for a traceback that names no step (corpus README, "Phase").
+_CAUSE_FAMILY_PHASE = {"nccl_error": "startup", "distributed_network": "startup", "compile_error": "startup",
+                       "kv_cache_insufficient": "startup", "dependency_error": "load"}
 
 
 def _frame_cause(text: str) -> tuple[str, Finding] | None:
@@ -1699,6 +1785,8 @@ def _truncated_traceback(run: _Run, lines: list[Line], outcome: _Outcome) -> dic
                        risk["rule"], risk["explains"], _evidence(lines, [last]), None, outcome)
     named = _frame_cause(text)
     if named is not None:
+        if phase == "unknown":
+            phase = _CAUSE_FAMILY_PHASE.get(named[0], phase)
         return _result(phase, named[1], "traceback_frames", named[0], _evidence(lines, [last]), None, outcome)
     finding = Finding(cause="A traceback without its error line: the lines read stop inside it.",
                       steps=["Read more of the log (raise `lines`) for the exception at the end of the traceback",
