@@ -1930,3 +1930,20 @@ def diagnose(log_text: str, *, context: Mapping[str, Any] | None = None,
         steps=["Read the first error line of the service's journal yourself; check the unit name and read "
                "more lines (`lines`, `since`), or pass the log file the server wrote"]),
         "no_vllm_log", "unknown", [], None)
+
+
+def last_failure(log_text: str, *, context: Mapping[str, Any] | None = None,
+                 exclude_windows: Any = None) -> dict[str, Any] | None:
+    """The diagnosis of the latest start that failed, looking past later starts that serve or are still
+    starting (a unit that restarted after a crash and serves again); None when no start failed.
+    """
+    if not isinstance(log_text, str):
+        raise KimiDeployError(f"log_text must be text (the journal or log file), got {type(log_text).__name__}")
+    known = _normalise_context(context)
+    windows = _normalise_windows(exclude_windows)
+    lines = _parse(log_text)
+    for run in reversed(_split_runs(lines)):
+        result = _diagnose_run(run, lines, {**_params_from_log(run.lines), **known}, windows)
+        if result is not None and not result["healthy"]:
+            return result
+    return None
