@@ -276,3 +276,32 @@ def test_a_request_that_fails_preprocessing_is_a_client_error_of_a_serving_engin
                       "ERROR 07-22 08:51:06 [serving_completion.py:131] Traceback (most recent call last):"])
     result = diagnose(text)
     assert (result["phase"], result["healthy"], result["rule"]) == ("none", True, "request_preprocessing_failed")
+
+
+@pytest.mark.parametrize("text", [
+    # reflowed over lines
+    "ValueError: To serve at least one request with the model's max seq len (1048576),\n22.5 GiB KV cache is needed, "
+    "which is larger than the available KV cache memory (17.39 GiB).\nBased on the available memory, the estimated "
+    "maximum model length is 810208.",
+    # wrapped by a terminal mid-word
+    "(EngineCore pid=3) ValueError: To serve at least one request with the model's max seq len (100000), (4.26 GiB "
+    "KV cach\n(EngineCore pid=3) e is needed, which is larger than the available KV cache memory (4.25 GiB).",
+])
+def test_a_kv_cache_message_broken_across_lines_is_still_read(text):
+    result = diagnose(text)
+    assert (result["rule"], result["cause_class"]) == ("kv_cache_too_small_for_max_model_len", "kv_cache_insufficient")
+
+
+def test_the_v0_client_s_engine_death_is_a_wrapper_and_none_type_is_not_an_error():
+    text = "\n".join(["ERROR 12-01 13:05:02 client.py:282] RuntimeError('Engine process (pid 76) died.')",
+                      "ERROR 12-01 13:05:02 client.py:282] NoneType: None",
+                      "CRITICAL 12-01 13:05:02 launcher.py:99] MQLLMEngine is already dead, terminating server "
+                      "process"])
+    result = diagnose(text)
+    assert (result["rule"], result["cause_class"], result["phase"]) == ("engine_dead", "engine_died_unexplained",
+                                                                        "runtime")
+
+
+def test_a_cuda_os_call_failure_is_the_platform_not_a_kernel_fault():
+    result = diagnose("torch.AcceleratorError: CUDA error: OS call failed or operation not supported on this OS")
+    assert (result["rule"], result["cause_class"]) == ("cuda_os_call_failed", "driver_or_runtime")

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import KimiDeployError
@@ -1047,6 +1047,14 @@ _row("custom_allreduce_failed", 1, r"custom_all_reduce\.cuh|[Cc]ustom all.?reduc
      steps=["Start with --disable-custom-all-reduce (tensor parallelism falls back to NCCL all-reduce)",
             "Check peer access with `nvidia-smi topo -m`; in containers use --ipc=host",
             "If it began with a vLLM upgrade, roll back to the previous release and pin it"])
+_row("cuda_os_call_failed", 1, r"OS call failed or operation not supported on this OS|cudaErrorOperatingSystem",
+     cls="driver_or_runtime", default_phase="runtime",
+     cause="The CUDA runtime could not make an operating-system call it needs (pinned host memory, IPC): WSL, or a "
+           "container without the privileges or limits for it.",
+     steps=["Run on a native Linux host, or give the container --ipc=host, a large --shm-size and an unlimited "
+            "memlock ulimit; on WSL, pinned memory is limited"])
+
+
 @_rule("gpu_kernel_fault", 1,
        r"illegal memory access|device-side assert|unspecified launch failure|cudaErrorIllegalAddress"
        r"|misaligned address|CUDA error: (?!out of memory)|AcceleratorError",
@@ -1332,6 +1340,7 @@ _WRAPPER_STARTUP = (
 _WRAPPER_RUNTIME = (
     r"EngineDeadError|engine dead|MQLLMEngine is already dead|AsyncEngineDeadError|Background loop has errored"
     r"|EngineCore encountered (?:a fatal error|an issue)|WorkerProc hit an exception|Worker failed with error"
+    r"|Engine process \(pid \d+\) died|Dumping (?:input data|scheduler output) for model execution"
 )
 _WRAPPER_SYSTEMD = r"Main process exited, code=|Failed with result '(?:exit-code|signal|core-dump)'"
 
@@ -1372,7 +1381,8 @@ def _unclassified_finding(first_error: str) -> Finding:
 
 
 _WRAPPER_ANY = re.compile("|".join((_WRAPPER_STARTUP, _WRAPPER_RUNTIME, _WRAPPER_SYSTEMD)))
-_NOT_AN_ERROR = re.compile(r"^\s*Traceback \(most recent call last\)|^Process \w+:$|^\s*$"
+# "NoneType: None" is what logger.exception() prints when no exception is being handled.
+_NOT_AN_ERROR = re.compile(r"^\s*Traceback \(most recent call last\)|^Process \w+:$|^\s*$|^NoneType: None$"
                            r"|^Dumping (?:input data|scheduler output)|^Scheduler(?:Output|Stats)\(")
 # "usage_lib.py:19: RuntimeWarning: Failed to read commit hash": Python warnings are not errors.
 _PY_WARNING = re.compile(r"\b\w*Warning: ")
@@ -1583,16 +1593,38 @@ def _matches(run: _Run, lines: list[Line]) -> list[_Match]:
         # ("Error parsing config ..., retrying 1 of 2") and non-fatal errors as ERROR too.
         if run.serving is not None and line.index < run.serving:
             continue
+        variants = [line, *_wrapped(line, lines)]
         for rule in RULES:
             if line.quiet and (not rule.quiet_levels or rule.id in _RISK_ONLY_WHEN_QUIET):
                 continue
-            hit = rule.pattern.search(line.message)
+            for variant in variants:
+                hit = rule.pattern.search(variant.message)
+                if hit:
+                    break
             if not hit:
                 continue
             if rule.context and not rule.context.search(_traceback_context(lines, line.index)):
                 continue
-            found.append(_Match(rule, line, hit))
+            found.append(_Match(rule, variant, hit))
     return found
+
+
+def _wrapped(line: Line, lines: list[Line], limit: int = 2) -> list[Line]:
+    """The message joined with the lines that continue it: a message reflowed over several lines, or a
+    terminal that wrapped it mid-word ("(4.26 GiB KV cach" / "e is needed"). A continuation has no level
+    header of its own, is not a frame, a traceback or an exception, and belongs to the same process."""
+    following = []
+    for after in lines[line.index + 1:line.index + 1 + limit]:
+        if (after.tag != line.tag or after.level is not None or after.is_frame or not after.message.strip()
+                or after.message[:1].isspace()  # indented: structured output (pydantic's details), not a wrap
+                or _TRACEBACK.match(after.message) or _EXCEPTION.match(after.message)):
+            break
+        following.append(after.message.strip())
+    if not following or line.is_frame or line.message.rstrip().endswith((".", ":")):
+        return []
+    spaced = line.message.rstrip() + " " + " ".join(following)
+    glued = line.message.rstrip() + "".join(following)
+    return [replace(line, message=text) for text in (spaced, glued)]
 
 
 _ERROR_WORDING = re.compile(_EXCEPTION.pattern + r"|\b(?:error|failed|fatal)\b", re.IGNORECASE)
