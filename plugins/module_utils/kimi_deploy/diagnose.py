@@ -953,7 +953,7 @@ _row("distributed_network", 1,
 
 _row("collective_timeout", 1,
      r"Watchdog caught collective operation timeout|collective operation timeout|Timeout\(ms\)=\d+\) ran for"
-     r"|execute_model.{0,60}tim(?:ed|e) ?out|RPC call to \w+ timed out",
+     r"|execute_model.{0,60}tim(?:ed|e) ?out|RPC call to \w+ timed out|Engine iteration timed out",
      default_phase="runtime",
      cause='A collective (NCCL all-reduce/broadcast) or a model step hung until the watchdog killed it: a '
            'rank died or stalled, or the inter-node network dropped.',
