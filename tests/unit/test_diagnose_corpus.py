@@ -1,10 +1,11 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
 The corpus's held-out third was committed with its sha256 before the rules were changed; the rules are
-tuned on the training part only, so the thresholds below are asserted on the training part. The held-out
-figures are printed by benchmarks/bench_diagnose_corpus.py; here they only guard against regressions
-(floors under the measured 74.5 % phase / 69.1 % cause, not the issue's 90/80 targets, which are not
-reached).
+tuned on the training part only (corpus.jsonl's other two thirds and training-additions.jsonl), so the
+thresholds below are asserted on the training part. The held-out figures are printed by
+benchmarks/bench_diagnose_corpus.py, measured once at the end (81.8 % phase / 78.2 % cause); here they
+only guard against regressions (floors under that measurement, not the issue's 90/80 targets, which are
+not reached).
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 
 
 def test_training_part_accuracy():
-    # Floors under the measured figures on the 170 training entries (89.4 % / 72.4 %): the 60 additions
+    # Floors under the measured figures on the 186 training entries (89.2 % / 73.1 %): the 76 additions
     # are harder than the first 110 (many excerpts stop inside the traceback).
     phase, cause = _accuracy(TRAIN)
     assert phase >= 0.88 and cause >= 0.70, (phase, cause)
@@ -70,7 +71,7 @@ def test_training_part_accuracy():
 
 def test_heldout_part_does_not_regress():
     phase, cause = _accuracy(HELDOUT)
-    assert phase >= 0.72 and cause >= 0.66, (phase, cause)
+    assert phase >= 0.80 and cause >= 0.76, (phase, cause)
 
 
 @pytest.mark.parametrize("entry", [e for e in ENTRIES + ADDITIONS if e["cause"] == "healthy"], ids=lambda e: e["id"])
