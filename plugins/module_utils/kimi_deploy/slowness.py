@@ -84,6 +84,10 @@ def _is_loaded(row: Mapping[str, Any]) -> bool:
     return concurrency is not None and concurrency > 1
 
 
+def _shown(value: Any) -> str:
+    return "unset" if value in (None, "") else str(value)
+
+
 def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.0f}" if value >= 100 else f"{value:.1f}"
 
@@ -133,8 +137,9 @@ def slowness(rows: Iterable[Mapping[str, Any]], *, host_group: str | None = None
                         "machine_or_build",
                         "One request alone is slower than on the same GPUs before: concurrency does not explain "
                         f"it. The build or quantisation changed ({key}).", variable,
-                        f"Change one thing: set {key} back from {variable['from']} to {variable['to']} (the "
-                        "baseline's value) and benchmark a single request again", evidence)
+                        f"Change one thing: set {key} back from {_shown(variable['from'])} to "
+                        f"{_shown(variable['to'])} (the baseline's value) and benchmark a single request again",
+                        evidence)
             return _answer(
                 "machine_or_build",
                 "One request alone is slower than on the same GPUs before, with the same build and settings: the "
