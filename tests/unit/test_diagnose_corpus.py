@@ -284,9 +284,9 @@ def test_a_request_that_fails_preprocessing_is_a_client_error_of_a_serving_engin
     "ValueError: To serve at least one request with the model's max seq len (1048576),\n22.5 GiB KV cache is needed, "
     "which is larger than the available KV cache memory (17.39 GiB).\nBased on the available memory, the estimated "
     "maximum model length is 810208.",
-    # wrapped by a terminal mid-word
-    "(EngineCore pid=3) ValueError: To serve at least one request with the model's max seq len (100000), (4.26 GiB "
-    "KV cach\n(EngineCore pid=3) e is needed, which is larger than the available KV cache memory (4.25 GiB).",
+    # wrapped by a terminal mid-word (synthetic)
+    "(EngineCore pid=3) ValueError: To serve at least one request with the model's max seq len (65536), (8.00 GiB "
+    "KV cache is nee\n(EngineCore pid=3) ded, which is larger than the available KV cache memory (2.00 GiB).",
 ])
 def test_a_kv_cache_message_broken_across_lines_is_still_read(text):
     result = diagnose(text)

@@ -1611,7 +1611,7 @@ def _matches(run: _Run, lines: list[Line]) -> list[_Match]:
 
 def _wrapped(line: Line, lines: list[Line], limit: int = 2) -> list[Line]:
     """The message joined with the lines that continue it: a message reflowed over several lines, or a
-    terminal that wrapped it mid-word ("(4.26 GiB KV cach" / "e is needed"). A continuation has no level
+    terminal that wrapped it mid-word ("... KV cache is nee" / "ded, ..."). A continuation has no level
     header of its own, is not a frame, a traceback or an exception, and belongs to the same process."""
     following = []
     for after in lines[line.index + 1:line.index + 1 + limit]:
