@@ -44,3 +44,12 @@ def test_no_async_poll_lines():
     cb = kimi_progress.CallbackModule()
     assert cb.v2_runner_on_async_poll(object()) is None
     assert cb.v2_runner_on_async_ok(object()) is None
+
+
+def test_documentation_parses():
+    """ansible-doc -t callback kimi_progress reads this; a stray colon breaks it."""
+    import yaml
+
+    doc = yaml.safe_load(kimi_progress.DOCUMENTATION)
+    assert doc["name"] == "kimi_progress"
+    assert doc["options"]["interval"]["env"] == [{"name": "KIMI_PROGRESS_INTERVAL"}]
