@@ -177,7 +177,8 @@ case "${1:-deploy}" in
     if [ -f "$DEMO_DIR/hub.pid" ] && kill -0 "$(cat "$DEMO_DIR/hub.pid")" 2>/dev/null; then
       "$KIMI_VENV/bin/python" "$REPO_ROOT/tools/hub_mirror.py" stop --pidfile "$DEMO_DIR/hub.pid" || true
     fi
-    podman rm -f "$DEMO_HOST" >/dev/null 2>&1 || true
+    # Nothing on the host is kept, so systemd is not given time to stop it cleanly.
+    podman rm -f -t 0 "$DEMO_HOST" >/dev/null 2>&1 || true
     podman network rm "$DEMO_NET" >/dev/null 2>&1 || true
     rm -f "$DEMO_DIR/known_hosts"
     echo "demo host removed (its ledger stays in $DEMO_DIR/ledger)"
