@@ -2,10 +2,11 @@
 # The tests: lint, unit tests, integration tests against the real vLLM CPU build and a real hub
 # mirror, and the molecule scenarios on systemd test hosts. .ci/run calls exactly this.
 #
-#   sudo scripts/test.sh                 # everything
-#   sudo scripts/test.sh lint unit       # some stages: lint unit integration molecule
-#   MOLECULE_SCENARIOS="default" sudo scripts/test.sh molecule
+#   scripts/test.sh                 # everything (as another user it runs itself through sudo)
+#   scripts/test.sh lint unit       # some stages: lint unit integration molecule, and demo (not by default)
+#   MOLECULE_SCENARIOS="default" scripts/test.sh molecule
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+require_root "$@"
 
 stages=("$@")
 [ ${#stages[@]} -gt 0 ] || stages=(lint unit integration molecule)
@@ -45,6 +46,15 @@ if wants integration; then
   log "Integration tests (real vLLM CPU build, real hub mirror)"
   python -m pytest -q tests/integration
   stage_time integration $(( $(date +%s) - s ))
+fi
+
+# Optional (not in the default list): the README's first command and every command the demo prints,
+# each from a clean environment, on the demo host (created when it is not running, removed at the end).
+if wants demo; then
+  s=$(date +%s)
+  log "Demo: the README's commands and the commands the demo prints, from a clean environment"
+  KIMI_TEST_DEMO=1 python -m pytest -q tests/demo
+  stage_time demo $(( $(date +%s) - s ))
 fi
 
 if wants molecule; then
