@@ -12,8 +12,9 @@ description:
     changes for the long steps of a deploy (the vLLM venv, the weights fetch, vLLM's start and health gate,
     the acceptance suite, tuning runs).
   - The C(ASYNC POLL ... finished=False) and C(ASYNC OK) lines are not printed.
-  - "While a task runs longer than O(interval) seconds, one line every O(interval) seconds says what it is doing
-    on which hosts and for how long (C(... kimi-demo-1: building the vLLM venv ..., 45 s))."
+  - "While a task runs longer than O(interval) seconds, a line says what it is doing on which hosts and for how
+    long (C(... kimi-demo-1: building the vLLM venv ..., 15 s)), then again each time the elapsed time has
+    doubled (30 s, 1 min, 2 min, ...), so a long step prints a few lines, not one per poll."
   - When one of those steps ends, one line gives its figures - the venv and vLLM version, the files and bytes
     fetched with the elapsed time and rate, how long vLLM took to serve, the acceptance verdict with its
     headline figures.
@@ -25,7 +26,7 @@ extends_documentation_fragment:
   - result_format_callback
 options:
   interval:
-    description: Seconds between two progress lines of a running task.
+    description: Seconds a task runs before its first progress line.
     type: float
     default: 15
     env:
@@ -158,9 +159,9 @@ class CallbackModule(DefaultCallbackModule):
                 now = time.monotonic()
                 if now < self._next_line:
                     continue
-                self._next_line = now + self._interval()
-                what = self._task[0]
                 started = min(self._running.values())
+                self._next_line = started + max(2 * (now - started), self._interval())
+                what = self._task[0]
                 hosts = ", ".join(sorted(self._running))
             self._display.display(f"  ... {hosts}: {what}, {_seconds(now - started)}")
 
