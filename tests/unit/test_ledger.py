@@ -79,21 +79,6 @@ def test_launch_params_from_a_plan_dict():
         ledger.launch_params_from("--max-model-len 512")
 
 
-# ------------------------------------------------------------------------------------ KV tokens
-
-
-def test_kv_tokens_from_the_log_lines_vllm_writes():
-    cpu = ("(EngineCore pid=23095) INFO 11-30 07:08:51 [kv_cache_utils.py:2327] CPU KV cache size: 1,048,576 "
-           "tokens, Maximum concurrency for 512 tokens per request: 2048.00x")
-    gpu = "(EngineCore_DP0 pid=1) INFO [kv_cache_utils.py:1087] GPU KV cache size: 35,760 tokens"
-    assert ledger.kv_tokens_from_log(cpu) == 1048576
-    assert ledger.kv_tokens_from_log(gpu) == 35760
-    assert ledger.kv_tokens_from_log(f"{gpu}\nrestart...\n{cpu}\n") == 1048576  # the running server's line
-    assert ledger.kv_tokens_from_log("GPU + host KV cache size: 12 tokens") == 12
-    assert ledger.kv_tokens_from_log("nothing here") is None
-    assert ledger.kv_tokens_from_log("") is None
-
-
 # ----------------------------------------------------------------------------------------- rows
 
 

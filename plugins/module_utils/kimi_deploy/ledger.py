@@ -29,6 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from . import vllm_log
 from .acceptance import CHECKS_BY_NAME
 from .errors import KimiDeployError
 from .files import dig
@@ -227,23 +228,6 @@ def launch_params_from(args: Mapping[str, Any] | Sequence[str] | None) -> dict[s
     return redact(params)
 
 
-# ------------------------------------------------------------------------------------- KV tokens
-
-_KV_LOG = re.compile(r"(?:(?P<pool>[A-Za-z][\w +]*?)\s+)?KV cache size:\s*(?P<tokens>[\d,_]+)\s*tokens")
-
-
-def kv_tokens_from_log(text: str) -> int | None:
-    """KV-cache capacity from vLLM's ``GPU KV cache size: 1,234,567 tokens`` line (CPU builds say CPU).
-
-    A journal spanning several starts holds several lines; the last one belongs to the running server.
-    Data-parallel engines each log one line for the same per-engine capacity.
-    """
-    found = _KV_LOG.findall(text or "")
-    if not found:
-        return None
-    return int(re.sub(r"[,_]", "", found[-1][1]))
-
-
 # ------------------------------------------------------------------------------------------- rows
 
 
@@ -273,7 +257,7 @@ def build_row(*, host_group: str, release_id: str, previous_release_id: str | No
     load = dig(acc, "metrics", "concurrency") or {}
     growth = load.get("memory_growth") or {}
     server = acc.get("server") or {}
-    logged = kv_tokens_from_log(journal_text)
+    logged = vllm_log.kv_cache_tokens(journal_text)
     from_metrics = server.get("kv_cache_size_tokens")
     measured = logged if logged is not None else from_metrics
     failed = [name for name, status in checks.items() if status == "failed"]
