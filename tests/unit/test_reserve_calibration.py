@@ -150,3 +150,33 @@ def test_vllm_startup_plan_is_off_and_a_calibration_start_logs_at_debug(plan_fn)
     assert "VLLM_LOGGING_LEVEL" not in plan["env"]
     debug = cal.plan_with_calibration(plan_fn, OPTIONS, None, IDENTITY, debug_logging=True)
     assert debug["env"]["VLLM_LOGGING_LEVEL"] == "DEBUG"
+
+
+def test_calibrate_step_round_trip_from_a_ledger_row_to_the_plan(plan_fn, tmp_path):
+    """deploy records the start -> kimi_calibration writes the file -> the pinned file feeds the next plan."""
+    import kimi_calibration
+    from kimi_deploy import ledger
+    from module_harness import run_module
+
+    plan = cal.plan_with_calibration(plan_fn, OPTIONS, None, IDENTITY)
+    facts = vllm_log.memory_profile((LOGS / "v0.32-info-reserves-differ.log").read_text())
+    row = ledger.build_row(host_group="k3_h200_a", release_id="0.32.0-abc", attempt_id="a1", log_facts=facts,
+                           predicted_memory=plan["memory"], plan_calibration=plan["calibration"])
+    ledger.append_row(tmp_path / "ledger", row)
+    dest = tmp_path / "inventory" / "calibration" / "k3-h200.json"
+    args = {"ledger_dir": str(tmp_path / "ledger"), "dest": str(dest), "release_id": "0.32.0-abc",
+            "host_group": "k3_h200_a"}
+    dry = run_module(kimi_calibration, args, check_mode=True, diff=True)
+    assert dry["changed"] and not dest.exists() and '"reserves"' in dry["diff"]["after"]
+    first = run_module(kimi_calibration, args)
+    again = run_module(kimi_calibration, args)
+    assert first["changed"] and not again["changed"]  # the same start writes the same bytes
+    content = json.loads(dest.read_text())
+    assert content["reserves"] == {k: facts["items"][k] for k in vllm_log.RESERVE_ITEMS}
+    assert content["source"]["release_id"] == "0.32.0-abc"
+    calibrated = cal.plan_with_calibration(plan_fn, OPTIONS, content, IDENTITY)
+    assert calibrated["calibration"]["in_use"]
+    assert calibrated["memory"]["kv_budget_bytes"] - plan["memory"]["kv_budget_bytes"] == \
+        sum(plan["memory"][k] for k in vllm_log.RESERVE_ITEMS) - sum(content["reserves"].values())
+    missing = run_module(kimi_calibration, {**args, "release_id": "nope"})
+    assert missing["failed"] and "no ledger row" in missing["msg"]

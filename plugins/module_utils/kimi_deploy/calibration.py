@@ -218,3 +218,39 @@ def drift_warning(entry: Mapping[str, Any]) -> str:
     return (f"{entry['item']} measured {entry['measured']:,} bytes, {how} against the calibration in use "
             f"({entry['calibrated']:,}): the plan's reserves no longer describe this start; re-run the "
             "calibrate step on it and pin the new file, or find what changed")
+
+
+# --- the calibrate step: a chosen ledger row -> a calibration file ----------------------------------------
+
+def choose_row(rows: Sequence[Mapping[str, Any]], *, attempt_id: str | None = None, release_id: str | None = None,
+               host_group: str | None = None) -> Mapping[str, Any]:
+    """The start to calibrate from: the row of ``attempt_id``, else the latest row of ``release_id`` (in
+    ``host_group`` when given). Choosing is the operator's act; nothing picks "the latest deploy" by itself."""
+    if not attempt_id and not release_id:
+        raise KimiDeployError("name the start to calibrate from: attempt_id (a ledger row) or release_id")
+    found = [r for r in rows
+             if (attempt_id and r.get("attempt_id") == attempt_id)
+             or (not attempt_id and r.get("release_id") == release_id
+                 and (not host_group or r.get("host_group") == host_group))]
+    if not found:
+        what = f"attempt {attempt_id}" if attempt_id else f"release {release_id}" + (
+            f" in {host_group}" if host_group else "")
+        raise KimiDeployError(f"no ledger row for {what}: pick one from ledger.jsonl (its attempt_id)")
+    return found[-1]
+
+
+def from_ledger_row(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A calibration file's content from a ledger row (its ``reserves``, ``memory_profiling`` and
+    ``calibration_identity``)."""
+    measured: dict[str, Any] = {"items": {}, "from": {}, "not_measured": {},
+                                "profiling": row.get("memory_profiling") or "none"}
+    for entry in row.get("reserves") or []:
+        item = entry.get("item")
+        if entry.get("measured") is not None:
+            measured["items"][item] = int(entry["measured"])
+            measured["from"][item] = entry.get("read_from", "")
+        else:
+            measured["not_measured"][item] = entry.get("read_from", "")
+    source = {"release_id": row.get("release_id"), "attempt_id": row.get("attempt_id") or None,
+              "host_group": row.get("host_group"), "time": row.get("time")}
+    return build(key=row.get("calibration_identity") or {}, measured=measured, source=source)
