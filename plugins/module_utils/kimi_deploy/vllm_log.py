@@ -266,7 +266,3 @@ def memory_profile(text: str) -> dict[str, Any]:
         "debug": bool(_DEBUG_LINE.search(text)) and "non_kv_profile" in raw,
     }
 
-
-def facts(text: str) -> dict[str, Any]:
-    """Every fact of one start's log, small enough to return from the host instead of the journal."""
-    return memory_profile(text)
