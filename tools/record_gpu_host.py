@@ -17,9 +17,12 @@ which lists the files and holds every measurement:
                        be had without systemd (an approximation: see "applied" and "not_applied"),
                        and what it measured: CUDA context size per GPU (NVML used memory before and
                        after the context), free/total memory, start time
+    vllm-memory.json   what the last start of the vLLM unit (--unit, default kimi-vllm) measured, per memory item,
+                       read from its journal by kimi_deploy.vllm_log (the figures and the lines they came from,
+                       never the whole journal); start it with kimi_plan_calibration_start for the DEBUG breakdown
     record.json        host, driver, kernel, the files above and a summary of each step
 
-Each step is a function in STEPS; a later measurement (the measured-ledger issue) is one more step.
+Each step is a function in STEPS; the measured ledger's step is vllm_memory.
 A step that cannot run (no nvidia-smi, no torch) is recorded with its reason, never fatal.
 Recorded files hold GPU UUIDs, PCI bus ids and the host name: review them before publishing.
 """
@@ -47,6 +50,7 @@ import yaml
 from kimi_deploy.errors import KimiDeployError
 from kimi_deploy.gpu_devices import FABRIC_MANAGER_UNIT, device_problems, read_device_facts
 from kimi_deploy.gpu_facts import collect_nvml
+from kimi_deploy.vllm_log import memory_profile
 
 SCHEMA = 1
 
@@ -108,6 +112,7 @@ class Host:
     nvidia_smi: str = "nvidia-smi"
     python: str = sys.executable
     service_user: str | None = None
+    unit: str = "kimi-vllm"
     run: Callable[..., subprocess.CompletedProcess] = subprocess.run
     load_pynvml: Callable[[], Any] | None = None
     notes: list[str] = field(default_factory=list)
@@ -231,6 +236,23 @@ def step_cuda_probe(host: Host, out: Path) -> dict[str, Any]:
             "context_bytes": [g.get("context_bytes") for g in result.get("gpus", [])]}
 
 
+_MEMORY_LINE = ("Model loading took", "Loading model weights took", "Memory profiling", "memory reserved for KV",
+                "KV cache memory", "KV cache size", "CUDA graph", "Free memory on device", "Requested memory",
+                "Initial free memory", "non_torch_memory", "startup plan", "vLLM API server version")
+
+
+def step_vllm_memory(host: Host, out: Path) -> dict[str, Any]:
+    proc = _command(host, ["journalctl", "-u", f"{host.unit}.service", "-o", "cat", "--no-pager", "-n", "200000"])
+    if isinstance(proc, str) or proc.returncode != 0:
+        return {"skipped": proc if isinstance(proc, str) else f"journalctl rc {proc.returncode}: {proc.stderr[-500:]}"}
+    text = proc.stdout
+    facts = memory_profile(text)
+    lines = [line for line in text.splitlines() if any(m in line for m in _MEMORY_LINE)]
+    (out / "vllm-memory.json").write_text(json.dumps({"unit": host.unit, "facts": facts, "lines": lines[-200:]},
+                                                     indent=2) + "\n", encoding="utf-8")
+    return {"file": "vllm-memory.json", "profiling": facts["profiling"], "items": facts["items"]}
+
+
 STEPS: dict[str, Callable[[Host, Path], dict[str, Any]]] = {
     "proc_devices": step_proc_devices,
     "dev_nvidia": step_dev_nvidia,
@@ -238,6 +260,7 @@ STEPS: dict[str, Callable[[Host, Path], dict[str, Any]]] = {
     "nvml": step_nvml,
     "devices": step_devices,
     "cuda_probe": step_cuda_probe,
+    "vllm_memory": step_vllm_memory,
 }
 
 
@@ -271,9 +294,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="interpreter with torch for the CUDA probe (a release venv's bin/python)")
     parser.add_argument("--service-user", help="run the CUDA probe as this user (needs root), e.g. kimi-vllm")
     parser.add_argument("--no-cuda-probe", action="store_true", help="do not start CUDA")
+    parser.add_argument("--unit", default="kimi-vllm", help="the vLLM unit whose last start's memory is recorded")
     args = parser.parse_args(argv)
     steps = [s for s in STEPS if not (args.no_cuda_probe and s == "cuda_probe")]
-    summary = record_host(args.out, Host(python=args.python, service_user=args.service_user), steps)
+    summary = record_host(args.out, Host(python=args.python, service_user=args.service_user, unit=args.unit), steps)
     print(json.dumps(summary["steps"], indent=2))
     return 0 if all("error" not in s for s in summary["steps"].values()) else 1
 

@@ -72,9 +72,26 @@ options:
     description: KV-cache tokens the plan predicted vLLM would allocate.
     type: int
   journal_text:
-    description: The unit's journal (or vLLM's log) since the start; its C(KV cache size) line is recorded.
+    description:
+      - The unit's journal (or vLLM's log) since the start; its C(KV cache size) line and memory items are
+        recorded. Prefer O(log_facts), read on the host, so the journal does not travel to the controller.
     type: str
     default: ""
+  log_facts:
+    description:
+      - What M(kimi_vllm_log_facts) read from the start's log on the host (its C(facts)); replaces O(journal_text).
+    type: dict
+  predicted_memory:
+    description:
+      - The plan's C(memory) (M(kimi_vllm_plan)); each memory item the start measured is recorded beside its
+        prediction, with the error, in the row's C(reserves).
+    type: dict
+  plan_calibration:
+    description:
+      - The plan's C(calibration). When a calibration was in use, every item of this start that moved more than
+        2 % from it (and more than the log's 0.01 GiB resolution) is listed in C(calibration_drift) and warned
+        about.
+    type: dict
   acceptance:
     description:
       - The registered result of M(kimi_vllm_acceptance), passed or failed. Left out (with
@@ -127,7 +144,9 @@ EXAMPLES = r"""
     model_revision: "{{ kimi_model_sha }}"
     launch_params: "{{ kimi_plan_result.serve_args }}"
     predicted_kv_tokens: "{{ kimi_plan_result.predicted_kv_tokens }}"
-    journal_text: "{{ kimi_journal.stdout | default('') }}"
+    log_facts: "{{ kimi_log_facts.facts }}"
+    predicted_memory: "{{ kimi_plan_result.memory }}"
+    plan_calibration: "{{ kimi_plan_result.calibration }}"
     acceptance: "{{ kimi_acceptance_result }}"
     redact_values: ["{{ kimi_api_key }}"]
   delegate_to: localhost
@@ -144,6 +163,10 @@ row:
     release_id: 3f2a9c1e
     accepted: true
     kv_tokens_logged: 1048576
+    reserves:
+      - {item: activation_reserve_bytes, predicted: 2727000000, measured: 5196910756, error_bytes: 2469910756,
+         error_pct: 90.57, plan: estimated, read_from: "logged: peak activation - estimated CUDA graph memory"}
+    calibration_drift: []
     output_tokens_per_s: 612.4
     ttft_p50_ms: 21.3
     checks: {long_input_text: passed, concurrency: passed}
@@ -184,6 +207,7 @@ import re
 from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.kimi_deploy.calibration import drift_warning
 from ansible.module_utils.kimi_deploy.errors import KimiDeployError
 from ansible.module_utils.kimi_deploy.ledger import (
     JSONL_NAME,
@@ -221,6 +245,9 @@ def main():
             launch_params=dict(type="raw"),
             predicted_kv_tokens=dict(type="int"),
             journal_text=dict(type="str", default=""),
+            log_facts=dict(type="dict"),
+            predicted_memory=dict(type="dict"),
+            plan_calibration=dict(type="dict"),
             acceptance=dict(type="dict"),
             acceptance_file=dict(type="path"),
             report=dict(type="bool", default=True),
@@ -253,7 +280,9 @@ def main():
                         model_revision=p["model_revision"], vllm_version=p["vllm_version"],
                         launch_params=launch_params, predicted_kv_tokens=p["predicted_kv_tokens"],
                         journal_text=p["journal_text"], acceptance=acceptance, time=p["time"],
-                        attempt_id=p["attempt_id"], note=p["note"], secret_values=secrets)
+                        attempt_id=p["attempt_id"], note=p["note"], secret_values=secrets,
+                        log_facts=p["log_facts"], predicted_memory=p["predicted_memory"],
+                        plan_calibration=p["plan_calibration"])
     except KimiDeployError as err:
         module.fail_json(msg=str(err))
     rows = read_rows(ledger_dir / JSONL_NAME)
@@ -264,6 +293,8 @@ def main():
     previous = previous_row(rows, host_group=p["host_group"], release_id=p["release_id"],
                             previous_release_id=p["previous_release_id"])
     comparison = compare_rows(previous, row)
+    for entry in row.get("calibration_drift") or []:
+        module.warn(drift_warning(entry))
     result = dict(row=row, previous_row=previous, comparison=comparison, appended=False,
                   csv_path=str(ledger_dir / "ledger.csv"), jsonl_path=str(ledger_dir / JSONL_NAME))
     report_dir = Path(p["report_dir"]) if p["report_dir"] else ledger_dir / "reports"

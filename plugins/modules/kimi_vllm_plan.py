@@ -167,6 +167,23 @@ options:
     description: Fail when the plan does not fit (set false to print a refused plan, as plan.yml does).
     type: bool
     default: true
+  calibration:
+    description:
+      - The content of a calibration file the calibrate step wrote (M(kimi_calibration)), pinned by the inventory
+        (C(kimi_plan_calibration_file)). Its measured reserves (activation, non-torch, CUDA graphs) replace the
+        estimates when its key (GPU model, vLLM version, model and revision, layout, KV dtype) matches this plan;
+        otherwise the plan uses estimates and says why in C(warnings). A reserve set by hand wins over it.
+      - The plan never reads a measurement by itself, so the same inputs always give the same plan.
+    type: dict
+  model_revision:
+    description: The model revision's commit sha, for the calibration key (default O(revision)).
+    type: str
+  calibration_start:
+    description:
+      - Start vLLM with C(VLLM_LOGGING_LEVEL=DEBUG), so its memory profile logs every item (a calibration start).
+        At INFO vLLM 0.32 logs the items too, but folds the CUDA-graph estimate into the peak activation.
+    type: bool
+    default: false
 attributes:
   check_mode:
     support: full
@@ -204,6 +221,18 @@ EXAMPLES = r"""
     max_model_len: 131072
     concurrency: 8
     fail_when_unfit: false
+
+- name: Size with the reserves a calibration start measured (the file the calibrate step wrote)
+  kimi_vllm_plan:
+    model_dir: /opt/kimi/shared/models/moonshotai--Kimi-K3@9f62e4e
+    model_name: moonshotai/Kimi-K3
+    model_revision: 9f62e4e9fffbd0a83ddd60e1c209d828994b3569
+    nodes: "{{ __kimi_nodes }}"
+    max_input_tokens: 32768
+    max_output_tokens: 8192
+    concurrency: 16
+    vllm_version: 0.32.0
+    calibration: "{{ lookup('ansible.builtin.file', 'calibration/k3-h200.json') | from_json }}"
 
 - name: Size the CPU build's KV space for the demo
   kimi_vllm_plan:
@@ -281,7 +310,12 @@ plan:
         C(weights_bytes), C(activation_reserve_bytes), C(non_torch_reserve_bytes), C(cudagraph_reserve_bytes),
         C(out_of_pool_reserve_bytes), C(kv_budget_bytes), C(kv_bytes_per_token), C(state_bytes_per_sequence),
         C(bytes_per_block), C(blocks_per_request), C(num_blocks), C(kv_tokens), C(max_concurrency),
-        C(full_length_sequences), C(stages)).
+        C(full_length_sequences), C(stages)), and C(sources), which marks each reserve C(measured) (from the
+        calibration), C(estimated) or C(given) (set by hand).
+      type: dict
+    calibration:
+      description: C(key) (the calibration key of this plan), C(in_use), C(measured) (every item of the calibration
+        in use, for the drift check), C(source) (the start it came from) and C(notes) (why a file was not used).
       type: dict
     predicted_kv_tokens:
       description: What vLLM will log as C(KV cache size, N tokens) (and report as C(kv_cache_size_tokens)).
@@ -309,6 +343,7 @@ summary:
 """
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.kimi_deploy import calibration as cal
 from ansible.module_utils.kimi_deploy.errors import KimiDeployError
 from ansible.module_utils.kimi_deploy.sizing import BusinessNeed, PlanOptions, load_model, plan_deployment
 
@@ -367,6 +402,9 @@ def main():
             cpu_amx=dict(type="bool"),
             max_suggested_nodes=dict(type="int", default=64),
             fail_when_unfit=dict(type="bool", default=True),
+            calibration=dict(type="dict"),
+            model_revision=dict(type="str"),
+            calibration_start=dict(type="bool", default=False),
         ),
         required_one_of=[("model_dir", "model_config", "hf_repo"), ("max_model_len", "max_input_tokens")],
         mutually_exclusive=[("model_dir", "model_config", "hf_repo")],
@@ -385,7 +423,12 @@ def main():
                                         max_model_len=p["max_model_len"], concurrency=p["concurrency"])
         options = {key: p[key] for key in PLAN_OPTION_KEYS}
         options["pp_layer_partition"] = tuple(p["pp_layer_partition"]) if p["pp_layer_partition"] else None
-        plan = plan_deployment(profile, weights, p["nodes"], need, PlanOptions(**options))
+        identity = cal.plan_key(gpu=cal.gpu_model(p["nodes"]), vllm_version=p["vllm_version"],
+                                model_repo=p["model_name"] or p["hf_repo"],
+                                model_revision=p["model_revision"] or p["revision"])
+        plan = cal.plan_with_calibration(lambda o: plan_deployment(profile, weights, p["nodes"], need, o),
+                                         PlanOptions(**options), p["calibration"], identity,
+                                         debug_logging=p["calibration_start"])
     except KimiDeployError as err:
         module.fail_json(msg=str(err))
     if not plan["fits"] and p["fail_when_unfit"]:

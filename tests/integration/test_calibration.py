@@ -17,10 +17,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from kimi_deploy.kv_cache import logged_kv_cache_tokens, metrics_kv_cache_tokens
 from kimi_deploy.model_profile import load_profile_from_path
 from kimi_deploy.sizing import BusinessNeed, GiB, PlanOptions, plan_deployment
 from kimi_deploy.tensor_sharding import WeightInventory, records_from_safetensors_dir
+from kimi_deploy.vllm_log import kv_cache_tokens, metrics_kv_cache_tokens
 from vllm_server import VllmServer, base_env
 
 FIRST_PORT = 8101
@@ -60,7 +60,7 @@ def test_predicted_kv_tokens_equal_vllm(arch, kv, tiny_models, vllm_venv):
     with VllmServer(model, port=port, args=plan["serve_args"], env=env,
                     log_path=Path(f"/tmp/kimi-calibration-{arch}-{kv}.log")) as server:
         server.wait_healthy(timeout=420)
-        logged = logged_kv_cache_tokens(server.log_text())
+        logged = kv_cache_tokens(server.log_text())
         with urllib.request.urlopen(server.url + "/metrics", timeout=10) as resp:
             metric = metrics_kv_cache_tokens(resp.read().decode())
 

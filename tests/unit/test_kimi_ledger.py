@@ -98,3 +98,21 @@ def test_bad_inputs_fail_with_what_to_do(tmp_path):
     both = _args(tmp_path, acceptance_file=str(tmp_path / "x.json"))
     result = run_module(kimi_ledger, both)
     assert result["failed"] and "mutually exclusive" in result["msg"]
+
+
+def test_drift_from_the_calibration_in_use_is_warned(tmp_path):
+    from kimi_deploy import vllm_log
+    from test_ledger import _MEMORY_LOG, _PREDICTED
+
+    facts = vllm_log.memory_profile(_MEMORY_LOG)
+    calibrated = {**facts["items"], "activation_reserve_bytes": facts["items"]["activation_reserve_bytes"] // 2}
+    result = run_module(kimi_ledger, _args(tmp_path, journal_text="", log_facts=facts, predicted_memory=_PREDICTED,
+                                           plan_calibration={"in_use": True, "measured": calibrated}, report=False))
+    assert not result.get("failed"), result.get("msg")
+    warnings = [str(w) for w in result["warnings"]]  # ansible-core 2.19 returns WarningSummary objects
+    assert any("activation_reserve_bytes" in w and "against the calibration in use" in w for w in warnings)
+    assert [d["item"] for d in result["row"]["calibration_drift"]] == ["activation_reserve_bytes"]
+    same = run_module(kimi_ledger, _args(tmp_path, journal_text="", log_facts=facts, predicted_memory=_PREDICTED,
+                                         plan_calibration={"in_use": True, "measured": facts["items"]},
+                                         report=False, release_id="r3"))
+    assert same["row"]["calibration_drift"] == []  # (warnings persist in-process between harness runs)

@@ -114,3 +114,21 @@ def test_documentation_parses():
     doc = json.loads(out.stdout)["kimi_vllm_plan"]["doc"]
     assert doc["options"]["hf_token"]["type"] == "str"
     assert doc["attributes"]["check_mode"]["support"] == "full"
+
+
+def test_a_pinned_calibration_file_feeds_the_plan_and_marks_the_items():
+    from kimi_deploy import calibration, vllm_log
+
+    args = {**K3_ARGS, "nodes": h200_nodes(2), "model_revision": "9f62e4e9"}
+    estimated = run_module(kimi_vllm_plan, args)["plan"]
+    assert estimated["calibration"]["in_use"] is False and estimated["env"]["VLLM_ENABLE_STARTUP_PLAN"] == "0"
+    facts = vllm_log.memory_profile((REPO / "tests/fixtures/vllm-memory-logs/v0.32-info.log").read_text())
+    content = calibration.build(key=estimated["calibration"]["key"], measured=facts, source={"release_id": "r1"})
+    assert content["key"]["gpu_model"] == "NVIDIA H200" and content["key"]["model_repo"] == "Kimi-K3"
+    result = run_module(kimi_vllm_plan, {**args, "calibration": json.loads(calibration.dumps(content)),
+                                         "calibration_start": True})
+    plan = result["plan"]
+    assert plan["calibration"]["in_use"] and plan["memory"]["sources"]["activation_reserve_bytes"] == "measured"
+    assert plan["memory"]["activation_reserve_bytes"] == content["reserves"]["activation_reserve_bytes"]
+    assert plan["env"]["VLLM_LOGGING_LEVEL"] == "DEBUG"
+    assert "activations measured" in result["summary"]

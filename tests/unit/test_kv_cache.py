@@ -18,8 +18,6 @@ from kimi_deploy.kv_cache import (
     hybrid_block_size,
     kda_state_bytes_per_layer,
     kv_cache_groups,
-    logged_kv_cache_tokens,
-    metrics_kv_cache_tokens,
 )
 from kimi_deploy.model_profile import load_profile, load_profile_from_path, read_config
 
@@ -201,17 +199,3 @@ def test_bad_partitions_are_refused():
         default_pp_partition(2, 3)
     with pytest.raises(KimiDeployError, match="must divide"):
         build_kv_cache_layout(_tiny("mla"), tp=4, dcp=3)
-
-
-# -- reading vLLM's own figures back ----------------------------------------------------------------------
-
-def test_log_and_metrics_parsers():
-    log = ("(EngineCore pid=1) INFO [kv_cache_utils.py:2327] CPU KV cache size: 465,920 tokens, Maximum "
-           "concurrency for 512 tokens per request: 910.00x\n"
-           "INFO GPU KV cache size: 1,775,651 tokens, Maximum concurrency for 40,960 tokens per request: 43.35x")
-    assert logged_kv_cache_tokens(log) == 1_775_651
-    assert logged_kv_cache_tokens("nothing here") is None
-    metrics = ('vllm:cache_config_info{block_size="128",kv_cache_memory_bytes="1073741824",'
-               'kv_cache_size_tokens="2097152",num_gpu_blocks="16384"} 1.0')
-    assert metrics_kv_cache_tokens(metrics) == 2_097_152
-    assert metrics_kv_cache_tokens("") is None

@@ -6,10 +6,11 @@ from __future__ import annotations
 import csv
 import json
 import multiprocessing
+from pathlib import Path
 
 import pytest
 from kimi_deploy import acceptance as acc
-from kimi_deploy import ledger
+from kimi_deploy import ledger, vllm_log
 from kimi_deploy.errors import KimiDeployError
 
 SECRET = "sk-live-7f3a9c2e51b04d8e"
@@ -77,21 +78,6 @@ def test_launch_params_from_a_plan_dict():
     assert ledger.launch_params_from(None) == {}
     with pytest.raises(KimiDeployError, match="as a list"):
         ledger.launch_params_from("--max-model-len 512")
-
-
-# ------------------------------------------------------------------------------------ KV tokens
-
-
-def test_kv_tokens_from_the_log_lines_vllm_writes():
-    cpu = ("(EngineCore pid=23095) INFO 11-30 07:08:51 [kv_cache_utils.py:2327] CPU KV cache size: 1,048,576 "
-           "tokens, Maximum concurrency for 512 tokens per request: 2048.00x")
-    gpu = "(EngineCore_DP0 pid=1) INFO [kv_cache_utils.py:1087] GPU KV cache size: 35,760 tokens"
-    assert ledger.kv_tokens_from_log(cpu) == 1048576
-    assert ledger.kv_tokens_from_log(gpu) == 35760
-    assert ledger.kv_tokens_from_log(f"{gpu}\nrestart...\n{cpu}\n") == 1048576  # the running server's line
-    assert ledger.kv_tokens_from_log("GPU + host KV cache size: 12 tokens") == 12
-    assert ledger.kv_tokens_from_log("nothing here") is None
-    assert ledger.kv_tokens_from_log("") is None
 
 
 # ----------------------------------------------------------------------------------------- rows
@@ -265,3 +251,45 @@ def test_launch_params_from_a_whole_plan_use_argv_then_layout():
     assert params["max_model_len"] == 512  # what ran wins over the plan's own field
     assert params["tensor_parallel_size"] == 1 and params["max_num_seqs"] == 4
     assert params["enforce_eager"] is True and "nodes" not in params and "memory" not in params
+
+
+# ------------------------------------------------------------------------------ measured vs predicted
+
+_MEMORY_LOG = (Path(__file__).resolve().parents[1] / "fixtures" / "vllm-memory-logs" / "v0.32-info.log").read_text()
+_PREDICTED = {"requested_bytes": 138_695_231_406, "weights_bytes": 103_594_611_180,
+              "activation_reserve_bytes": 2_727_000_000, "non_torch_reserve_bytes": 2 * 1024**3,
+              "cudagraph_reserve_bytes": 2 * 1024**3, "out_of_pool_reserve_bytes": 1024**3,
+              "kv_budget_bytes": 28_078_000_000,
+              "sources": {"weights_bytes": "estimated", "activation_reserve_bytes": "estimated",
+                          "non_torch_reserve_bytes": "measured", "cudagraph_reserve_bytes": "estimated",
+                          "out_of_pool_reserve_bytes": "estimated"}}
+
+
+def test_each_memory_item_is_recorded_beside_its_prediction_with_the_error():
+    facts = vllm_log.memory_profile(_MEMORY_LOG)
+    row = _row(log_facts=facts, journal_text="", predicted_memory=_PREDICTED)
+    by_item = {r["item"]: r for r in row["reserves"]}
+    assert list(by_item) == list(ledger.RESERVE_ROW_ITEMS)
+    act = by_item["activation_reserve_bytes"]
+    assert act["predicted"] == 2_727_000_000 and act["measured"] == facts["items"]["activation_reserve_bytes"]
+    assert act["error_bytes"] == act["measured"] - act["predicted"]
+    assert act["error_pct"] == round(100 * act["error_bytes"] / act["predicted"], 2)
+    assert act["read_from"] == "logged: peak activation - estimated CUDA graph memory"
+    assert by_item["non_torch_reserve_bytes"]["plan"] == "measured"
+    ctx = by_item["out_of_pool_reserve_bytes"]
+    assert ctx["measured"] is None and ctx["error_pct"] is None and "never logged" in ctx["read_from"]
+    assert row["memory_profiling"] == "measured" and row["kv_tokens_logged"] == 1_612_800
+    # the journal itself gives the same row as the facts parsed on the host
+    assert _row(journal_text=_MEMORY_LOG, predicted_memory=_PREDICTED)["reserves"] == row["reserves"]
+
+
+def test_drift_from_the_calibration_in_use_is_recorded():
+    facts = vllm_log.memory_profile(_MEMORY_LOG)
+    calibrated = dict(facts["items"])
+    calibrated["non_torch_reserve_bytes"] = int(calibrated["non_torch_reserve_bytes"] / 1.05)  # 5 % lower then
+    row = _row(log_facts=facts, predicted_memory=_PREDICTED,
+               plan_calibration={"in_use": True, "measured": calibrated, "key": {"gpu_model": "NVIDIA H200"}})
+    assert [d["item"] for d in row["calibration_drift"]] == ["non_torch_reserve_bytes"]
+    assert row["calibration_in_use"] and row["calibration_identity"] == {"gpu_model": "NVIDIA H200"}
+    unused = _row(log_facts=facts, plan_calibration={"in_use": False, "measured": calibrated})
+    assert unused["calibration_drift"] == []

@@ -36,7 +36,8 @@ def fake_host(tmp_path: Path, calls: list[list[str]], probe_stdout: str = json.d
         calls.append(list(argv))
         answers = {"ls": "crw-rw-rw- 1 root root 195, 255 Dec  1 10:00 /dev/nvidiactl\n",
                    "nvidia-smi": "==============NVSMI LOG==============\nDriver Version : 580.95.05\n",
-                   "systemctl": "active\n"}
+                   "systemctl": "active\n",
+                   "journalctl": (REPO / "tests/fixtures/vllm-memory-logs/v0.32-info.log").read_text()}
         if Path(argv[0]).name in answers:
             return subprocess.CompletedProcess(argv, 0, answers[Path(argv[0]).name], "")
         assert kwargs["env"]["HF_HUB_OFFLINE"] == "1" and kwargs["preexec_fn"] is not None
@@ -54,7 +55,7 @@ def test_records_every_source_into_one_directory(tmp_path):
     out = tmp_path / "out"
     summary = record_host(out, fake_host(tmp_path, calls))
     assert summary["files"] == ["cuda-probe.json", "dev-nvidia.txt", "devices.json", "nvidia-smi-q.txt",
-                                "nvml.json", "proc-devices.txt"]
+                                "nvml.json", "proc-devices.txt", "vllm-memory.json"]
     assert list(summary["steps"]) == list(STEPS)
     assert all("error" not in step for step in summary["steps"].values()), summary["steps"]
     assert (out / "proc-devices.txt").read_text() == R580
@@ -74,6 +75,9 @@ def test_records_every_source_into_one_directory(tmp_path):
     assert summary["steps"]["cuda_probe"]["context_bytes"] == [534773760]
     assert ["systemctl", "is-active", "nvidia-fabricmanager.service"] in calls
     assert json.loads((out / "record.json").read_text()) == summary
+    memory = json.loads((out / "vllm-memory.json").read_text())
+    assert memory["facts"]["profiling"] == "measured" and memory["facts"]["kv_tokens"] == 1_612_800
+    assert summary["steps"]["vllm_memory"]["items"]["cudagraph_reserve_bytes"] == round(2.10 * 1024**3)
 
 
 def test_the_nvml_file_replays_as_a_fixture(tmp_path):

@@ -106,3 +106,23 @@ def test_report_shows_kv_tokens_and_percentiles(tmp_path):
     assert "<td>logged by vLLM (KV cache size line)</td><td>1,048,576</td>" in text
     assert "<td>predicted by the plan</td><td>1,000,000</td>" in text
     assert "<td>time to first token</td><td>20.1</td><td>95.2</td><td>138.9</td>" in text
+
+
+def test_report_shows_memory_items_as_a_table_and_a_bar_chart_with_the_error(tmp_path):
+    from kimi_deploy import vllm_log
+    from test_ledger import _MEMORY_LOG, _PREDICTED
+
+    facts = vllm_log.memory_profile(_MEMORY_LOG)
+    calibrated = {**facts["items"], "non_torch_reserve_bytes": 2 * 1024**3 - 200 * 1024**2}
+    row = _row(log_facts=facts, predicted_memory=_PREDICTED, acceptance=None,
+               plan_calibration={"in_use": True, "measured": calibrated})
+    result = report.render_report(row, None, tmp_path / "r.html", embed_images=False)
+    assert result["plots"] == ["memory-items"]
+    png = (tmp_path / "r-memory-items.png").read_bytes()
+    assert png.startswith(PNG_MAGIC)
+    html = (tmp_path / "r.html").read_text()
+    assert "Memory per GPU: predicted vs measured" in html
+    act = next(r for r in row["reserves"] if r["item"] == "activation_reserve_bytes")
+    assert f"{act['error_pct']:+.2f} %" in html and "peak activation - estimated CUDA graph memory" in html
+    assert "never logged" in html  # the CUDA context stays estimated, and says so
+    assert "Drift from the calibration in use" in html and "non-torch" in html

@@ -51,6 +51,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from . import vllm_log
 from .errors import KimiDeployError
 
 PHASES = ("load", "startup", "runtime", "unknown", "none")
@@ -810,11 +811,11 @@ def _kv_too_small(hit: _Hit) -> Finding:
        r"(?:the )?KV cache|num_gpu_blocks.{0,20}(?:<= ?0|is 0)",
        default_phase="startup", hints=(r"Estimated CUDA graph memory: [\d.]+ GiB",))
 def _no_kv(hit: _Hit) -> Finding:
-    graphs = re.search(r"Estimated CUDA graph memory: ([\d.]+) GiB", hit.run_text())
+    graphs = vllm_log.cudagraph_estimate_gib(hit.run_text())
     steps = [f"{_upper_first(_raise_utilisation(hit))} so the KV cache gets memory after weights, "
              "activations and CUDA graphs"]
     if graphs:
-        steps.insert(0, f"The profile reserved {graphs.group(1)} GiB for CUDA graphs: start with "
+        steps.insert(0, f"The profile reserved {graphs:.2f} GiB for CUDA graphs: start with "
                         "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 or --enforce-eager")
     steps += ["Lower max_num_seqs / max_num_batched_tokens (smaller profiling peak)",
               "Then more GPUs (tensor_parallel_size) or a quantized checkpoint: the weights leave no room"]

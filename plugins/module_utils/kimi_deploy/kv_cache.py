@@ -23,7 +23,6 @@ max_model_len)`` (``get_kv_cache_capacity``), computed here with the same float 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -286,22 +285,6 @@ def build_kv_cache_layout(profile: ModelProfile, *, tp: int = 1, pp: int = 1, dc
         dcp=dcp,
         linear_blocks_per_request=linear_blocks,
     )
-
-
-_LOG_TOKENS = re.compile(r"(?:GPU|CPU|XPU|TPU)(?: \+ host)? KV cache size: ([\d,]+) tokens")
-_METRIC_TOKENS = re.compile(r'vllm:cache_config_info\{[^}]*kv_cache_size_tokens="(\d+)"')
-
-
-def logged_kv_cache_tokens(log_text: str) -> int | None:
-    """The last ``KV cache size: N tokens`` vLLM logged (None when it never got that far)."""
-    found = _LOG_TOKENS.findall(log_text)
-    return int(found[-1].replace(",", "")) if found else None
-
-
-def metrics_kv_cache_tokens(metrics_text: str) -> int | None:
-    """``kv_cache_size_tokens`` from the ``vllm:cache_config_info`` sample of ``/metrics``."""
-    found = _METRIC_TOKENS.search(metrics_text)
-    return int(found.group(1)) if found else None
 
 
 # vLLM's "GPU KV cache size: N tokens" line changed meaning: up to 0.19 it printed

@@ -29,6 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from . import calibration, vllm_log
 from .acceptance import CHECKS_BY_NAME
 from .errors import KimiDeployError
 from .files import dig
@@ -55,6 +56,7 @@ LEDGER_COLUMNS: tuple[str, ...] = (
     "profile", "model_repo", "model_revision", "vllm_version", "served_model_name",
     *PARAM_COLUMNS,
     "predicted_kv_tokens", "kv_tokens_logged", "kv_tokens_metrics", "kv_tokens_ratio",
+    "memory_profiling", "reserves", "calibration_in_use", "calibration_drift", "calibration_identity",
     "concurrency", "load_duration_s", "requests_completed", "request_errors", "request_rate",
     "output_tokens_per_s", "ttft_p50_ms", "ttft_p95_ms", "ttft_p99_ms", "itl_p50_ms", "itl_p95_ms",
     "itl_p99_ms", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "short_ttft_ms",
@@ -227,23 +229,6 @@ def launch_params_from(args: Mapping[str, Any] | Sequence[str] | None) -> dict[s
     return redact(params)
 
 
-# ------------------------------------------------------------------------------------- KV tokens
-
-_KV_LOG = re.compile(r"(?:(?P<pool>[A-Za-z][\w +]*?)\s+)?KV cache size:\s*(?P<tokens>[\d,_]+)\s*tokens")
-
-
-def kv_tokens_from_log(text: str) -> int | None:
-    """KV-cache capacity from vLLM's ``GPU KV cache size: 1,234,567 tokens`` line (CPU builds say CPU).
-
-    A journal spanning several starts holds several lines; the last one belongs to the running server.
-    Data-parallel engines each log one line for the same per-engine capacity.
-    """
-    found = _KV_LOG.findall(text or "")
-    if not found:
-        return None
-    return int(re.sub(r"[,_]", "", found[-1][1]))
-
-
 # ------------------------------------------------------------------------------------------- rows
 
 
@@ -255,13 +240,51 @@ def _round(value: Any, digits: int = 3) -> Any:
     return round(value, digits) if isinstance(value, float) else value
 
 
+# Memory items in the ledger, in the order of vLLM's identity (requested = weights + reserves + KV budget).
+RESERVE_ROW_ITEMS = ("requested_bytes", "weights_bytes", *vllm_log.RESERVE_ITEMS, "out_of_pool_reserve_bytes",
+                     "kv_budget_bytes")
+
+
+def reserve_rows(predicted: Mapping[str, Any], facts: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each memory item: what the plan predicted (and whether that was measured or estimated), what this start
+    measured (and from which line), and the error of the prediction (``error_pct`` = (measured - predicted)
+    / predicted)."""
+    items = facts.get("items") or {}
+    read_from = facts.get("from") or {}
+    not_measured = facts.get("not_measured") or {}
+    plan_sources = predicted.get("sources") or {}
+    out = []
+    for item in RESERVE_ROW_ITEMS:
+        before, after = predicted.get(item), items.get(item)
+        if before is None and after is None:
+            continue
+        error = after - before if isinstance(before, int) and isinstance(after, int) else None
+        out.append({
+            "item": item, "predicted": before, "measured": after,
+            "plan": plan_sources.get(item, "computed" if item in ("requested_bytes", "kv_budget_bytes")
+                                     else "estimated"),
+            "error_bytes": error,
+            "error_pct": round(100.0 * error / before, 2) if error is not None and before else None,
+            "read_from": read_from.get(item) or not_measured.get(item, ""),
+        })
+    return out
+
+
 def build_row(*, host_group: str, release_id: str, previous_release_id: str | None = None,
               model_repo: str = "", model_revision: str = "", vllm_version: str = "",
               launch_params: Mapping[str, Any] | Sequence[str] | None = None,
               predicted_kv_tokens: int | None = None, journal_text: str = "",
               acceptance: Mapping[str, Any] | None = None, time: str | None = None,
-              attempt_id: str | None = None, note: str = "", secret_values: Iterable[str] = ()) -> dict[str, Any]:
-    """One ledger row (keys of ``LEDGER_COLUMNS``; ``checks`` and ``launch_params`` nested) for one attempt."""
+              attempt_id: str | None = None, note: str = "", secret_values: Iterable[str] = (),
+              log_facts: Mapping[str, Any] | None = None, predicted_memory: Mapping[str, Any] | None = None,
+              plan_calibration: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """One ledger row (keys of ``LEDGER_COLUMNS``; ``checks`` and ``launch_params`` nested) for one attempt.
+
+    ``log_facts`` is what ``vllm_log.memory_profile`` read from this start's log (on the host); without it,
+    ``journal_text`` is parsed here. ``predicted_memory`` and ``plan_calibration`` are the plan's ``memory``
+    and ``calibration``: each memory item is recorded beside its prediction (``reserves``), and an item that
+    moved more than 2 % from the calibration in use is listed in ``calibration_drift``.
+    """
     if not host_group:
         raise KimiDeployError("host_group is empty: give the inventory group this deploy targeted")
     if not release_id:
@@ -273,7 +296,11 @@ def build_row(*, host_group: str, release_id: str, previous_release_id: str | No
     load = dig(acc, "metrics", "concurrency") or {}
     growth = load.get("memory_growth") or {}
     server = acc.get("server") or {}
-    logged = kv_tokens_from_log(journal_text)
+    facts = dict(log_facts) if log_facts else vllm_log.memory_profile(journal_text)
+    logged = facts.get("kv_tokens")
+    plan_cal = plan_calibration or {}
+    drift = calibration.drift(plan_cal.get("measured") or {}, facts.get("items") or {}) \
+        if plan_cal.get("in_use") else []
     from_metrics = server.get("kv_cache_size_tokens")
     measured = logged if logged is not None else from_metrics
     failed = [name for name, status in checks.items() if status == "failed"]
@@ -302,6 +329,11 @@ def build_row(*, host_group: str, release_id: str, previous_release_id: str | No
         "kv_tokens_metrics": from_metrics,
         "kv_tokens_ratio": (round(measured / predicted_kv_tokens, 4)
                             if measured is not None and predicted_kv_tokens else None),
+        "memory_profiling": facts.get("profiling") or "none",
+        "reserves": reserve_rows(predicted_memory or {}, facts),
+        "calibration_in_use": bool(plan_cal.get("in_use")),
+        "calibration_drift": drift,
+        "calibration_identity": dict(plan_cal.get("key") or {}),
         "concurrency": load.get("concurrency"),
         "load_duration_s": _round(load.get("duration_s")),
         "requests_completed": load.get("completed"),

@@ -101,6 +101,38 @@ def plot_latency(plt: Any, load: Mapping[str, Any]) -> bytes | None:
     return data
 
 
+_ITEM_LABELS = {"requested_bytes": "requested", "weights_bytes": "weights", "activation_reserve_bytes": "activations",
+                "non_torch_reserve_bytes": "non-torch", "cudagraph_reserve_bytes": "CUDA graphs",
+                "out_of_pool_reserve_bytes": "CUDA context + workspaces", "kv_budget_bytes": "KV budget"}
+_GiB = 1024**3
+
+
+def plot_reserves(plt: Any, reserves: Sequence[Mapping[str, Any]]) -> bytes | None:
+    """Predicted vs measured GiB per memory item (the items the start measured), with the error of each."""
+    rows = [r for r in reserves if r.get("measured") is not None and r.get("predicted") is not None]
+    if not rows:
+        return None
+    fig, ax = plt.subplots(figsize=(8, 0.55 * len(rows) + 1.2))
+    ys = list(range(len(rows)))
+    predicted = [r["predicted"] / _GiB for r in rows]
+    measured = [r["measured"] / _GiB for r in rows]
+    ax.barh([y + 0.2 for y in ys], predicted, height=0.4, color="#4c72b0", label="predicted")
+    ax.barh([y - 0.2 for y in ys], measured, height=0.4, color="#dd8452", label="measured")
+    for y, r, m in zip(ys, rows, measured, strict=True):
+        if r.get("error_pct") is not None:
+            ax.text(m, y - 0.2, f"  {r['error_pct']:+.1f} %", va="center", fontsize=8)
+    ax.set_yticks(ys)
+    ax.set_yticklabels([f"{_ITEM_LABELS.get(r['item'], r['item'])} ({r.get('plan', '')})" for r in rows])
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.set_xlabel("GiB per GPU (log scale)")
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    data = _png(fig)
+    plt.close(fig)
+    return data
+
+
 def plot_throughput(plt: Any, load: Mapping[str, Any]) -> bytes | None:
     series = dig(load, "series", "throughput") or []
     if not series:
@@ -214,6 +246,32 @@ def _numbers_section(row: Mapping[str, Any]) -> str:
     ])
 
 
+def _gib(value: Any) -> str:
+    return "-" if value is None else f"{value / _GiB:,.2f}"
+
+
+def _reserves_section(row: Mapping[str, Any]) -> str:
+    reserves = row.get("reserves") or []
+    out = ["<h2>Memory per GPU: predicted vs measured</h2>"]
+    if not reserves:
+        return out[0] + "<p>No plan memory or measurement recorded.</p>"
+    rows = [[_ITEM_LABELS.get(r["item"], r["item"]), r.get("plan", ""), _gib(r.get("predicted")),
+             _gib(r.get("measured")), _gib(r.get("error_bytes")),
+             "-" if r.get("error_pct") is None else f"{r['error_pct']:+.2f} %", r.get("read_from", "")]
+            for r in reserves]
+    out.append(_table(["item", "plan", "predicted GiB", "measured GiB", "error GiB", "error", "measured from"], rows))
+    out.append(f"<p>vLLM's memory profile on this start: {_e(row.get('memory_profiling', 'none'))}. "
+               f"Calibration in use: {_e(_fmt(row.get('calibration_in_use')))}.</p>")
+    drift = row.get("calibration_drift") or []
+    if drift:
+        out.append("<p class='failed'>Drift from the calibration in use (more than 2 %):</p>")
+        out.append(_table(["item", "calibrated GiB", "measured GiB", "change"],
+                          [[_ITEM_LABELS.get(d["item"], d["item"]), _gib(d["calibrated"]), _gib(d["measured"]),
+                            "from 0" if d.get("change_pct") is None else f"{d['change_pct']:+.2f} %"]
+                           for d in drift]))
+    return "\n".join(out)
+
+
 def _comparison_section(comparison: Mapping[str, Any] | None) -> str:
     if not comparison or not comparison.get("previous_release_id"):
         return "<h2>Compared with the previous release</h2><p>No earlier row for this host group in the ledger.</p>"
@@ -277,7 +335,11 @@ def render_report(row: Mapping[str, Any], acceptance: Mapping[str, Any] | None, 
             if data:
                 images.append((name, caption, data))
     elif not load:
-        notes.append("no concurrency run in these results: no plots")
+        notes.append("no concurrency run in these results: no plots of it")
+    if plt is not None:
+        data = plot_reserves(plt, row.get("reserves") or [])
+        if data:
+            images.append(("memory-items", "Memory per GPU: predicted vs measured", data))
     image_files: list[str] = []
     figures = []
     for name, caption, data in images:
@@ -305,6 +367,7 @@ def render_report(row: Mapping[str, Any], acceptance: Mapping[str, Any] | None, 
         _table(["", ""], summary_rows),
         _verdict_section(acceptance) if acceptance.get("checks") else "<h2>Acceptance checks</h2><p>Not run.</p>",
         _numbers_section(row),
+        _reserves_section(row),
         "<h2>Plots</h2>" + ("".join(figures) if figures else "<p>No plots.</p>"),
         _comparison_section(comparison),
         _params_section(row),

@@ -247,6 +247,11 @@ class PlanOptions:
         return errors
 
 
+# vLLM's VLLM_ENABLE_STARTUP_PLAN (vllm/v1/worker/startup_plan.py), read in the installed 0.32.0; the release
+# that added it is not pinned down here, so it is set for 0.32 and later and when the version is unknown.
+STARTUP_PLAN_FROM = (0, 32, 0)
+
+
 # --- vLLM feature limits, by model family (facts.md §3, §6) ----------------------------------------
 
 # (family, feature) -> minimum vLLM version, and versions known broken for a family.
@@ -1112,6 +1117,12 @@ class Planner:
         if lay["pp_layer_partition"]:
             env["VLLM_PP_LAYER_PARTITION"] = ",".join(str(p) for p in lay["pp_layer_partition"])
         if plan["platform"] == "cuda":
+            version = parse_version(o.vllm_version)
+            if version is None or version >= STARTUP_PLAN_FROM:
+                # vLLM's own startup plan would replace the profile with a KV size it saved on an earlier boot:
+                # reserves would go unmeasured and the KV cache would follow a file outside the release. The
+                # plan is ours (calibration.py), so it stays off explicitly, whatever the host's environment.
+                env["VLLM_ENABLE_STARTUP_PLAN"] = "0"
             general, specific = known_good(profile.family, arch)
             backend = o.attention_backend or specific.attention_backend
             if backend:
