@@ -15,6 +15,7 @@ from contextlib import redirect_stdout, suppress
 from types import ModuleType
 from typing import Any
 
+from ansible.module_utils import _internal as ansible_internal
 from ansible.module_utils.testing import patch_module_args
 
 
@@ -24,8 +25,14 @@ def run_module(module: ModuleType, args: dict[str, Any], *, check_mode: bool = F
     full_args["_ansible_check_mode"] = check_mode
     full_args["_ansible_diff"] = diff
     out = io.StringIO()
-    with patch_module_args(full_args), redirect_stdout(out), suppress(SystemExit):
-        module.main()
+    # A module runs on the host, where warnings travel in its result. Tests that load controller
+    # code (templates, callbacks) flip ansible into controller mode, where they go to the display.
+    was_controller, ansible_internal.is_controller = ansible_internal.is_controller, False
+    try:
+        with patch_module_args(full_args), redirect_stdout(out), suppress(SystemExit):
+            module.main()
+    finally:
+        ansible_internal.is_controller = was_controller
     text = out.getvalue()
     try:
         return json.loads(text[text.index("{"):])
