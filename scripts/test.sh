@@ -24,26 +24,28 @@ stage_time() {
 
 stage_time setup $(( $(date +%s) - t0 ))
 
-if wants lint; then
-  s=$(date +%s)
+# Each stage is a function that returns non-zero on failure itself: run in a lane, as the left side
+# of ||, errexit does not apply.
+run_lint() {
+  local s m p; s=$(date +%s)
   log "Lint: ruff, ansible-lint (production profile), ansible-doc, syntax checks"
-  ruff check .
-  ansible-lint --profile production -q
+  ruff check . || return 1
+  ansible-lint --profile production -q || return 1
   for m in plugins/modules/kimi_*.py; do
-    ansible-doc -M plugins/modules "$(basename "$m" .py)" >/dev/null
+    ansible-doc -M plugins/modules "$(basename "$m" .py)" >/dev/null || return 1
   done
   for p in deploy.yml rollback.yml playbooks/*.yml; do
-    ansible-playbook --syntax-check -i inventories/demo "$p" >/dev/null
+    ansible-playbook --syntax-check -i inventories/demo "$p" >/dev/null || return 1
   done
   stage_time lint $(( $(date +%s) - s ))
-fi
+}
 
-if wants unit; then
-  s=$(date +%s)
+run_unit() {
+  local s; s=$(date +%s)
   log "Unit tests"
-  python -m pytest -q tests/unit
+  python -m pytest -q tests/unit || return 1
   stage_time unit $(( $(date +%s) - s ))
-fi
+}
 
 run_integration() {
   local s; s=$(date +%s)
@@ -55,12 +57,12 @@ run_integration() {
 
 # Optional (not in the default list): the README's first command and every command the demo prints,
 # each from a clean environment, on the demo host (created when it is not running, removed at the end).
-if wants demo; then
-  s=$(date +%s)
+run_demo() {
+  local s; s=$(date +%s)
   log "Demo: the README's commands and the commands the demo prints, from a clean environment"
-  KIMI_TEST_DEMO=1 python -m pytest -q tests/demo
+  KIMI_TEST_DEMO=1 python -m pytest -q tests/demo || return 1
   stage_time demo $(( $(date +%s) - s ))
-fi
+}
 
 # The molecule network, the anchor that keeps its bridge up and the test hub mirror: shared by
 # every scenario, and by concurrent runs on one machine (only what this run started is stopped).
@@ -102,39 +104,54 @@ run_scenario() {
   stage_time "molecule $1" $(( $(date +%s) - ms ))
 }
 
-# The functions above return non-zero on failure themselves: in a lane, as the left side of ||,
-# errexit does not apply.
-lane_rest() { run_integration || return 1; run_scenario multinode || return 1; }
-
-# Two lanes on two cores: much of a scenario's time is SSH round trips and waits for vLLM, so the
-# single-host scenario runs beside the integration tests and the multi-node scenario. Each lane's
-# lines carry its name; a lane that fails fails the run after both have ended.
+# Two lanes on two cores. Most of the work is single-threaded Python (imports, Ansible's tasks, the
+# CPU build's one inference thread), so a second lane puts the second core to work: the single-host
+# scenario in one, every other stage in the other. Each lane's lines carry its name and go to a log
+# too; a lane that fails fails the run after both have ended.
 run_lane() {
   local name=$1; shift
-  ( set -o pipefail; "$@" 2>&1 | sed -u "s/^/[$name] /" )
+  ( set -o pipefail; "$@" 2>&1 | tee "$KIMI_CACHE/lane-$name.log" | sed -u "s/^/[$name] /" )
+}
+
+lane_rest() {
+  run_lint || return 1
+  run_unit || return 1
+  run_integration || return 1
+  run_scenario multinode || return 1
 }
 
 scenarios=${MOLECULE_SCENARIOS:-host multinode}
-if wants molecule; then
-  start_molecule_services
+all_default=false
+if wants lint && wants unit && wants integration && wants molecule && [ "$scenarios" = "host multinode" ]; then
+  all_default=true
 fi
-if wants integration && wants molecule && [ "$scenarios" = "host multinode" ] && [ "${KIMI_TEST_LANES:-2}" = 2 ]; then
-  s=$(date +%s)
+if $all_default && [ "${KIMI_TEST_LANES:-2}" = 2 ]; then
+  start_molecule_services
+  rm -f "$KIMI_CACHE"/lane-*.log
   run_lane host run_scenario host & lane_host=$!
   lane_rest_rc=0
   run_lane rest lane_rest || lane_rest_rc=$?
   lane_host_rc=0
   wait "$lane_host" || lane_host_rc=$?
-  stage_time "integration + molecule (two lanes)" $(( $(date +%s) - s ))
-  [ "$lane_host_rc" -eq 0 ] || { log "Lane host (molecule host) failed ($lane_host_rc)"; exit 1; }
-  [ "$lane_rest_rc" -eq 0 ] || { log "Lane rest (integration, molecule multinode) failed ($lane_rest_rc)"; exit 1; }
+  [ "$lane_host_rc" -eq 0 ] || log "Lane host (molecule host) failed ($lane_host_rc)"
+  [ "$lane_rest_rc" -eq 0 ] || log "Lane rest (lint, unit, integration, molecule multinode) failed ($lane_rest_rc)"
+  [ "$lane_host_rc" -eq 0 ] && [ "$lane_rest_rc" -eq 0 ] || exit 1
+  # One closing line for the whole run: every pytest and testinfra session's passed tests.
+  passed=$(grep -ahoE '[0-9]+ passed(, [0-9]+ [a-z]+)* in [0-9.]+s' "$KIMI_CACHE"/lane-*.log \
+    | awk '{n += $1} END {print n + 0}')
 else
+  if wants lint; then run_lint; fi
+  if wants unit; then run_unit; fi
   if wants integration; then run_integration; fi
+  if wants demo; then run_demo; fi
   if wants molecule; then
+    start_molecule_services
     for scenario in $scenarios; do run_scenario "$scenario"; done
   fi
+  passed=
 fi
 
 stage_time total $(( $(date +%s) - t0 ))
 log "All requested stages passed. Measured times (s):"
 column -t -s $'\t' "$KIMI_TEST_TIMINGS" >&2 || cat "$KIMI_TEST_TIMINGS" >&2
+[ -z "$passed" ] || echo "tests: $passed passed, 0 failed"
