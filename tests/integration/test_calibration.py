@@ -1,8 +1,8 @@
 """Calibration: the planner's predicted KV capacity equals what the real vLLM (CPU build) allocates.
 
 For each tiny model the project builds (Llama-style GQA, DeepSeek-V3-style MLA + MoE, Qwen3-MoE),
-the planner sizes the KV space twice: once from a business need (8 requests of 1024 tokens, the
-bytes computed by the planner) and once from an explicit 1 GiB. vLLM is started with the plan's
+the planner sizes the KV space from a business need (8 requests of 1024 tokens, the bytes computed
+by the planner), and for the Llama-style model also from an explicit 1 GiB. vLLM is started with the plan's
 own ``serve_args``; its ``CPU KV cache size: N tokens`` log line and the ``kv_cache_size_tokens``
 label of ``vllm:cache_config_info`` in ``/metrics`` must both equal ``plan["predicted_kv_tokens"]``.
 
@@ -24,9 +24,9 @@ from kimi_deploy.vllm_log import kv_cache_tokens, metrics_kv_cache_tokens
 from vllm_server import VllmServer, base_env
 
 FIRST_PORT = 8101
-ARCHES = ("llama", "deepseek_v3", "qwen3_moe")
-KV_SIZES = ("need", "1GiB")
-CASES = [(arch, kv) for arch in ARCHES for kv in KV_SIZES]
+# Each case is one cold start of the CPU build (about a minute on the CI machine): the explicit 1 GiB
+# budget runs on the dense model only; MLA and MoE run at the budget the business need gives.
+CASES = [("llama", "need"), ("llama", "1GiB"), ("deepseek_v3", "need"), ("qwen3_moe", "need")]
 NEED = BusinessNeed(max_model_len=1024, concurrency=8)
 
 
