@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
-"""Accuracy of diagnose() on the real-failure corpus: held-out part, training part, and k-fold over training.
+"""Accuracy of diagnose() on the real-failure corpus: the fresh held-out part, the training part, k-fold over training.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]
 
-The corpus (tests/fixtures/vllm-failure-corpus/) was committed with its held-out third and that third's
-sha256 before any rule was written or changed; this script checks the hash first, so a changed held-out
-entry cannot slip through. `--training-only` leaves the held-out part unscored (use it while tuning).
-Entries collected later (training-additions.jsonl) join the training part only, and may not repeat a
-corpus entry's id or source. Rules are tuned on the training part only (`--misses` lists its misses);
+The held-out part is fresh-heldout.jsonl: logs collected on 2026-12-01 and split off (a stratified third, fixed
+seed) before any rule saw them; its sha256 (fresh-heldout.sha256) was committed with it, and this script checks
+it first, so a changed held-out entry cannot slip through. Everything else is training: corpus.jsonl (its first
+held-out third, seen-heldout-ids.txt, was read while rules were written, so it now counts as training),
+training-additions.jsonl and fresh-training.jsonl. No two entries share an id, and no source appears in two files.
+`--training-only` leaves the held-out part unscored (use it while tuning); `--misses` lists the training misses;
 `--heldout-misses` lists the held-out misses for the final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
-label's cause. k-fold: the training part split into k folds by the sha256 of the id; each fold's accuracy is
-printed with the mean and spread. The rules have no fitted parameters, so the folds measure how evenly the
-rules cover the training part, not a trained model's generalisation (that is the held-out figure).
+label's cause; both are also broken down by labelled phase and by cause family (the README's taxonomy table).
+k-fold: the training part split into k folds by the sha256 of the id. The rules have no fitted parameters, so
+the folds measure how evenly the rules cover the training part; generalisation is the held-out figure.
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 import time
+from collections import defaultdict
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -30,30 +33,51 @@ sys.path.insert(0, str(REPO_ROOT / "plugins" / "module_utils"))
 from kimi_deploy.diagnose import diagnose
 
 CORPUS = REPO_ROOT / "tests" / "fixtures" / "vllm-failure-corpus"
-ADDITIONS = "training-additions.jsonl"  # collected after the split: training only
+TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.jsonl")
+HELDOUT_FILE = "fresh-heldout.jsonl"
 TARGET_PHASE, TARGET_CAUSE = 0.90, 0.80
 
 
-def load_corpus() -> tuple[list[dict], set[str]]:
-    """All entries (corpus.jsonl, then training-additions.jsonl) and the held-out ids.
+def _entries(name: str) -> list[dict]:
+    return [json.loads(line) for line in (CORPUS / name).read_text().splitlines() if line.strip()]
 
-    Entries collected after the split live in training-additions.jsonl: they are training data by
-    construction and never change the held-out part or its hash.
-    """
-    raw_lines = (CORPUS / "corpus.jsonl").read_text().splitlines()
-    entries = [json.loads(line) for line in raw_lines]
-    by_id = {entry["id"]: line for entry, line in zip(entries, raw_lines, strict=True)}
-    held = (CORPUS / "heldout-ids.txt").read_text().split()
-    expected = (CORPUS / "heldout.sha256").read_text().split()[0]
-    digest = hashlib.sha256("".join(by_id[i] + "\n" for i in held).encode()).hexdigest()
-    if digest != expected:
-        raise SystemExit(f"held-out entries changed: sha256 {digest} != committed {expected}")
-    additions = [json.loads(line) for line in (CORPUS / ADDITIONS).read_text().splitlines() if line.strip()]
-    clash = {e["id"] for e in additions} & set(by_id) or {e["source"] for e in additions} & {
-        e["source"] for e in entries}
-    if clash:
-        raise SystemExit(f"training additions repeat corpus ids or sources: {sorted(clash)}")
-    return entries + additions, set(held)
+
+def _committed_digest(name: str) -> str:
+    return (CORPUS / name).read_text().split()[0]
+
+
+def load_corpus() -> tuple[list[dict], list[dict]]:
+    """(training entries, held-out entries), after checking both committed hashes and that no source repeats."""
+    heldout_bytes = (CORPUS / HELDOUT_FILE).read_bytes()
+    if hashlib.sha256(heldout_bytes).hexdigest() != _committed_digest("fresh-heldout.sha256"):
+        raise SystemExit(f"{HELDOUT_FILE} changed since its hash was committed")
+    first = (CORPUS / "corpus.jsonl").read_text().splitlines()
+    by_id = {json.loads(line)["id"]: line for line in first}
+    seen = (CORPUS / "seen-heldout-ids.txt").read_text().split()
+    if hashlib.sha256("".join(by_id[i] + "\n" for i in seen).encode()).hexdigest() != _committed_digest(
+            "seen-heldout.sha256"):
+        raise SystemExit("the first held-out third (now training, seen) changed")
+    files = {name: _entries(name) for name in (*TRAINING_FILES, HELDOUT_FILE)}
+    ids = [entry["id"] for entries in files.values() for entry in entries]
+    if len(set(ids)) != len(ids):
+        raise SystemExit(f"corpus entries repeat an id: {sorted({i for i in ids if ids.count(i) > 1})}")
+    for name, entries in files.items():  # a thread may give two excerpts, but only within one file
+        others = {entry["source"] for other, rest in files.items() if other != name for entry in rest}
+        if clash := {entry["source"] for entry in entries} & others:
+            raise SystemExit(f"{name} repeats sources of another file: {sorted(clash)}")
+    return [entry for name in TRAINING_FILES for entry in files[name]], files[HELDOUT_FILE]
+
+
+def cause_families() -> dict[str, str]:
+    """cause -> family, read from the README's taxonomy table so the two cannot drift apart."""
+    table = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("\n## ")[0]
+    families = {}
+    for row in table.splitlines():
+        cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+        if len(cells) == 2 and "`" in cells[1]:
+            families.update(dict.fromkeys(re.findall(r"`([a-z_]+)`", cells[1]), cells[0]))
+    families.setdefault("unknown", "unknown")
+    return families
 
 
 def score(entries: list[dict]) -> dict:
@@ -69,8 +93,24 @@ def score(entries: list[dict]) -> dict:
             "cause": sum(r["cause_ok"] for r in rows) / n, "rows": rows}
 
 
+def breakdown(rows: list[dict], key) -> dict[str, dict]:
+    """Accuracy per group (by labelled phase, or by cause family): n, phase and cause right."""
+    groups = defaultdict(list)
+    for row in rows:
+        groups[key(row)].append(row)
+    return {name: {"n": len(group), "phase": sum(r["phase_ok"] for r in group) / len(group),
+                   "cause": sum(r["cause_ok"] for r in group) / len(group)} for name, group in sorted(groups.items())}
+
+
 def fold_of(entry_id: str, folds: int) -> int:
     return int(hashlib.sha256(entry_id.encode()).hexdigest(), 16) % folds
+
+
+def _print_breakdowns(name: str, part: dict, families: dict[str, str]) -> None:
+    for title, key in (("phase", lambda r: r["phase"]), ("cause family", lambda r: families[r["cause"]])):
+        print(f"  {name} by labelled {title}:")
+        for group, figures in breakdown(part["rows"], key).items():
+            print(f"    {group:24s} n={figures['n']:3d}  phase {figures['phase']:6.1%}  cause {figures['cause']:6.1%}")
 
 
 def main() -> int:
@@ -82,12 +122,12 @@ def main() -> int:
                         help="score the training part and its folds only, not the held-out part (for tuning)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    entries, held = load_corpus()
+    training, heldout_entries = load_corpus()
+    families = cause_families()
     started = time.perf_counter()
-    heldout = score([] if args.training_only else [e for e in entries if e["id"] in held])
-    train_entries = [e for e in entries if e["id"] not in held]
-    train = score(train_entries)
-    folds = [score([e for e in train_entries if fold_of(e["id"], args.folds) == k]) for k in range(args.folds)]
+    heldout = score([] if args.training_only else heldout_entries)
+    train = score(training)
+    folds = [score([e for e in training if fold_of(e["id"], args.folds) == k]) for k in range(args.folds)]
     seconds = time.perf_counter() - started
     healthy_misread = [r["id"] for part in (heldout, train) for r in part["rows"]
                        if r["cause"] == "healthy" and r["got_cause"] != "healthy"]
@@ -97,7 +137,8 @@ def main() -> int:
                           "folds": [{k: f[k] for k in ("n", "phase", "cause")} for f in folds],
                           "healthy_misread": healthy_misread, "seconds": round(seconds, 3)}, indent=2))
         return 0
-    print(f"corpus: {len(entries)} logs, held-out {heldout['n']}, training {train['n']} ({seconds:.2f} s)")
+    print(f"corpus: {len(training) + len(heldout_entries)} logs, held-out {len(heldout_entries)}"
+          f"{' (not scored)' if args.training_only else ''}, training {train['n']} ({seconds:.2f} s)")
     if not args.training_only:
         print(f"held-out  phase {heldout['phase']:6.1%} (target {TARGET_PHASE:.0%})   "
               f"cause {heldout['cause']:6.1%} (target {TARGET_CAUSE:.0%})")
@@ -109,6 +150,9 @@ def main() -> int:
           f"[{min(causes):.1%}..{max(causes):.1%}]")
     for k, fold in enumerate(folds):
         print(f"  fold {k}: n={fold['n']:3d} phase {fold['phase']:6.1%} cause {fold['cause']:6.1%}")
+    _print_breakdowns("training", train, families)
+    if not args.training_only:
+        _print_breakdowns("held-out", heldout, families)
     print(f"healthy logs read as a failure: {len(healthy_misread)} {healthy_misread or ''}")
     shown = ([("training", train)] if args.misses else []) + ([("held-out", heldout)] if args.heldout_misses else [])
     for name, part in shown:

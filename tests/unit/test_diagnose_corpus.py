@@ -1,11 +1,10 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The corpus's held-out third was committed with its sha256 before the rules were changed; the rules are
-tuned on the training part only (corpus.jsonl's other two thirds and training-additions.jsonl), so the
-thresholds below are asserted on the training part. The held-out figures are printed by
-benchmarks/bench_diagnose_corpus.py, measured once at the end (81.8 % phase / 78.2 % cause); here they
-only guard against regressions (floors under that measurement, not the issue's 90/80 targets, which are
-not reached).
+The held-out part is fresh-heldout.jsonl: logs collected on 2026-12-01, split off (a stratified third, fixed seed)
+and committed with their sha256 before any rule saw them. Everything else is training, including the first
+held-out third (seen-heldout-ids.txt), which was read while rules were written. Rules are tuned on the training
+part only, so the thresholds below are asserted on it; the held-out figures are printed, once, by
+benchmarks/bench_diagnose_corpus.py.
 """
 
 from __future__ import annotations
@@ -21,12 +20,17 @@ from kimi_deploy.diagnose import RULES, diagnose
 from kimi_deploy.errors import KimiDeployError
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "vllm-failure-corpus"
-RAW = (CORPUS / "corpus.jsonl").read_text().splitlines()
-ENTRIES = [json.loads(line) for line in RAW]
-HELD = (CORPUS / "heldout-ids.txt").read_text().split()
-ADDITIONS = [json.loads(line) for line in (CORPUS / "training-additions.jsonl").read_text().splitlines() if line]
-TRAIN = [entry for entry in ENTRIES if entry["id"] not in set(HELD)] + ADDITIONS
-HELDOUT = [entry for entry in ENTRIES if entry["id"] in set(HELD)]
+
+
+def _read(name):
+    return [json.loads(line) for line in (CORPUS / name).read_text().splitlines() if line.strip()]
+
+
+FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.jsonl", "fresh-training.jsonl",
+                                        "fresh-heldout.jsonl")}
+HELDOUT = FILES["fresh-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "fresh-heldout.jsonl" for entry in entries]
+FRESH = FILES["fresh-training.jsonl"] + HELDOUT
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
 PHASES = {"load", "startup", "runtime", "none", "unknown"}
@@ -39,42 +43,47 @@ def _accuracy(entries):
     return phase, cause
 
 
-def test_heldout_is_the_committed_third():
-    by_id = {entry["id"]: line for entry, line in zip(ENTRIES, RAW, strict=True)}
-    digest = hashlib.sha256("".join(by_id[i] + "\n" for i in HELD).encode()).hexdigest()
-    assert digest == (CORPUS / "heldout.sha256").read_text().split()[0]
-    assert len(HELD) * 3 >= len(ENTRIES) and set(HELD) <= set(by_id)
+def test_the_heldout_part_is_the_committed_fresh_third():
+    digest = hashlib.sha256((CORPUS / "fresh-heldout.jsonl").read_bytes()).hexdigest()
+    assert digest == (CORPUS / "fresh-heldout.sha256").read_text().split()[0]
+    assert len(HELDOUT) * 3 >= len(FRESH) >= 60
+    for phase in {entry["phase"] for entry in FRESH}:  # stratified: every phase keeps its third
+        fresh = [entry for entry in FRESH if entry["phase"] == phase]
+        assert 3 * sum(entry in HELDOUT for entry in fresh) >= len(fresh), phase
 
 
-def test_training_additions_stay_out_of_the_heldout_part():
-    """Entries collected after the split are training data: new ids, new sources, never in heldout-ids.txt."""
-    assert len(ADDITIONS) >= 60
-    assert not {e["id"] for e in ADDITIONS} & {e["id"] for e in ENTRIES}
-    assert not {e["source"] for e in ADDITIONS} & {e["source"] for e in ENTRIES}
-    assert len({e["source"] for e in ADDITIONS}) == len(ADDITIONS)
+def test_the_first_heldout_third_is_unchanged_and_now_training():
+    raw = (CORPUS / "corpus.jsonl").read_text().splitlines()
+    by_id = {json.loads(line)["id"]: line for line in raw}
+    seen = (CORPUS / "seen-heldout-ids.txt").read_text().split()
+    digest = hashlib.sha256("".join(by_id[i] + "\n" for i in seen).encode()).hexdigest()
+    assert digest == (CORPUS / "seen-heldout.sha256").read_text().split()[0]
+    assert set(seen) <= {entry["id"] for entry in TRAIN}
+
+
+def test_no_entry_repeats_an_id_and_no_source_is_in_two_files():
+    ids = [entry["id"] for entries in FILES.values() for entry in entries]
+    assert len(set(ids)) == len(ids)
+    for name, entries in FILES.items():
+        others = {e["source"] for other, rest in FILES.items() if other != name for e in rest}
+        assert not {entry["source"] for entry in entries} & others, name
+    assert len({entry["source"] for entry in FRESH}) == len(FRESH)
 
 
 def test_every_entry_is_labelled_from_the_taxonomy():
-    assert len(ENTRIES) >= 150 and len({e["id"] for e in ENTRIES}) == len(ENTRIES)
-    for entry in ENTRIES + ADDITIONS:
+    for entry in TRAIN + HELDOUT:
         assert entry["source"].startswith("https://github.com/"), entry["id"]
         assert entry["phase"] in PHASES and entry["cause"] in CAUSES, entry["id"]
         assert entry["log"].strip() and entry["vllm_version"] and entry["platform"], entry["id"]
 
 
 def test_training_part_accuracy():
-    # Floors under the measured figures on the 186 training entries (89.2 % / 73.1 %): the 76 additions
-    # are harder than the first 110 (many excerpts stop inside the traceback).
+    # Floors under the measured figures on the training part (see the README's "Measured" section).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 0.88 and cause >= 0.70, (phase, cause)
+    assert phase >= 0.84 and cause >= 0.68, (phase, cause)
 
 
-def test_heldout_part_does_not_regress():
-    phase, cause = _accuracy(HELDOUT)
-    assert phase >= 0.80 and cause >= 0.76, (phase, cause)
-
-
-@pytest.mark.parametrize("entry", [e for e in ENTRIES + ADDITIONS if e["cause"] == "healthy"], ids=lambda e: e["id"])
+@pytest.mark.parametrize("entry", [e for e in TRAIN if e["cause"] == "healthy"], ids=lambda e: e["id"])
 def test_no_healthy_log_is_read_as_a_failure(entry):
     result = diagnose(entry["log"])
     assert (result["phase"], result["healthy"], result["cause_class"]) == ("none", True, "healthy")
