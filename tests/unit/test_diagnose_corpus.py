@@ -80,7 +80,7 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 def test_training_part_accuracy():
     # Floors under the measured figures on the training part (see the README's "Measured" section).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 0.84 and cause >= 0.68, (phase, cause)
+    assert phase >= 0.89 and cause >= 0.73, (phase, cause)
 
 
 @pytest.mark.parametrize("entry", [e for e in TRAIN if e["cause"] == "healthy"], ids=lambda e: e["id"])
@@ -315,3 +315,89 @@ def test_the_v0_client_s_engine_death_is_a_wrapper_and_none_type_is_not_an_error
 def test_a_cuda_os_call_failure_is_the_platform_not_a_kernel_fault():
     result = diagnose("torch.AcceleratorError: CUDA error: OS call failed or operation not supported on this OS")
     assert (result["rule"], result["cause_class"]) == ("cuda_os_call_failed", "driver_or_runtime")
+
+
+# ----- second round: what the fresh training entries taught ------------------------------------------
+
+MM_WARNING = ("WARNING 03-31 16:53:11 [profiling.py:222] The sequence length used for profiling (max_num_batched_tokens"
+              " / max_num_seqs = 16384) is too short to hold the multi-modal embeddings in the worst case (32768 "
+              "tokens in total, out of which {'image': 16384} are reserved for multi-modal embeddings).")
+
+
+@pytest.mark.parametrize(("line", "risk"), [
+    (MM_WARNING, "multimodal_profile_short"),
+    ("You are using a model of type qwen2_vl to instantiate a model of type . This is not supported for all "
+     "configurations of models and can yield errors.", "model_type_mismatch"),
+    ("(EngineCore_DP0 pid=4) WARNING 03-11 12:22:12 [ray_utils.py:352] Tensor parallel size (4) exceeds available "
+     "GPUs (1). This may result in Ray placement group allocation failures.", "ray_parallel_over_local_gpus"),
+])
+def test_warnings_the_issue_names_are_risks_alone(line, risk):
+    result = diagnose(line)
+    assert (result["cause_class"], result["phase"], [r["rule"] for r in result["risks"]]) == (
+        "risk_only", "unknown", [risk])
+
+
+def test_the_multimodal_profile_warning_explains_a_profile_that_fails_without_its_error_line():
+    text = "\n".join([MM_WARNING, "(VllmWorkerProcess pid=2) ERROR 08-04 16:54:59 [multiproc_worker_utils.py:238] "
+                                  "Exception in worker VllmWorkerProcess while processing method "
+                                  "determine_num_available_blocks."])
+    result = diagnose(text)
+    assert (result["cause_class"], result["phase"], result["rule"]) == ("gpu_oom", "startup",
+                                                                       "multimodal_profile_short")
+
+
+def test_the_v0_scheduler_s_prompt_limit_is_a_rejected_request():
+    text = "\n".join(["INFO 02-13 07:19:11 async_llm_engine.py:211] Added request chatcmpl-5.",
+                      "WARNING 02-13 07:19:11 scheduler.py:949] Input prompt (32889 tokens) is too long and exceeds "
+                      "limit of 2048"])
+    result = diagnose(text)
+    assert (result["phase"], result["cause_class"], result["rule"]) == ("runtime", "request_invalid",
+                                                                       "prompt_over_scheduler_limit")
+
+
+KERNEL_FAULT = "(Worker pid=3) ERROR 07-15 21:01:01 [multiproc_executor.py:1] torch.AcceleratorError: CUDA error: " \
+               "an illegal memory access was encountered"
+
+
+@pytest.mark.parametrize(("after", "phase"), [
+    ([], "runtime"),  # the family's phase
+    (["(EngineCore pid=1) ERROR 07-15 21:01:01 [core.py:1] EngineCore failed to start."], "startup"),
+    (['INFO:     127.0.0.1:5 - "POST /v1/completions HTTP/1.1" 500 Internal Server Error'], "runtime"),
+])
+def test_what_the_engine_says_after_an_error_without_a_timeline_decides_its_phase(after, phase):
+    assert diagnose("\n".join([KERNEL_FAULT, *after]))["phase"] == phase
+
+
+def test_an_engine_that_died_was_serving():
+    nccl = "[rank0]:[E ProcessGroupNCCL.cpp:1] NCCL error: unhandled cuda error"
+    assert diagnose(nccl)["phase"] == "startup"
+    text = "\n".join([nccl, "CRITICAL 01-22 00:13:36 launcher.py:99] MQLLMEngine is already dead, terminating "
+                            "server process"])
+    assert diagnose(text)["phase"] == "runtime"
+
+
+def test_the_first_collective_that_never_completes_is_nccl_at_load_not_a_serving_timeout():
+    first = ("[E ProcessGroupNCCL.cpp:474] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, "
+             "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800762 milliseconds before "
+             "timing out.")
+    assert (diagnose(first)["cause_class"], diagnose(first)["phase"]) == ("nccl_error", "load")
+    later = first.replace("SeqNum=1,", "SeqNum=20518,")
+    assert (diagnose(later)["cause_class"], diagnose(later)["phase"]) == ("timeout", "runtime")
+
+
+def test_a_traceback_that_ends_waiting_for_the_workers_reply_is_a_timeout():
+    text = "\n".join([
+        "ERROR 06-15 13:57:57 [core.py:517] EngineCore encountered a fatal error.",
+        "ERROR 06-15 13:57:57 [core.py:517] Traceback (most recent call last):",
+        'ERROR 06-15 13:57:57 [core.py:517]   File "/x/vllm/v1/executor/multiproc_executor.py", line 220, in '
+        "collective_rpc",
+        "ERROR 06-15 13:57:57 [core.py:517]     result = get_response(w, dequeue_timeout)"])
+    result = diagnose(text)
+    assert (result["cause_class"], result["phase"]) == ("timeout", "runtime")
+
+
+def test_a_terminal_wrap_without_the_process_tag_is_still_one_message():
+    text = "\n".join(["(EngineCore pid=3) ValueError: To serve at least one request with the model's max seq len "
+                      "(100000), (4.26 GiB KV cach", "e is needed, which is larger than the available KV cache memory"
+                      " (4.25 GiB)."])
+    assert diagnose(text)["cause_class"] == "kv_cache_insufficient"

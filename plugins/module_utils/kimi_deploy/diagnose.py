@@ -224,25 +224,28 @@ _REQUESTED_SHUTDOWN = re.compile(
 STAGES = ("load", "startup", "runtime")
 _MILESTONES = (
     ("load", re.compile(
-        _VLLM_ACTIVITY.pattern + r"|Loading weights on|Using model weights format"
-        r"|rank \d+ in world size \d+ is assigned|distributed_init_method=\S+ backend="
+        _VLLM_ACTIVITY.pattern + r"|Loading weights on|Using model weights format|Loading model from scratch"
+        r"|rank \d+ in world size \d+ is assigned|distributed_init_method=\S+ backend=|world_size=\d+ rank=\d+"
         r"|Using \w+ (?:attention )?backend|Defaulting to use (?:mp|ray) for distributed|Started engine process"
         r"|Initializing a V\d LLM engine")),
     ("startup", re.compile(
         _LOAD_DONE_TEXT + r"|Starting profile run|GPU KV cache size|Capturing cudagraphs"
-        r"|Capturing the model for CUDA graphs")),
-    ("runtime", re.compile(_SERVING_TEXT + r"|Available routes are|Added request|Received request")),
+        r"|Capturing the model for CUDA graphs|torch\.compile takes|Dynamo bytecode transform")),
+    # "Processed prompts: 0%|": the offline LLM.generate progress bar, printed once requests run.
+    ("runtime", re.compile(_SERVING_TEXT + r"|Available routes are|Added request|Received request"
+                           r"|Processed prompts:")),
 )
 # Frames of a traceback name the step that failed; the deepest step wins.
 _FRAME_STAGES = (
     ("runtime", re.compile(
         r"\b(?:run_engine_loop|engine_step|run_busy_loop|_process_engine_step|step_with_batch_queue|_run_engine"
-        r"|execute_model_async|_raise_exception_on_finish|create_chat_completion|create_completion"
+        r"|execute_model_async|_raise_exception_on_finish|create_chat_completion|create_completion|output_handler"
         r"|chat_completion_stream_generator|process_inputs|_validate_model_inputs?"
         r"|add_request|generate)\b")),
     ("startup", re.compile(
-        r"\b(?:_initialize_kv_caches|initialize_kv_cache|determine_num_available_blocks"
-        r"|_dummy_run|_dummy_sampler_run|capture_model|initialize_cache|raise_if_cache_size_invalid"
+        r"\b(?:_initialize_kv_caches|initialize_kv_cache|determine_num_available_blocks|determine_available_memory"
+        r"|profile_run|profile_cudagraph_memory|_dummy_run|_dummy_sampler_run|capture_model|initialize_cache"
+        r"|raise_if_cache_size_invalid"
         r"|_?check_enough_kv_cache_memory|get_kv_cache_configs?|compile_or_warm_up_model)\b"
         r"|torch/_inductor/|torch/_dynamo/|torch/_functorch/")),
     ("load", re.compile(
@@ -952,6 +955,14 @@ _row("distributed_network", 1,
            'Check the port is open between nodes'])
 
 
+_row("first_collective_never_completed", 1, r"WorkNCCL\(SeqNum=1, .{0,120}ran for \d+ milliseconds before timing out",
+     cls="nccl_error", default_phase="load",
+     cause="The very first NCCL collective (SeqNum=1) never completed: the GPUs never communicated, so the start "
+           "hangs at distributed init until the watchdog kills it (P2P/IPC between these GPUs or the network "
+           "between nodes does not work).",
+     steps=["Rerun with NCCL_DEBUG=INFO; try NCCL_P2P_DISABLE=1 (consumer GPUs without working P2P) and check "
+            "`nvidia-smi topo -m`",
+            "Across nodes: NCCL_SOCKET_IFNAME / NCCL_IB_HCA to the interface the nodes share"])
 _row("collective_timeout", 1,
      r"Watchdog caught collective operation timeout|collective operation timeout|Timeout\(ms\)=\d+\) ran for"
      r"|execute_model.{0,60}tim(?:ed|e) ?out|RPC call to \w+ timed out|Engine iteration timed out",
@@ -1243,6 +1254,7 @@ _row("hip_arch_not_in_build", 1, r"HIP error: invalid device function|hipErrorIn
             "PYTORCH_ROCM_ARCH), or run on a supported GPU; HSA_OVERRIDE_GFX_VERSION only for close consumer "
             "targets"])
 _row("hip_runtime_error", 1, r"HIP error: (?!out of memory|no kernel image|invalid device function)|hipError"
+     r"|No HIP GPUs are available"
      r"(?!InvalidDeviceFunction|NoBinaryForGpu|InvalidImage)",
      cls="driver_or_runtime", default_phase="startup",
      cause="The ROCm/HIP runtime failed (no GPU visible to the container, a ROCm build that does not match the "
@@ -1255,6 +1267,13 @@ _row("gpu_capability_too_low", 1, r"GPUs with compute capability below [\d.]+ ar
      cls="gpu_arch_unsupported", default_phase="load",
      cause="The GPU's compute capability is below what this vLLM build supports.",
      steps=["Run on a supported GPU, or pin an older vLLM release that still supports it"])
+_row("fp8_needs_newer_gpu", 1, r"FP8 quantized models is only supported on GPUs with compute capability"
+     r"|_scaled_mm is only supported on devices with compute capability",
+     cls="quantization_unsupported", default_phase="load",
+     cause="The checkpoint is FP8, and this GPU (or this torch build) has no FP8 matrix-multiply kernel for its "
+           "compute capability.",
+     steps=["Serve a bf16/fp16 or an INT8/INT4 (AWQ, GPTQ) checkpoint on this GPU, or run on a GPU with FP8 "
+            "support (compute capability 8.9/9.0 and newer)"])
 _row("head_size_unsupported", 1, r"[Hh]ead[ _]size \(?\d+\)? is not supported|Unsupported head size",
      cls="attention_backend_unsupported", default_phase="load",
      cause="The model's attention head size has no kernel in this vLLM build.",
@@ -1282,6 +1301,13 @@ _row("prompt_too_long", 1, r"(?:Prompt|decoder prompt) (?:length of |\(length )?
      cause="A prompt was longer than max_model_len; the request was rejected. The server itself is healthy.",
      steps=["Truncate prompts client-side (prompt + max_tokens <= max_model_len), or raise max_model_len if the "
             "KV cache holds it"])
+_row("prompt_over_scheduler_limit", 1, r"Input prompt \(\d+ tokens\) is too long and exceeds (?:the )?(?:capacity"
+     r" of block_manager|limit of \d+)",
+     cls="request_invalid", default_phase="runtime", quiet_levels=True,
+     cause="A prompt was longer than the scheduler's limit (min of max_model_len and max_num_batched_tokens); "
+           "vLLM finished that request without output. The server itself is healthy.",
+     steps=["Truncate prompts client-side, or raise max_model_len / max_num_batched_tokens (enable chunked "
+            "prefill) if such prompts are expected and the KV cache holds them"])
 _row("dense_offline_data_parallel", 1, r"Offline data parallel mode is not supported",
      cls="config_invalid", default_phase="load",
      cause="Data parallelism was asked for in offline mode for a dense model, which vLLM does not support.",
@@ -1430,6 +1456,25 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
     ("v1_option_ignored", r"is not supported by the V1 Engine|Falling back to V0", "config_invalid",
      "An option the V1 engine does not support was set; vLLM ignores it or falls back to V0.",
      "Remove the option from the launch flags"),
+    ("multimodal_profile_short", r"too short to hold the multi-modal embeddings", "gpu_oom",
+     "The memory profile ran with fewer multimodal tokens than the worst-case request holds: a request with many "
+     "images or a long video can need more memory than was reserved, and run out of it.",
+     "Raise max_model_len / max_num_batched_tokens, lower max_num_seqs, or cap inputs with "
+     "--limit-mm-per-prompt so the profile covers the worst case"),
+    ("model_type_mismatch", r"You are using a model of type \S* ?to instantiate a model of type", "config_invalid",
+     "transformers read the checkpoint's config as another model type: the config may be loaded wrongly.",
+     "Check config.json's model_type and architectures match the model (and that the transformers version "
+     "knows it); pass --hf-config-path or --trust-remote-code if the model needs its own config class"),
+    ("ray_parallel_over_local_gpus", r"(?:Tensor parallel size|[Ww]orld size) \(\d+\) exceeds (?:locally )?"
+     r"(?:available|visible) GPUs", "ray_error",
+     "The parallel size is larger than the GPUs of this node: Ray must place workers on other nodes, and the "
+     "placement group fails if the cluster lacks them.",
+     "Check `ray status` lists enough GPUs across nodes, or set tensor_parallel_size to the GPUs per node and "
+     "pipeline_parallel_size to the number of nodes"),
+    ("custom_allreduce_disabled", r"Custom allreduce is disabled", None,
+     "The custom all-reduce kernel is off (not supported for this GPU count or topology): tensor parallelism "
+     "uses NCCL all-reduce, which is slower for small messages.",
+     "Nothing to fix unless latency matters; --disable-custom-all-reduce makes it explicit"),
     ("swap_space_large", r"Possibly too large swap space", "host_oom",
      "swap_space asks for a large share of host RAM: loading can run the host out of memory.",
      "Lower --swap-space (GiB per GPU)"),
@@ -1613,10 +1658,12 @@ def _matches(run: _Run, lines: list[Line]) -> list[_Match]:
 def _wrapped(line: Line, lines: list[Line], limit: int = 2) -> list[Line]:
     """The message joined with the lines that continue it: a message reflowed over several lines, or a
     terminal that wrapped it mid-word ("... KV cache is nee" / "ded, ..."). A continuation has no level
-    header of its own, is not a frame, a traceback or an exception, and belongs to the same process."""
+    header of its own, is not a frame, a traceback or an exception, and belongs to the same process (or has no
+    process tag: a terminal that wraps a tagged line does not repeat the tag)."""
     following = []
     for after in lines[line.index + 1:line.index + 1 + limit]:
-        if (after.tag != line.tag or after.level is not None or after.is_frame or not after.message.strip()
+        if ((after.tag != line.tag and after.tag) or after.level is not None or after.is_frame
+                or not after.message.strip()
                 or after.message[:1].isspace()  # indented: structured output (pydantic's details), not a wrap
                 or _TRACEBACK.match(after.message) or _EXCEPTION.match(after.message)):
             break
@@ -1716,6 +1763,27 @@ def _following_failure(lines: list[Line], index: int, limit: int = 40) -> str:
     return "\n".join(picked)
 
 
+# What the engine says about a failure it reports tells the phase when nothing else does: it "failed to
+# start", or it died while serving (an engine is only dead once it has served), or a client got the answer.
+_FAILED_TO_START = re.compile(r"Engine core initialization failed|EngineCore failed to start|Engine process failed "
+                              r"to start|WorkerProc (?:initialization failed|failed to start)"
+                              r"|Error initializing vLLM engine")
+_DIED_WHILE_SERVING = re.compile(r"EngineDeadError|MQLLMEngine is already dead|AsyncEngineDeadError|Background loop "
+                                 r"has errored|Engine process \(pid \d+\) died")
+_ANSWERED = re.compile(r'"(?:GET|POST|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" \d{3}')
+
+
+def _phase_told_by_the_engine(run: _Run, lines: list[Line], line: Line, limit: int = 40) -> str | None:
+    after = [ln.message for ln in lines[line.index + 1:line.index + 1 + limit] if not ln.ignored]
+    if any(_ANSWERED.search(text) for text in after):
+        return "runtime"  # the request that hit the error was answered (a 500): the server was serving
+    if any(_FAILED_TO_START.search(text) for text in after):
+        return "before serving"
+    if any(_DIED_WHILE_SERVING.search(ln.message) for ln in run.lines):
+        return "runtime"
+    return None
+
+
 def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
     stage = _later(run.stage_at(line.index), _frame_stage(_frame_text(lines, line.index)))
     if stage is None and _CONFIG_VALIDATION.search(line.message):
@@ -1724,6 +1792,11 @@ def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
         # A line with no timeline ("NCCL WARN Cuda failure ...") is reported by the traceback or
         # wrapper that follows it ("WorkerProc failed to start ... in init_device"): its step decides.
         stage = _frame_stage(_following_failure(lines, line.index))
+    if stage is None:
+        told = _phase_told_by_the_engine(run, lines, line)
+        # "failed to start" rules out runtime only: a family that usually strikes while serving (a kernel
+        # fault) struck in the last step before it.
+        stage = ("startup" if default == "runtime" else None) if told == "before serving" else told
     return stage or default
 
 
@@ -1776,6 +1849,13 @@ _FRAME_CAUSES = (
      "is not in the lines read): a rank did not reach the store.",
      ["Check every rank started and can reach the master address and port (VLLM_HOST_IP, "
       "GLOO_SOCKET_IFNAME/NCCL_SOCKET_IFNAME, firewall)"]),
+    # ... or waited for the workers' reply to a step (the shared-memory queue): a worker hung or died.
+    (re.compile(r"(?s)(?:get_response|dequeue|acquire_read)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,4}\Z"), "timeout",
+     "The traceback ends while the engine waited for the workers' reply to a step (vLLM's shared-memory queue; "
+     "its error line is not in the lines read): a worker hung or died.",
+     ["Find the worker that stopped: its own error above, py-spy dump --pid on a hung one, NCCL_DEBUG=INFO for "
+      "a stuck collective",
+      "Raise VLLM_RPC_TIMEOUT / VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS only if a step is legitimately slow"]),
     (re.compile(r"\b(?:raise_if_cache_size_invalid|_?check_enough_kv_cache_memory)\b"), "kv_cache_insufficient",
      "The traceback ends in vLLM's KV-cache size check (its message is not in the lines read): the KV cache "
      "cannot hold max_model_len after the memory profile.",
@@ -1810,7 +1890,12 @@ def _truncated_traceback(run: _Run, lines: list[Line], outcome: _Outcome) -> dic
     if not frames:
         return None
     last = frames[-1]
-    text = "\n".join(line.message for line in frames)
+    # The source line printed under each frame is part of it ("[rank0]: llm = LLM.from_engine_args(...)"
+    # loses its indentation with the rank prefix).
+    under = [lines[line.index + 1] for line in frames
+             if line.index + 1 < len(lines) and lines[line.index + 1].tag == line.tag]
+    text = "\n".join(line.message for line in sorted({ln.index: ln for ln in [*frames, *under]}.values(),
+                                                       key=lambda ln: ln.index))
     phase = _later(run.stage_at(last.index), _frame_stage(text)) or "unknown"
     risk = _promoted(outcome.risks, last.index)
     if risk is not None:
