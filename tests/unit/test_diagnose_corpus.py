@@ -401,3 +401,10 @@ def test_a_terminal_wrap_without_the_process_tag_is_still_one_message():
                       "(100000), (4.26 GiB KV cach", "e is needed, which is larger than the available KV cache memory"
                       " (4.25 GiB)."])
     assert diagnose(text)["cause_class"] == "kv_cache_insufficient"
+
+
+def test_connecting_to_the_ray_cluster_is_engine_init():
+    text = "\n".join(["2025-02-11 21:35:17,102 INFO worker.py:1654 -- Connecting to existing Ray cluster at address: "
+                      "10.0.0.1:6379...", "Traceback (most recent call last):",
+                      '  File "/x/bin/vllm", line 8, in <module>', "    sys.exit(main())"])
+    assert diagnose(text)["phase"] == "load"

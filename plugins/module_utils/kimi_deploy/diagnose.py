@@ -227,6 +227,7 @@ _MILESTONES = (
         _VLLM_ACTIVITY.pattern + r"|Loading weights on|Using model weights format|Loading model from scratch"
         r"|rank \d+ in world size \d+ is assigned|distributed_init_method=\S+ backend=|world_size=\d+ rank=\d+"
         r"|Using \w+ (?:attention )?backend|Defaulting to use (?:mp|ray) for distributed|Started engine process"
+        r"|Connect(?:ing to existing|ed to) Ray cluster"
         r"|Initializing a V\d LLM engine")),
     ("startup", re.compile(
         _LOAD_DONE_TEXT + r"|Starting profile run|GPU KV cache size|Capturing cudagraphs"
