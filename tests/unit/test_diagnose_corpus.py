@@ -80,7 +80,14 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 def test_training_part_accuracy():
     # Floors under the measured figures on the training part (see the README's "Measured" section).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 0.89 and cause >= 0.73, (phase, cause)
+    assert phase >= 0.90 and cause >= 0.74, (phase, cause)
+
+
+def test_heldout_part_does_not_regress():
+    # The held-out figures were measured once, after the rule changes (16/24 phase, 17/24 cause; the issue's
+    # 90/80 % targets are not reached). This floor only guards against a regression; it is not a target to tune.
+    phase, cause = _accuracy(HELDOUT)
+    assert phase >= 16 / 24 and cause >= 17 / 24, (phase, cause)
 
 
 @pytest.mark.parametrize("entry", [e for e in TRAIN if e["cause"] == "healthy"], ids=lambda e: e["id"])
