@@ -20,7 +20,6 @@ the KV space in bytes from the business need and emits ``--kv-cache-memory-bytes
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Sequence
@@ -28,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 from typing import Any
 
+from .core.plan import BACKENDS, Layout, Memory, Plan, ServeFlags
 from .errors import KimiDeployError
 from .gpu_facts import architecture_for
 from .kv_cache import (
@@ -214,6 +214,10 @@ class PlanOptions:
     language_model_only: bool = False
     cpu_amx: bool | None = None
     max_suggested_nodes: int = 64
+    # Passed through to the release: the executor of a multi-node replica, the operator's flags and environment.
+    distributed_executor_backend: str = "mp"
+    extra_args: tuple[str, ...] = ()
+    extra_env: dict[str, str] | None = None
 
     @property
     def num_speculative_tokens(self) -> int:
@@ -242,6 +246,9 @@ class PlanOptions:
                 errors.append(f"{name} must be >= 0 (got {value})")
         if self.pp_layer_partition is not None and any(int(p) < 1 for p in self.pp_layer_partition):
             errors.append(f"pp_layer_partition entries must be >= 1 (got {list(self.pp_layer_partition)})")
+        if self.distributed_executor_backend not in BACKENDS:
+            errors.append(f"distributed_executor_backend must be one of {', '.join(BACKENDS)} "
+                          f"(got {self.distributed_executor_backend!r})")
         if self.num_speculative_tokens < 0:
             errors.append(f"num_speculative_tokens must be >= 0 (got {self.num_speculative_tokens})")
         return errors
@@ -380,37 +387,6 @@ def default_gpu_memory_utilization(total_bytes: int, out_of_pool_workspace: int,
 
 # --- layouts --------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Layout:
-    tp: int
-    pp: int = 1
-    dp: int = 1
-    ep: bool = False
-    dcp: int = 1
-    nnodes: int = 1
-    gpus_per_node_used: int = 1
-    partition: tuple[int, ...] | None = None
-
-    @property
-    def world_size(self) -> int:
-        return self.tp * self.pp * self.dp
-
-    def describe(self) -> str:
-        parts = [f"TP{self.tp}"]
-        if self.pp > 1:
-            parts.append(f"PP{self.pp}")
-        if self.dp > 1:
-            parts.append(f"DP{self.dp}")
-        text = " x ".join(parts)
-        if self.ep:
-            text += f" + EP{self.tp * self.dp}"
-        if self.dcp > 1:
-            text += f" + DCP{self.dcp}"
-        where = f"{self.nnodes} nodes x {self.gpus_per_node_used}" if self.nnodes > 1 else \
-            f"1 node x {self.gpus_per_node_used}"
-        return f"{where}, {text}"
-
-
 @dataclass
 class Evaluation:
     layout: Layout
@@ -437,7 +413,7 @@ class Evaluation:
         return not self.problems
 
     def meets(self, need: BusinessNeed) -> bool:
-        return self.feasible and self.full_length_sequences * self.layout.dp >= need.concurrency
+        return self.feasible and self.full_length_sequences * self.layout.data_parallel_size >= need.concurrency
 
 
 @dataclass
@@ -458,8 +434,9 @@ class Fleet:
 
     def as_dict(self) -> dict[str, Any]:
         lay = self.replica.layout
-        return {"description": lay.describe(), "tensor_parallel_size": lay.tp, "pipeline_parallel_size": lay.pp,
-                "data_parallel_size": lay.dp, "nnodes": lay.nnodes, "gpus_per_replica": lay.world_size,
+        return {"description": lay.describe(), "tensor_parallel_size": lay.tensor_parallel_size,
+                "pipeline_parallel_size": lay.pipeline_parallel_size, "data_parallel_size": lay.data_parallel_size,
+                "nnodes": lay.nnodes, "gpus_per_replica": lay.world_size,
                 "replicas_per_node": self.replicas_per_node}
 
 
@@ -546,7 +523,7 @@ class Planner:
         return []
 
     # -- entry point ------------------------------------------------------------------------------
-    def plan(self) -> dict[str, Any]:
+    def plan(self) -> Plan:
         platform = self.platform()
         problems = self.check_versions(platform) + self.check_context()
         if platform == "cpu":
@@ -612,10 +589,12 @@ class Planner:
                         if not self._shape_allowed(tp, pp, dp, nnodes, gpus_per_node, max(tps)):
                             continue
                         for ep in self._ep_choices(tp, dp):
-                            out.append(Layout(tp=tp, pp=pp, dp=dp, ep=ep, dcp=o.decode_context_parallel_size,
-                                              nnodes=nnodes, gpus_per_node_used=world // nnodes,
-                                              partition=o.pp_layer_partition))
-        out.sort(key=lambda lay: (lay.world_size, lay.nnodes, lay.dp, lay.pp, lay.ep))
+                            out.append(Layout(
+                                tensor_parallel_size=tp, pipeline_parallel_size=pp, data_parallel_size=dp,
+                                enable_expert_parallel=ep, decode_context_parallel_size=o.decode_context_parallel_size,
+                                nnodes=nnodes, gpus_per_node=world // nnodes, pp_layer_partition=o.pp_layer_partition))
+        out.sort(key=lambda lay: (lay.world_size, lay.nnodes, lay.data_parallel_size, lay.pipeline_parallel_size,
+                                  lay.enable_expert_parallel))
         return out
 
     def _shape_allowed(self, tp: int, pp: int, dp: int, nnodes: int, gpus_per_node: int, node_tp: int) -> bool:
@@ -668,9 +647,9 @@ class Planner:
         backend, start_block = self._attention_backend(arch)
         kernel_min = ATTENTION_BACKEND_MIN_BLOCK.get(backend.upper(), CUDA_DEFAULT_BLOCK_SIZE)
 
-        partitions = [layout.partition] if layout.partition else [None]
-        if layout.pp > 1 and not layout.partition:
-            balanced = attention_pp_partition(profile, layout.pp)
+        partitions = [layout.pp_layer_partition] if layout.pp_layer_partition else [None]
+        if layout.pipeline_parallel_size > 1 and not layout.pp_layer_partition:
+            balanced = attention_pp_partition(profile, layout.pipeline_parallel_size)
             if balanced:
                 partitions.append(balanced)
         best: Evaluation | None = None
@@ -688,7 +667,7 @@ class Planner:
         """The ledger of one layout. ``max_num_seqs`` is the target capped by what the KV cache holds, and
         the sampler's share of the activation reserve depends on it: when the cap bites, the ledger is
         redone with the capped value until the cap holds (a smaller cap only leaves more room)."""
-        target = self.options.max_num_seqs or cdiv(self.need.concurrency, layout.dp)
+        target = self.options.max_num_seqs or cdiv(self.need.concurrency, layout.data_parallel_size)
         args = (layout, partition, node, total, util, requested, workspace, context, kv_dtype, start_block,
                 kernel_min)
         ev = self._ledger(*args, max_seqs_cap=target)
@@ -703,20 +682,23 @@ class Planner:
                 requested: int, workspace: int, context: int, kv_dtype: str, start_block: int, kernel_min: int,
                 *, max_seqs_cap: int) -> Evaluation:
         o, profile = self.options, self.profile
-        wl = WeightLayout(tp=layout.tp, pp=layout.pp, dp=layout.dp, enable_expert_parallel=layout.ep,
+        wl = WeightLayout(tp=layout.tensor_parallel_size, pp=layout.pipeline_parallel_size,
+                          dp=layout.data_parallel_size, enable_expert_parallel=layout.enable_expert_parallel,
                           pp_partition=partition, language_model_only=o.language_model_only)
         stages = self.weights.per_stage(wl)
         kv = build_kv_cache_layout(
-            profile, tp=layout.tp, pp=layout.pp, dcp=layout.dcp, kv_cache_dtype=kv_dtype,
-            block_size=start_block, kernel_min_block=kernel_min, pp_partition=partition,
-            num_speculative_tokens=o.num_speculative_tokens, prefix_caching=bool(o.enable_prefix_caching))
+            profile, tp=layout.tensor_parallel_size, pp=layout.pipeline_parallel_size,
+            dcp=layout.decode_context_parallel_size, kv_cache_dtype=kv_dtype, block_size=start_block,
+            kernel_min_block=kernel_min, pp_partition=partition, num_speculative_tokens=o.num_speculative_tokens,
+            prefix_caching=bool(o.enable_prefix_caching))
         mnbt = o.max_num_batched_tokens or min(
             default_max_num_batched_tokens(total, node.gpu_name, layout.world_size, cpu=False),
             max_seqs_cap * self.need.max_model_len)
         stage_layers = max(s.layers.stop - s.layers.start for s in stages)
         activation = o.activation_reserve_bytes if o.activation_reserve_bytes is not None else \
-            activation_peak_bytes(profile, tp=layout.tp, stage_layers=stage_layers, max_num_batched_tokens=mnbt,
-                                  max_num_seqs=max_seqs_cap, enable_expert_parallel=layout.ep)
+            activation_peak_bytes(profile, tp=layout.tensor_parallel_size, stage_layers=stage_layers,
+                                  max_num_batched_tokens=mnbt, max_num_seqs=max_seqs_cap,
+                                  enable_expert_parallel=layout.enable_expert_parallel)
         non_torch = o.non_torch_reserve_bytes if o.non_torch_reserve_bytes is not None else \
             non_torch_reserve_bytes(layout.world_size, layout.nnodes)
         cudagraph = 0 if o.enforce_eager else (
@@ -751,7 +733,7 @@ class Planner:
                                 f"needs {_gib(physical)} GiB, more than the {_gib(total - context - workspace)} GiB "
                                 "a GPU has outside the CUDA context and workspaces")
         ev = Evaluation(
-            layout=replace(layout, partition=partition), kv=kv, total_bytes=total, requested_bytes=requested,
+            layout=replace(layout, pp_layer_partition=partition), kv=kv, total_bytes=total, requested_bytes=requested,
             util=util, stage_weights=[s.total_bytes for s in stages], weights_by_kind=stages[limiting].by_kind,
             activation=activation, non_torch=non_torch, cudagraph=cudagraph, out_of_pool=context + workspace,
             stage_budgets=budgets, num_blocks=num_blocks, limiting_stage=limiting, max_num_batched_tokens=mnbt,
@@ -760,7 +742,7 @@ class Planner:
             ev.full_length_sequences = (num_blocks - 1) // kv.blocks_per_request(self.need.max_model_len)
         return ev
 
-    def plan_gpu(self, problems: list[str]) -> dict[str, Any]:
+    def plan_gpu(self, problems: list[str]) -> Plan:
         node, gpus_per_node = self._gpu_group()
         arch = node.architecture
         kv_dtype, dtype_problems = self._kv_dtype(arch)
@@ -826,12 +808,13 @@ class Planner:
     def _replica_worthy(self, ev: Evaluation) -> bool:
         """A replica holds the whole target, or at least one full-length request per GPU it takes. A smaller
         one is mostly weights: a deeper layout then beats copies of it, so the search may still grow."""
-        return ev.full_length_sequences * ev.layout.dp >= min(self.need.concurrency, ev.layout.world_size)
+        held = ev.full_length_sequences * ev.layout.data_parallel_size
+        return held >= min(self.need.concurrency, ev.layout.world_size)
 
     def _fleet(self, ev: Evaluation, gpus_per_node: int) -> Fleet:
         """Replicas of ``ev``'s layout that hold the target concurrency, and the nodes they take."""
         lay = ev.layout
-        per_replica = ev.full_length_sequences * lay.dp
+        per_replica = ev.full_length_sequences * lay.data_parallel_size
         replicas = cdiv(self.need.concurrency, per_replica) if per_replica else 0
         if lay.nnodes > 1:
             per_node, nodes_needed = None, replicas * lay.nnodes
@@ -856,14 +839,15 @@ class Planner:
             if len(self.nodes) == 1 else \
             f"{len(self.nodes)} nodes x {gpus_per_node} {node.gpu_name} ({_gib(node.gpu_memory_bytes)} GiB each)"
         head = f"{self.profile.name} on {gpus}: it does not fit. " + "; ".join(selected.problems or [
-            f"holds {selected.full_length_sequences * selected.layout.dp} of the {self.need.concurrency} "
+            f"holds {selected.full_length_sequences * selected.layout.data_parallel_size} of the "
+            f"{self.need.concurrency} "
             f"requests of {self.need.max_model_len} tokens"])
         if suggestion is None:
             return head + (f". No layout of up to {max(len(self.nodes), self.options.max_suggested_nodes)} such "
                            "nodes fits; use larger GPUs or lower the context/concurrency")
         return head + (f". Smallest layout that fits: {suggestion.layout.describe()} "
                        f"(≈ {_gib(max(suggestion.stage_weights))} GiB weights/GPU, holds "
-                       f"{suggestion.full_length_sequences * suggestion.layout.dp} requests of "
+                       f"{suggestion.full_length_sequences * suggestion.layout.data_parallel_size} requests of "
                        f"{self.need.max_model_len} tokens)")
 
     # -- CPU ----------------------------------------------------------------------------------------
@@ -907,7 +891,7 @@ class Planner:
                             "'assert self.intermediate_tensors is not None'; drop enforce_eager or use TP")
         return tp, pp
 
-    def plan_cpu(self, problems: list[str]) -> dict[str, Any]:
+    def plan_cpu(self, problems: list[str]) -> Plan:
         o, profile, need = self.options, self.profile, self.need
         node = min(self.nodes, key=lambda n: n.host_memory_bytes or 0)  # the tightest host decides
         tp, pp = self.cpu_layout(problems)
@@ -953,7 +937,7 @@ class Planner:
         mnbt = o.max_num_batched_tokens or default_max_num_batched_tokens(0, "", 1, cpu=True)
         if reference_mla:  # vLLM disables chunked prefill for the reference CPU MLA kernel
             mnbt = max(mnbt, need.max_model_len)
-        layout = Layout(tp=tp, pp=pp, nnodes=tp * pp, gpus_per_node_used=0)
+        layout = Layout(tensor_parallel_size=tp, pipeline_parallel_size=pp, nnodes=tp * pp, gpus_per_node=0)
         heaviest = max(range(pp), key=lambda s: stages[s].total_bytes)
         ev = Evaluation(layout=layout, kv=kv, total_bytes=host, requested_bytes=room, util=0.0,
                         stage_weights=[stage.total_bytes for stage in stages],
@@ -961,16 +945,13 @@ class Planner:
                         activation=0, non_torch=reserve, cudagraph=0, out_of_pool=0, stage_budgets=[kv_bytes] * pp,
                         num_blocks=num_blocks, limiting_stage=heaviest, max_num_batched_tokens=mnbt,
                         max_num_seqs_cap=max_num_seqs, problems=[], full_length_sequences=sequences)
-        result = self._result("cpu", not problems, problems, ev, None, "cpu", resolve_kv_cache_dtype(
-            o.kv_cache_dtype, profile.dtype), 1, node_names=[n.name for n in self.nodes[:tp * pp]])
-        result["memory"]["requested_bytes"] = None  # no gpu_memory_utilization share on the CPU build
-        result["memory"]["host_room_bytes"] = room  # host memory left for KV after weights and processes
-        return result
+        return self._result("cpu", not problems, problems, ev, None, "cpu", resolve_kv_cache_dtype(
+            o.kv_cache_dtype, profile.dtype), 1, node_names=[n.name for n in self.nodes[:tp * pp]], host_room=room)
 
     # -- output -------------------------------------------------------------------------------------
     def _result(self, platform: str, fits: bool, reasons: list[str], ev: Evaluation, suggestion: Evaluation | None,
                 arch: str, kv_dtype: str, evaluated: int, node_names: list[str] | None = None,
-                fleet: Fleet | None = None) -> dict[str, Any]:
+                fleet: Fleet | None = None, host_room: int | None = None) -> Plan:
         o, need, profile, kv = self.options, self.need, self.profile, ev.kv
         lay = ev.layout
         if node_names is None:
@@ -981,83 +962,76 @@ class Planner:
         if platform == "cpu":
             max_num_seqs = ev.max_num_seqs_cap
         predicted = kv.capacity_tokens(ev.num_blocks, need.max_model_len) if ev.num_blocks else 0
-        memory = {
-            "total_bytes": ev.total_bytes,
-            "requested_bytes": ev.requested_bytes,
-            "weights_bytes": ev.stage_weights[stage],
-            "weights_bytes_max_stage": max(ev.stage_weights),
-            "weights_by_kind": ev.weights_by_kind,
-            "activation_reserve_bytes": ev.activation,
-            "non_torch_reserve_bytes": ev.non_torch,
-            "cudagraph_reserve_bytes": ev.cudagraph,
-            "out_of_pool_reserve_bytes": ev.out_of_pool,
-            "kv_budget_bytes": max(0, ev.stage_budgets[stage]),
-            # Per GPU on the stages that hold attention: a stage of only linear layers stores no tokens.
-            "kv_bytes_per_token": max(kv.stage_kv_bytes_per_token(s) for s in range(kv.pp)),
-            "state_bytes_per_sequence": kv.stage_state_bytes_per_sequence(stage),
-            "bytes_per_block": kv.stage_bytes_per_block(stage),
-            "blocks_per_request": kv.blocks_per_request(need.max_model_len),
-            "num_blocks": ev.num_blocks,
-            "kv_tokens": predicted,
-            "max_concurrency": round(kv.max_concurrency(ev.num_blocks, need.max_model_len), 2),
-            "full_length_sequences": sequences_per_replica * lay.dp,
-            "stages": [{"stage": s, "layers": list(_range_pair(kv, s)), "weights_bytes": w,
-                        "kv_budget_bytes": max(0, ev.stage_budgets[s]), "bytes_per_block": kv.stage_bytes_per_block(s)}
-                       for s, w in enumerate(ev.stage_weights)],
-        }
-        default_partition = default_pp_partition(profile.num_layers, lay.pp)
-        partition = list(lay.partition) if lay.partition and tuple(lay.partition) != default_partition else None
-        layout = {
-            "tensor_parallel_size": lay.tp,
-            "pipeline_parallel_size": lay.pp,
-            "data_parallel_size": lay.dp,
-            "data_parallel_size_local": max(1, lay.dp // lay.nnodes) if lay.dp > 1 else 1,
-            "enable_expert_parallel": lay.ep,
-            "decode_context_parallel_size": lay.dcp,
-            "nodes": node_names,
-            "nnodes": lay.nnodes,
-            "gpus_per_node": lay.gpus_per_node_used,
-            "world_size": lay.world_size,
-            "pp_layer_partition": partition,
-        }
-        plan: dict[str, Any] = {
-            "fits": bool(fits),
-            "reasons": reasons,
-            "warnings": list(self.warnings),
-            "platform": platform,
-            "architecture": arch,
-            "model": {"name": profile.name, "family": profile.family, "architecture": profile.architecture,
-                      "attention": profile.attention, "trust_remote_code": profile.trust_remote_code},
-            "layout": layout,
-            "suggested_layout": _layout_summary(suggestion) if suggestion and not fits else None,
-            "max_model_len": need.max_model_len,
-            "max_num_seqs": max_num_seqs,
-            "max_num_batched_tokens": ev.max_num_batched_tokens,
-            "gpu_memory_utilization": ev.util if platform == "cuda" else None,
-            "kv_cache_dtype": kv.kv_cache_dtype,
-            "block_size": kv.block_size,
-            "concurrency_target": need.concurrency,
-            "memory": memory,
-            "predicted_kv_tokens": predicted,
-            "layouts_evaluated": evaluated,
-        }
-        plan.update(self._fleet_fields(ev, fleet, platform))
         alignment = context_alignment(kv, need.max_model_len, ev.num_blocks, profile.max_position_embeddings)
-        memory["context_alignment"] = alignment
+        memory = Memory(
+            total_bytes=ev.total_bytes,
+            # no gpu_memory_utilization share on the CPU build
+            requested_bytes=ev.requested_bytes if platform == "cuda" else None,
+            weights_bytes=ev.stage_weights[stage],
+            weights_bytes_max_stage=max(ev.stage_weights),
+            weights_by_kind=ev.weights_by_kind,
+            activation_reserve_bytes=ev.activation,
+            non_torch_reserve_bytes=ev.non_torch,
+            cudagraph_reserve_bytes=ev.cudagraph,
+            out_of_pool_reserve_bytes=ev.out_of_pool,
+            kv_budget_bytes=max(0, ev.stage_budgets[stage]),
+            # Per GPU on the stages that hold attention: a stage of only linear layers stores no tokens.
+            kv_bytes_per_token=max(kv.stage_kv_bytes_per_token(s) for s in range(kv.pp)),
+            state_bytes_per_sequence=kv.stage_state_bytes_per_sequence(stage),
+            bytes_per_block=kv.stage_bytes_per_block(stage),
+            blocks_per_request=kv.blocks_per_request(need.max_model_len),
+            num_blocks=ev.num_blocks,
+            kv_tokens=predicted,
+            max_concurrency=round(kv.max_concurrency(ev.num_blocks, need.max_model_len), 2),
+            full_length_sequences=sequences_per_replica * lay.data_parallel_size,
+            stages=[{"stage": s, "layers": list(_range_pair(kv, s)), "weights_bytes": w,
+                     "kv_budget_bytes": max(0, ev.stage_budgets[s]), "bytes_per_block": kv.stage_bytes_per_block(s)}
+                    for s, w in enumerate(ev.stage_weights)],
+            context_alignment=alignment,
+            host_room_bytes=host_room,
+        )
+        default_partition = default_pp_partition(profile.num_layers, lay.pipeline_parallel_size)
+        partition = lay.pp_layer_partition if lay.pp_layer_partition and \
+            tuple(lay.pp_layer_partition) != default_partition else None
+        warnings = list(self.warnings)
         if alignment["loss_vs_pool"] > CONTEXT_LOSS_WARNING:
-            plan["warnings"].append(_alignment_warning(alignment, need.max_model_len))
-        if profile.full_attention_layers and not memory["kv_bytes_per_token"]:
+            warnings.append(_alignment_warning(alignment, need.max_model_len))
+        if profile.full_attention_layers and not memory.kv_bytes_per_token:
             raise KimiDeployError(f"{profile.name} has attention layers but the plan stores 0 B/token for them; "
                                   "this is a planner bug, report it with the config")
-        plan["serve_args"], plan["env"] = self._serve_args(plan, arch, kv_dtype, ev)
-        plan["summary"] = summarize(plan)
-        return plan
+        layout = replace(lay, pp_layer_partition=partition, nodes=tuple(node_names))
+        flags, env = self._serve_flags(platform, layout, arch, kv_dtype, memory)
+        plan = Plan(
+            fits=bool(fits),
+            reasons=tuple(reasons),
+            warnings=tuple(warnings),
+            platform=platform,
+            architecture=arch,
+            model={"name": profile.name, "family": profile.family, "architecture": profile.architecture,
+                   "attention": profile.attention, "trust_remote_code": profile.trust_remote_code},
+            layout=layout,
+            suggested_layout=_layout_summary(suggestion) if suggestion and not fits else None,
+            max_model_len=need.max_model_len,
+            max_num_seqs=max_num_seqs,
+            max_num_batched_tokens=ev.max_num_batched_tokens,
+            gpu_memory_utilization=ev.util if platform == "cuda" else None,
+            kv_cache_dtype=kv.kv_cache_dtype,
+            block_size=kv.block_size,
+            concurrency_target=need.concurrency,
+            memory=memory,
+            predicted_kv_tokens=predicted,
+            layouts_evaluated=evaluated,
+            **self._fleet_fields(ev, fleet, platform),
+            serve_flags=flags,
+            env=env,
+        )
+        return replace(plan, summary=summarize(plan))
 
     def _fleet_fields(self, ev: Evaluation, fleet: Fleet | None, platform: str) -> dict[str, Any]:
         """How many replicas of this layout the target concurrency takes (1 when one replica holds it)."""
         lay = ev.layout
         if fleet is None:
-            per = ev.full_length_sequences * lay.dp
+            per = ev.full_length_sequences * lay.data_parallel_size
             fleet = Fleet(ev, cdiv(self.need.concurrency, per) if per else 0, per,
                           (cdiv(self.need.concurrency, per) if per else 0) * lay.world_size,
                           (cdiv(self.need.concurrency, per) if per else 0) * lay.nnodes, None)
@@ -1069,78 +1043,55 @@ class Planner:
             "replica_layout": fleet.as_dict(),
         }
 
-    def _serve_args(self, plan: dict[str, Any], arch: str, kv_dtype: str, ev: Evaluation
-                    ) -> tuple[list[str], dict[str, str]]:
+    def _serve_flags(self, platform: str, layout: Layout, arch: str, kv_dtype: str, memory: Memory
+                     ) -> tuple[ServeFlags, dict[str, str]]:
+        """The flags and environment besides layout and sizes: the options, the recipe's, the operator's."""
         o, profile = self.options, self.profile
-        lay = plan["layout"]
-        args: list[str] = []
         env: dict[str, str] = {}
-        if plan["platform"] == "cpu" and lay["nnodes"] > 1:  # one CPU worker per node of the replica
-            if lay["tensor_parallel_size"] > 1:
-                args += ["--tensor-parallel-size", str(lay["tensor_parallel_size"])]
-            if lay["pipeline_parallel_size"] > 1:
-                args += ["--pipeline-parallel-size", str(lay["pipeline_parallel_size"])]
-        if plan["platform"] == "cuda":
-            args += ["--tensor-parallel-size", str(lay["tensor_parallel_size"])]
-            if lay["pipeline_parallel_size"] > 1:
-                args += ["--pipeline-parallel-size", str(lay["pipeline_parallel_size"])]
-            if lay["data_parallel_size"] > 1:
-                args += ["--data-parallel-size", str(lay["data_parallel_size"])]
-            if lay["enable_expert_parallel"]:
-                args.append("--enable-expert-parallel")
-            if lay["decode_context_parallel_size"] > 1:
-                args += ["--decode-context-parallel-size", str(lay["decode_context_parallel_size"])]
-        args += ["--max-model-len", str(plan["max_model_len"]), "--max-num-seqs", str(plan["max_num_seqs"]),
-                 "--max-num-batched-tokens", str(plan["max_num_batched_tokens"])]
-        if plan["platform"] == "cuda":
-            args += ["--gpu-memory-utilization", f"{plan['gpu_memory_utilization']:.2f}"]
-            if o.kv_cache_memory_bytes is not None:
-                args += ["--kv-cache-memory-bytes", str(o.kv_cache_memory_bytes)]
-        else:
-            # Exact bytes, per worker. The unit must not set VLLM_CPU_KVCACHE_SPACE: platforms/cpu.py lets
-            # that legacy variable (whole GiB) override --kv-cache-memory-bytes.
-            args += ["--kv-cache-memory-bytes", str(plan["memory"]["kv_budget_bytes"])]
-        if kv_dtype not in ("auto", profile.dtype):
-            args += ["--kv-cache-dtype", kv_dtype]
-        if o.block_size:
-            args += ["--block-size", str(o.block_size)]
-        if profile.trust_remote_code:
-            args.append("--trust-remote-code")
-        if o.enforce_eager:
-            args.append("--enforce-eager")
-        if o.enable_prefix_caching is not None:
-            args.append("--enable-prefix-caching" if o.enable_prefix_caching else "--no-enable-prefix-caching")
-        if o.language_model_only:
-            args.append("--language-model-only")
-        if o.speculative_config:
-            args += ["--speculative-config", json.dumps(o.speculative_config, separators=(",", ":"))]
-        if lay["pp_layer_partition"]:
-            env["VLLM_PP_LAYER_PARTITION"] = ",".join(str(p) for p in lay["pp_layer_partition"])
-        if plan["platform"] == "cuda":
-            version = parse_version(o.vllm_version)
-            if version is None or version >= STARTUP_PLAN_FROM:
+        recipe: list[str] = []
+        backend = attention_config = None
+        if layout.pp_layer_partition:
+            env["VLLM_PP_LAYER_PARTITION"] = ",".join(str(p) for p in layout.pp_layer_partition)
+        if platform == "cuda":
+            if self.version is None or self.version >= STARTUP_PLAN_FROM:
                 # vLLM's own startup plan would replace the profile with a KV size it saved on an earlier boot:
                 # reserves would go unmeasured and the KV cache would follow a file outside the release. The
                 # plan is ours (calibration.py), so it stays off explicitly, whatever the host's environment.
                 env["VLLM_ENABLE_STARTUP_PLAN"] = "0"
             general, specific = known_good(profile.family, arch)
             backend = o.attention_backend or specific.attention_backend
-            if backend:
-                args += ["--attention-backend", backend]
             for entry in (general, specific):
-                args += list(entry.args)
+                recipe += list(entry.args)
                 env.update(dict(entry.env))
-                if lay["nnodes"] > 1:
-                    args += list(entry.multinode_args)
+                if layout.nnodes > 1:
+                    recipe += list(entry.multinode_args)
                     env.update(dict(entry.multinode_env))
             if specific.prefill_query_quantization_with_fp8 and kv_dtype.startswith("fp8"):
-                args += ["--attention-config",
-                         json.dumps({"use_prefill_query_quantization": True, "mla_prefill_backend": "flashinfer"},
-                                    separators=(",", ":"))]
+                attention_config = {"use_prefill_query_quantization": True, "mla_prefill_backend": "flashinfer"}
+            kv_bytes = o.kv_cache_memory_bytes
         else:
             general, _ = known_good(profile.family, "cpu")
-            args += list(general.args)
-        return args, env
+            recipe += list(general.args)
+            # Exact bytes, per worker. The unit must not set VLLM_CPU_KVCACHE_SPACE: platforms/cpu.py lets
+            # that legacy variable (whole GiB) override --kv-cache-memory-bytes.
+            kv_bytes = memory.kv_budget_bytes
+        env.update({str(k): str(v) for k, v in (o.extra_env or {}).items()})
+        flags = ServeFlags(
+            kv_cache_memory_bytes=kv_bytes,
+            kv_cache_dtype=kv_dtype if kv_dtype not in ("auto", profile.dtype) else None,
+            block_size=o.block_size or None,
+            trust_remote_code=profile.trust_remote_code,
+            enforce_eager=o.enforce_eager,
+            enable_prefix_caching=o.enable_prefix_caching,
+            language_model_only=o.language_model_only,
+            speculative_config=o.speculative_config or None,
+            attention_backend=backend,
+            recipe_args=tuple(recipe),
+            attention_config=attention_config,
+            distributed_executor_backend=o.distributed_executor_backend,
+            extra_args=tuple(o.extra_args),
+        )
+        return flags, env
 
 
 # Share of the KV pool a context may lose to block rounding and per-request state before the plan says so.
@@ -1200,53 +1151,51 @@ def _closer(a: Evaluation, b: Evaluation) -> bool:
 
 def _layout_summary(ev: Evaluation) -> dict[str, Any]:
     lay = ev.layout
-    return {"tensor_parallel_size": lay.tp, "pipeline_parallel_size": lay.pp, "data_parallel_size": lay.dp,
-            "enable_expert_parallel": lay.ep, "decode_context_parallel_size": lay.dcp, "nnodes": lay.nnodes,
-            "gpus_per_node": lay.gpus_per_node_used, "world_size": lay.world_size,
+    return {"tensor_parallel_size": lay.tensor_parallel_size, "pipeline_parallel_size": lay.pipeline_parallel_size,
+            "data_parallel_size": lay.data_parallel_size, "enable_expert_parallel": lay.enable_expert_parallel,
+            "decode_context_parallel_size": lay.decode_context_parallel_size, "nnodes": lay.nnodes,
+            "gpus_per_node": lay.gpus_per_node, "world_size": lay.world_size,
             "weights_bytes": max(ev.stage_weights), "description": lay.describe(),
-            "full_length_sequences": ev.full_length_sequences * lay.dp}
+            "full_length_sequences": ev.full_length_sequences * lay.data_parallel_size}
 
 
 def _gib(nbytes: float) -> str:
     return f"{nbytes / GiB:.1f}"
 
 
-def summarize(plan: dict[str, Any]) -> str:
-    mem, lay = plan["memory"], plan["layout"]
-    status = "fits" if plan["fits"] else "REFUSED"
-    if plan["platform"] == "cpu":
-        where = f"CPU build on {', '.join(lay['nodes']) or 'the host'}"
+def summarize(plan: Plan) -> str:
+    mem, lay = plan.memory, plan.layout
+    status = "fits" if plan.fits else "REFUSED"
+    if plan.platform == "cpu":
+        where = f"CPU build on {', '.join(lay.nodes) or 'the host'}"
         lines = [
-            f"{plan['model']['name']}: {status}; {where}",
-            f"weights {_gib(mem['weights_bytes'])} GiB; KV space {mem['kv_budget_bytes']} bytes "
-            f"({_gib(mem['kv_budget_bytes'])} GiB, block {plan['block_size']})",
+            f"{plan.model['name']}: {status}; {where}",
+            f"weights {_gib(mem.weights_bytes)} GiB; KV space {mem.kv_budget_bytes} bytes "
+            f"({_gib(mem.kv_budget_bytes)} GiB, block {plan.block_size})",
         ]
     else:
-        desc = Layout(tp=lay["tensor_parallel_size"], pp=lay["pipeline_parallel_size"], dp=lay["data_parallel_size"],
-                      ep=lay["enable_expert_parallel"], dcp=lay["decode_context_parallel_size"], nnodes=lay["nnodes"],
-                      gpus_per_node_used=lay["gpus_per_node"]).describe()
         lines = [
-            f"{plan['model']['name']}: {status}; {desc}",
-            f"per GPU: {_gib(mem['total_bytes'])} GiB x util {plan['gpu_memory_utilization']} = "
-            f"{_gib(mem['requested_bytes'])} GiB; weights {_gib(mem['weights_bytes'])}, activations "
-            f"{_gib(mem['activation_reserve_bytes'])}, non-torch {_gib(mem['non_torch_reserve_bytes'])}, CUDA graphs "
-            f"{_gib(mem['cudagraph_reserve_bytes'])} -> KV budget {_gib(mem['kv_budget_bytes'])} GiB",
+            f"{plan.model['name']}: {status}; {lay.describe()}",
+            f"per GPU: {_gib(mem.total_bytes)} GiB x util {plan.gpu_memory_utilization} = "
+            f"{_gib(mem.requested_bytes or 0)} GiB; weights {_gib(mem.weights_bytes)}, activations "
+            f"{_gib(mem.activation_reserve_bytes)}, non-torch {_gib(mem.non_torch_reserve_bytes)}, CUDA graphs "
+            f"{_gib(mem.cudagraph_reserve_bytes)} -> KV budget {_gib(mem.kv_budget_bytes)} GiB",
         ]
-    lines.append(f"KV: {mem['kv_bytes_per_token']} B/token ({plan['kv_cache_dtype']}), "
-                 f"{mem['state_bytes_per_sequence']} B state/sequence, block {plan['block_size']} -> "
-                 f"{plan['predicted_kv_tokens']:,} tokens")
-    lines.append(f"context {plan['max_model_len']}, concurrency {mem['full_length_sequences']} full-length "
-                 f"(target {plan['concurrency_target']}), max_num_seqs {plan['max_num_seqs']}")
-    alignment = mem.get("context_alignment") or {}
+    lines.append(f"KV: {mem.kv_bytes_per_token} B/token ({plan.kv_cache_dtype}), "
+                 f"{mem.state_bytes_per_sequence} B state/sequence, block {plan.block_size} -> "
+                 f"{plan.predicted_kv_tokens:,} tokens")
+    lines.append(f"context {plan.max_model_len}, concurrency {mem.full_length_sequences} full-length "
+                 f"(target {plan.concurrency_target}), max_num_seqs {plan.max_num_seqs}")
+    alignment = mem.context_alignment or {}
     if alignment.get("suggested_max_model_len"):
         lines.append(f"context alignment: {alignment['rounding_loss']:.1%} of each request's last block is empty at "
-                     f"{plan['max_model_len']}; {alignment['suggested_max_model_len']} fills it (same blocks)")
-    if plan.get("replicas_needed") is not None and plan["platform"] == "cuda":
-        replica = plan["replica_layout"]
-        lines.append(f"fleet: {plan['replicas_needed']:,} replica(s) of {replica['description']}, "
-                     f"{plan['concurrency_per_replica']:,} full-length requests each; {plan['gpus_total']:,} GPUs "
-                     f"on {plan['nodes_total']:,} nodes in all")
-    lines.extend(plan["reasons"])
+                     f"{plan.max_model_len}; {alignment['suggested_max_model_len']} fills it (same blocks)")
+    if plan.replicas_needed is not None and plan.platform == "cuda":
+        replica = plan.replica_layout or {}
+        lines.append(f"fleet: {plan.replicas_needed:,} replica(s) of {replica['description']}, "
+                     f"{plan.concurrency_per_replica:,} full-length requests each; {plan.gpus_total:,} GPUs "
+                     f"on {plan.nodes_total:,} nodes in all")
+    lines.extend(plan.reasons)
     return "\n".join(lines)
 
 
@@ -1281,5 +1230,5 @@ def load_model(*, model_dir: str | None = None, model_config: str | dict[str, An
 
 def plan_deployment(profile: ModelProfile, weights: WeightInventory, nodes: Sequence[dict[str, Any]],
                     need: BusinessNeed, options: PlanOptions | None = None) -> dict[str, Any]:
-    """Plan one vLLM deployment; see the module docstring."""
-    return Planner(profile, weights, nodes, need, options).plan()
+    """Plan one vLLM deployment (``Plan.to_dict()``, the shape the roles read); see the module docstring."""
+    return Planner(profile, weights, nodes, need, options).plan().to_dict()
