@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from ..errors import KimiDeployError
-from .argv import split_argv
+from .argv import argv_params, split_argv
 
 PLAN_SCHEMA_VERSION = 1
 BACKENDS = ("mp", "ray")
@@ -347,8 +347,6 @@ def _compact_json(value: Any) -> str:
 def launch_params(plan: Plan) -> dict[str, Any]:
     """``{name: value}`` of what the plan launches: layout sizes, scalar fields, flags that are set, then the
     recipe's and the operator's flags (which win, as they do in vLLM's parser)."""
-    from .argv import argv_params
-
     params: dict[str, Any] = {}
     for name, value in {**plan.layout.to_dict(), **plan.to_dict()}.items():
         if not isinstance(value, (Mapping, list, tuple)) and name != "schema_version":
