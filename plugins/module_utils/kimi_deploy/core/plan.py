@@ -90,7 +90,7 @@ class Layout:
                 enable_expert_parallel=bool(layout.get("enable_expert_parallel") or False),
                 decode_context_parallel_size=int(layout.get("decode_context_parallel_size") or 1),
                 nnodes=int(layout.get("nnodes") or len(nodes) or 1),
-                gpus_per_node=int(layout.get("gpus_per_node") or 1),
+                gpus_per_node=int(1 if layout.get("gpus_per_node") is None else layout["gpus_per_node"]),
                 pp_layer_partition=tuple(int(p) for p in partition) if partition else None,
                 nodes=nodes,
             )
