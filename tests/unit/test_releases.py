@@ -1,6 +1,5 @@
 import json
 import os
-
 from pathlib import Path
 
 import pytest
@@ -233,5 +232,5 @@ def test_a_new_release_stores_the_plan_once():
                    "schema_version": RELEASE_SCHEMA_VERSION}
     with pytest.raises(KimiDeployError, match="another plan"):
         new_release_doc({"plan": {"max_model_len": 1}}, {"plan": plan})
-    with pytest.raises(KimiDeployError, match="inputs.plan"):
+    with pytest.raises(KimiDeployError, match=r"inputs\.plan"):
         new_release_doc({"plan": plan}, {})
