@@ -343,10 +343,9 @@ def _compact_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-# Plan fields that are launch parameters of their own (a ledger column, a comparison between attempts).
 def launch_params(plan: Plan) -> dict[str, Any]:
-    """``{name: value}`` of what the plan launches: layout sizes, scalar fields, flags that are set, then the
-    recipe's and the operator's flags (which win, as they do in vLLM's parser)."""
+    """``{name: value}`` of what the plan launches (the ledger's columns and comparisons): layout sizes, scalar
+    fields, flags that are set, then the recipe's and the operator's flags (which win, as in vLLM's parser)."""
     params: dict[str, Any] = {}
     for name, value in {**plan.layout.to_dict(), **plan.to_dict()}.items():
         if not isinstance(value, (Mapping, list, tuple)) and name != "schema_version":
