@@ -64,9 +64,10 @@ options:
     default: ""
   launch_params:
     description:
-      - Every launch parameter, as the plan's dict (names as keys, such as C(max_model_len)) or the
-        C(vllm serve) argument list (such as C(serve /models/m --max-model-len 8192 -tp 8)). Numbers and booleans
-        are typed, C(--no-x) gives C(x=false), credential flags are dropped.
+      - Every launch parameter, as the plan (the output of M(kimi_vllm_plan), of any C(schema_version), read
+        through its fields), a dict of parameters (names as keys, such as C(max_model_len)) or the C(vllm serve)
+        argument list (such as C(serve /models/m --max-model-len 8192 -tp 8)). Numbers and booleans are typed,
+        C(--no-x) gives C(x=false), credential flags are dropped.
     type: raw
   predicted_kv_tokens:
     description: KV-cache tokens the plan predicted vLLM would allocate.
@@ -142,7 +143,7 @@ EXAMPLES = r"""
     attempt_id: "{{ kimi_release_id }}-{{ inventory_hostname }}-{{ kimi_deploy_started }}"
     model_repo: "{{ kimi_model_repo }}"
     model_revision: "{{ kimi_model_sha }}"
-    launch_params: "{{ kimi_plan_result.serve_args }}"
+    launch_params: "{{ kimi_plan_result }}"
     predicted_kv_tokens: "{{ kimi_plan_result.predicted_kv_tokens }}"
     log_facts: "{{ kimi_log_facts.facts }}"
     predicted_memory: "{{ kimi_plan_result.memory }}"

@@ -158,7 +158,6 @@ release_id:
 """
 
 import ipaddress
-import json
 import os
 import socket
 import tempfile
@@ -177,7 +176,7 @@ from ansible.module_utils.kimi_deploy.multinode import (
     render_env_file,
     vllm_node_args,
 )
-from ansible.module_utils.kimi_deploy.releases import read_current, releases_dir
+from ansible.module_utils.kimi_deploy.releases import load_release, read_current
 
 
 def _positive(value):
@@ -219,9 +218,7 @@ def _release_plan(root):
     rid = read_current(root)
     if rid is None:
         return None, None
-    doc = json.loads((releases_dir(root) / rid / "release.json").read_text(encoding="utf-8"))
-    plan = (doc.get("inputs") or {}).get("plan") or doc.get("plan") or {}
-    return rid, plan
+    return rid, (load_release(root, rid).meta.get("inputs") or {}).get("plan") or {}
 
 
 def run(module):
@@ -239,12 +236,12 @@ def run(module):
         plan = {"layout": p["layout"], "serve_args": p["serve_args"] or []}
     elif p["for_release"] and root.exists():
         release_id, plan = _release_plan(root)
-    backend = p["backend"] or backend_of((plan or {}).get("serve_args") or [])
+    backend = p["backend"] or backend_of(plan or {})
 
     vllm_args = None
     if plan is not None:
         check_serve_args(plan.get("serve_args") or [])
-        layout = Layout.from_plan(plan.get("layout") or {})
+        layout = Layout.from_dict(plan.get("layout") or {})
         if layout.nnodes != p["nnodes"]:
             where = f"release {release_id}" if release_id else "the plan"
             raise KimiDeployError(f"{where} is laid out over {layout.nnodes} node(s) but this replica has "

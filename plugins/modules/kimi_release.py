@@ -44,7 +44,9 @@ options:
       - For O(state=active) either this or O(rollback=true) is needed.
     type: str
   inputs:
-    description: Everything that defines the release (plan, model revision, packages, templates). Hashed into the id.
+    description:
+      - Everything that defines the release (plan, model revision, packages, templates). Hashed into the id.
+      - C(inputs.plan) is the plan (the output of M(kimi_vllm_plan)), stored once in C(release.json).
     type: dict
     default: {}
   version_label:
@@ -52,7 +54,9 @@ options:
     type: str
     default: ""
   metadata:
-    description: Extra fields stored in C(release.json) at creation (not part of the id).
+    description:
+      - Extra fields stored in C(release.json) at creation (not part of the id).
+      - A C(plan) here must equal C(inputs.plan) and is not stored a second time.
     type: dict
     default: {}
   files:
@@ -236,6 +240,7 @@ from ansible.module_utils.kimi_deploy.releases import (
     list_releases,
     load_release,
     model_link,
+    new_release_doc,
     read_current,
     release_service,
     releases_dir,
@@ -362,14 +367,8 @@ def run(module):
             result["changed"] = True
             result["diff"] = {"before": {"release": None}, "after": {"release": rid}}
             if not module.check_mode:
-                doc = {
-                    **p["metadata"],
-                    "id": rid,
-                    "created_at": _now(),
-                    "inputs": p["inputs"],
-                    "activations": [],
-                    "acceptance": {},
-                }
+                doc = new_release_doc({**p["metadata"], "id": rid, "created_at": _now(), "activations": [],
+                                       "acceptance": {}}, p["inputs"])
                 _create(root, rid, files, p["links"], doc, p["owner"], p["group"])
 
     elif state == "active":

@@ -163,6 +163,23 @@ options:
     description: How many nodes of the same GPUs a refusal may suggest.
     type: int
     default: 64
+  distributed_executor_backend:
+    description:
+      - The executor of a multi-node replica (C(kimi_distributed_backend)). C(ray) adds
+        C(--distributed-executor-backend ray) to RV(plan.serve_args); C(mp) is vLLM's default and adds nothing.
+      - The plan records it in C(serve_flags), where the per-node launcher reads it.
+    type: str
+    default: mp
+    choices: [mp, ray]
+  extra_args:
+    description: The operator's own C(vllm serve) arguments, after the planned ones (so they win); kept in the plan.
+    type: list
+    elements: str
+    default: []
+  extra_env:
+    description: The operator's environment for the unit, over the planned one (RV(plan.env)).
+    type: dict
+    default: {}
   fail_when_unfit:
     description: Fail when the plan does not fit (set false to print a refused plan, as plan.yml does).
     type: bool
@@ -322,9 +339,19 @@ plan:
       type: int
     serve_args:
       description: Arguments after C(vllm serve <model_dir>), without host, port, API key, served model name and
-        the per-node multi-node flags (C(--nnodes), C(--node-rank), C(--master-addr), C(--headless)).
+        the per-node multi-node flags (C(--nnodes), C(--node-rank), C(--master-addr), C(--headless)). Rendered
+        from the plan's fields; read the fields, not this list.
       type: list
       elements: str
+    serve_flags:
+      description: The flags besides layout and sizes (C(kv_cache_memory_bytes), C(kv_cache_dtype), C(block_size),
+        C(trust_remote_code), C(enforce_eager), C(enable_prefix_caching), C(language_model_only),
+        C(speculative_config), C(attention_backend), C(recipe_args), C(attention_config),
+        C(distributed_executor_backend), C(extra_args)).
+      type: dict
+    schema_version:
+      description: Version of this dict's shape; a release keeps it, so a later collection reads the plan back.
+      type: int
     env:
       description: Environment variables for the unit.
       type: dict
@@ -342,70 +369,79 @@ summary:
   type: str
 """
 
+from dataclasses import fields
+
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.kimi_deploy import calibration as cal
 from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.sizing import BusinessNeed, PlanOptions, load_model, plan_deployment
+from ansible.module_utils.kimi_deploy.sizing import BACKENDS, BusinessNeed, PlanOptions, load_model, plan_deployment
 
-PLAN_OPTION_KEYS = (
-    "platform", "vllm_version", "kv_cache_dtype", "tensor_parallel_size", "pipeline_parallel_size",
-    "data_parallel_size", "enable_expert_parallel", "decode_context_parallel_size", "gpu_memory_utilization",
-    "max_num_seqs", "max_num_batched_tokens", "block_size", "attention_backend", "kv_cache_memory_bytes",
-    "activation_reserve_bytes", "non_torch_reserve_bytes", "cudagraph_reserve_bytes",
-    "cuda_context_reserve_bytes", "workspace_reserve_bytes", "cpu_process_reserve_bytes", "enforce_eager",
-    "enable_prefix_caching", "speculative_config", "language_model_only", "cpu_amx", "max_suggested_nodes",
+# Options that are PlanOptions fields, passed through by name (the planner's knobs and inputs).
+PLAN_OPTION_KEYS = tuple(f.name for f in fields(PlanOptions))
+
+ARGUMENT_SPEC = dict(
+    model_dir=dict(type="path"),
+    model_config=dict(type="raw"),
+    tensor_table=dict(type="raw"),
+    hf_repo=dict(type="str"),
+    revision=dict(type="str"),
+    hf_endpoint=dict(type="str"),
+    hf_token=dict(type="str", no_log=True),
+    model_name=dict(type="str"),
+    nodes=dict(type="list", elements="dict", required=True),
+    max_input_tokens=dict(type="int"),
+    max_output_tokens=dict(type="int"),
+    max_model_len=dict(type="int"),
+    concurrency=dict(type="int", default=1),
+    kv_cache_dtype=dict(type="str", default="auto",
+                        choices=["auto", "bfloat16", "float16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_ds_mla"]),
+    vllm_version=dict(type="str"),
+    platform=dict(type="str", default="auto", choices=["auto", "cuda", "cpu"]),
+    tensor_parallel_size=dict(type="int"),
+    pipeline_parallel_size=dict(type="int"),
+    data_parallel_size=dict(type="int"),
+    enable_expert_parallel=dict(type="bool"),
+    decode_context_parallel_size=dict(type="int", default=1),
+    pp_layer_partition=dict(type="list", elements="int"),
+    gpu_memory_utilization=dict(type="float"),
+    max_num_seqs=dict(type="int"),
+    max_num_batched_tokens=dict(type="int"),
+    block_size=dict(type="int"),
+    attention_backend=dict(type="str"),
+    kv_cache_memory_bytes=dict(type="int"),
+    activation_reserve_bytes=dict(type="int"),
+    non_torch_reserve_bytes=dict(type="int"),
+    cudagraph_reserve_bytes=dict(type="int"),
+    cuda_context_reserve_bytes=dict(type="int"),
+    workspace_reserve_bytes=dict(type="int"),
+    cpu_process_reserve_bytes=dict(type="int"),
+    enforce_eager=dict(type="bool", default=False),
+    enable_prefix_caching=dict(type="bool"),
+    speculative_config=dict(type="dict"),
+    language_model_only=dict(type="bool", default=False),
+    cpu_amx=dict(type="bool"),
+    max_suggested_nodes=dict(type="int", default=64),
+    distributed_executor_backend=dict(type="str", default="mp", choices=list(BACKENDS)),
+    extra_args=dict(type="list", elements="str", default=[]),
+    extra_env=dict(type="dict", default={}),
+    fail_when_unfit=dict(type="bool", default=True),
+    calibration=dict(type="dict"),
+    model_revision=dict(type="str"),
+    calibration_start=dict(type="bool", default=False),
 )
+
+
+def plan_options(params):
+    """PlanOptions from the module's parameters (lists become the tuples the frozen dataclass holds)."""
+    options = {key: params[key] for key in PLAN_OPTION_KEYS}
+    options["pp_layer_partition"] = tuple(params["pp_layer_partition"]) if params["pp_layer_partition"] else None
+    options["extra_args"] = tuple(params["extra_args"] or ())
+    return PlanOptions(**options)
 
 
 def main():
     module = AnsibleModule(
-        argument_spec=dict(
-            model_dir=dict(type="path"),
-            model_config=dict(type="raw"),
-            tensor_table=dict(type="raw"),
-            hf_repo=dict(type="str"),
-            revision=dict(type="str"),
-            hf_endpoint=dict(type="str"),
-            hf_token=dict(type="str", no_log=True),
-            model_name=dict(type="str"),
-            nodes=dict(type="list", elements="dict", required=True),
-            max_input_tokens=dict(type="int"),
-            max_output_tokens=dict(type="int"),
-            max_model_len=dict(type="int"),
-            concurrency=dict(type="int", default=1),
-            kv_cache_dtype=dict(type="str", default="auto",
-                                choices=["auto", "bfloat16", "float16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_ds_mla"]),
-            vllm_version=dict(type="str"),
-            platform=dict(type="str", default="auto", choices=["auto", "cuda", "cpu"]),
-            tensor_parallel_size=dict(type="int"),
-            pipeline_parallel_size=dict(type="int"),
-            data_parallel_size=dict(type="int"),
-            enable_expert_parallel=dict(type="bool"),
-            decode_context_parallel_size=dict(type="int", default=1),
-            pp_layer_partition=dict(type="list", elements="int"),
-            gpu_memory_utilization=dict(type="float"),
-            max_num_seqs=dict(type="int"),
-            max_num_batched_tokens=dict(type="int"),
-            block_size=dict(type="int"),
-            attention_backend=dict(type="str"),
-            kv_cache_memory_bytes=dict(type="int"),
-            activation_reserve_bytes=dict(type="int"),
-            non_torch_reserve_bytes=dict(type="int"),
-            cudagraph_reserve_bytes=dict(type="int"),
-            cuda_context_reserve_bytes=dict(type="int"),
-            workspace_reserve_bytes=dict(type="int"),
-            cpu_process_reserve_bytes=dict(type="int"),
-            enforce_eager=dict(type="bool", default=False),
-            enable_prefix_caching=dict(type="bool"),
-            speculative_config=dict(type="dict"),
-            language_model_only=dict(type="bool", default=False),
-            cpu_amx=dict(type="bool"),
-            max_suggested_nodes=dict(type="int", default=64),
-            fail_when_unfit=dict(type="bool", default=True),
-            calibration=dict(type="dict"),
-            model_revision=dict(type="str"),
-            calibration_start=dict(type="bool", default=False),
-        ),
+        argument_spec=ARGUMENT_SPEC,
         required_one_of=[("model_dir", "model_config", "hf_repo"), ("max_model_len", "max_input_tokens")],
         mutually_exclusive=[("model_dir", "model_config", "hf_repo")],
         required_together=[("max_input_tokens", "max_output_tokens")],
@@ -421,13 +457,11 @@ def main():
         need = BusinessNeed.from_tokens(max_input_tokens=p["max_input_tokens"],
                                         max_output_tokens=p["max_output_tokens"],
                                         max_model_len=p["max_model_len"], concurrency=p["concurrency"])
-        options = {key: p[key] for key in PLAN_OPTION_KEYS}
-        options["pp_layer_partition"] = tuple(p["pp_layer_partition"]) if p["pp_layer_partition"] else None
         identity = cal.plan_key(gpu=cal.gpu_model(p["nodes"]), vllm_version=p["vllm_version"],
                                 model_repo=p["model_name"] or p["hf_repo"],
                                 model_revision=p["model_revision"] or p["revision"])
         plan = cal.plan_with_calibration(lambda o: plan_deployment(profile, weights, p["nodes"], need, o),
-                                         PlanOptions(**options), p["calibration"], identity,
+                                         plan_options(p), p["calibration"], identity,
                                          debug_logging=p["calibration_start"])
     except KimiDeployError as err:
         module.fail_json(msg=str(err))

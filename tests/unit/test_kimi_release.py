@@ -180,3 +180,30 @@ def test_a_release_never_judged_is_no_rollback_target(tmp_path):
     run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": candidate})
     run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": r1})
     assert run_module(kimi_release, {"root": str(tmp_path)})["rollback_target"] is None
+
+
+def test_rollback_to_a_release_written_before_the_schema_version(tmp_path):
+    """A release.json of version 0 (the plan twice, no schema_version) stays a rollback target; activating it
+    rewrites it in the current version, with the same id and the plan once."""
+    from pathlib import Path
+
+    from kimi_deploy.releases import RELEASE_SCHEMA_VERSION
+
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "release-json" / "v0-plan-twice-ray-multinode.json"
+    old = json.loads(fixture.read_text())
+    (tmp_path / "releases" / old["id"]).mkdir(parents=True)
+    (tmp_path / "releases" / old["id"] / "release.json").write_text(json.dumps(old))
+    (tmp_path / "releases" / old["id"] / "serve").write_text("#!/bin/sh\nexec vllm serve --port 8000\n")
+    os.symlink(f"releases/{old['id']}", tmp_path / "current")
+    new = _present(tmp_path, metadata={"plan": {"max_model_len": 512}})
+    assert not new.get("failed"), new.get("msg")
+    doc = json.loads((tmp_path / "releases" / new["release_id"] / "release.json").read_text())
+    assert doc["schema_version"] == RELEASE_SCHEMA_VERSION and "plan" not in doc  # stored once, in inputs
+    run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": new["release_id"]})
+    back = run_module(kimi_release, {"root": str(tmp_path), "state": "active", "rollback": True})
+    assert back["release_id"] == old["id"] and os.readlink(tmp_path / "current") == f"releases/{old['id']}"
+    assert back["service"] == {"host": "0.0.0.0", "port": 8000, "served_model_name": "moonshotai/Kimi-K3"}
+    rewritten = json.loads((tmp_path / "releases" / old["id"] / "release.json").read_text())
+    assert rewritten["schema_version"] == RELEASE_SCHEMA_VERSION and "plan" not in rewritten
+    assert rewritten["inputs"]["plan"] == old["inputs"]["plan"] and len(rewritten["activations"]) == 2
+    assert rewritten["ledger"] == old["ledger"]

@@ -132,3 +132,29 @@ def test_a_pinned_calibration_file_feeds_the_plan_and_marks_the_items():
     assert plan["memory"]["activation_reserve_bytes"] == content["reserves"]["activation_reserve_bytes"]
     assert plan["env"]["VLLM_LOGGING_LEVEL"] == "DEBUG"
     assert "activations measured" in result["summary"]
+
+
+def test_options_are_the_plan_option_fields_and_documented():
+    """The planner's knobs come from PlanOptions' fields; DOCUMENTATION and argument_spec list the same options."""
+    import yaml
+    from kimi_deploy.sizing import PlanOptions
+
+    documented = yaml.safe_load(kimi_vllm_plan.DOCUMENTATION)["options"]
+    assert set(documented) == set(kimi_vllm_plan.ARGUMENT_SPEC)
+    assert set(kimi_vllm_plan.PLAN_OPTION_KEYS) <= set(kimi_vllm_plan.ARGUMENT_SPEC)
+    for name, spec in kimi_vllm_plan.ARGUMENT_SPEC.items():
+        assert documented[name]["type"] == spec["type"], name
+        assert documented[name].get("default") == spec.get("default"), name
+        assert documented[name].get("choices") == spec.get("choices"), name
+    options = kimi_vllm_plan.plan_options({**{k: s.get("default") for k, s in kimi_vllm_plan.ARGUMENT_SPEC.items()},
+                                           "pp_layer_partition": [30, 31], "extra_args": ["--seed", "7"]})
+    assert options == PlanOptions(pp_layer_partition=(30, 31), extra_args=("--seed", "7"), extra_env={})
+
+
+def test_the_backend_and_the_operators_flags_go_through_the_planner():
+    args = {**K3_ARGS, "nodes": h200_nodes(2), "distributed_executor_backend": "ray", "extra_args": ["--seed", "7"],
+            "extra_env": {"NCCL_IB_HCA": "mlx5"}}
+    plan = run_module(kimi_vllm_plan, args)["plan"]
+    assert plan["serve_flags"]["distributed_executor_backend"] == "ray"
+    assert plan["serve_args"][-4:] == ["--distributed-executor-backend", "ray", "--seed", "7"]
+    assert plan["env"]["NCCL_IB_HCA"] == "mlx5"

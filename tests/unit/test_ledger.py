@@ -293,3 +293,19 @@ def test_drift_from_the_calibration_in_use_is_recorded():
     assert row["calibration_in_use"] and row["calibration_identity"] == {"gpu_model": "NVIDIA H200"}
     unused = _row(log_facts=facts, plan_calibration={"in_use": False, "measured": calibrated})
     assert unused["calibration_drift"] == []
+
+
+def test_launch_params_of_a_typed_plan_are_its_fields_then_the_recipe_and_operator_flags():
+    from kimi_deploy.core.plan import Layout, Plan, ServeFlags
+
+    plan = Plan(platform="cuda", layout=Layout(tensor_parallel_size=8, pipeline_parallel_size=2, nnodes=2,
+                                               gpus_per_node=8, nodes=("a", "b")),
+                max_model_len=40960, max_num_seqs=8, max_num_batched_tokens=8192, gpu_memory_utilization=0.92,
+                serve_flags=ServeFlags(trust_remote_code=True, recipe_args=("--moe-backend", "marlin"),
+                                       distributed_executor_backend="ray",
+                                       extra_args=("--max-num-seqs", "4", "--api-key", SECRET)))
+    params = ledger.launch_params_from(plan.to_dict())
+    assert params["tensor_parallel_size"] == 8 and params["world_size"] == 16 and params["trust_remote_code"] is True
+    assert params["moe_backend"] == "marlin" and params["distributed_executor_backend"] == "ray"
+    assert params["max_num_seqs"] == 4  # the operator's flag comes last in the argv, and wins there too
+    assert "api_key" not in params and SECRET not in json.dumps(params)

@@ -107,7 +107,7 @@ def _recipe(text: str) -> list[str]:
 
 def _commands(plan, head=HEAD_IP):
     """The command line and environment every node would run: release part + node.env part."""
-    layout = Layout.from_plan(plan["layout"])
+    layout = Layout.from_dict(plan["layout"])
     release_env = {**plan["env"], **RECIPE_MULTINODE_ENV}
     out = []
     for rank in range(layout.nnodes):
@@ -169,12 +169,12 @@ def test_tp16_over_two_nodes_matches_the_recipe_flags():
 @pytest.mark.parametrize(("layout", "recipe0", "recipe1"), [
     # H200 "TP8·DP2": --data-parallel-size 2 --data-parallel-size-local 1 --data-parallel-address $HEAD_IP
     # (+ --data-parallel-start-rank 1 on node 1)
-    (Layout(tensor_parallel_size=8, data_parallel_size=2, data_parallel_size_local=1, nnodes=2),
+    (Layout(tensor_parallel_size=8, data_parallel_size=2, nnodes=2),
      "--data-parallel-size-local 1 --data-parallel-address $HEAD_IP",
      "--data-parallel-size-local 1 --data-parallel-address $HEAD_IP --data-parallel-start-rank 1"),
     # GB200 DEP16 over 4 trays: --data-parallel-size 16 --data-parallel-size-local 4 --data-parallel-address
     # $HEAD_IP (+ --data-parallel-start-rank 4 on tray 1)
-    (Layout(tensor_parallel_size=1, data_parallel_size=16, data_parallel_size_local=4, nnodes=4),
+    (Layout(tensor_parallel_size=1, data_parallel_size=16, nnodes=4),
      "--data-parallel-size-local 4 --data-parallel-address $HEAD_IP",
      "--data-parallel-size-local 4 --data-parallel-address $HEAD_IP --data-parallel-start-rank 4"),
 ])
@@ -189,7 +189,7 @@ def test_data_parallel_nodes_match_the_recipe_flags(layout, recipe0, recipe1):
 
 def test_data_parallel_rank_spanning_nodes_is_refused():
     with pytest.raises(KimiDeployError, match="spanning nodes"):
-        vllm_node_args(Layout(tensor_parallel_size=16, data_parallel_size=2, data_parallel_size_local=1, nnodes=4),
+        vllm_node_args(Layout(tensor_parallel_size=16, data_parallel_size=2, nnodes=4),
                        rank=1, head_address="h")
 
 
@@ -205,10 +205,10 @@ def test_single_node_and_ray_flags():
 
 
 def test_backend_is_read_from_the_release_arguments():
-    assert backend_of(["--tensor-parallel-size", "8"]) == "mp"
-    assert backend_of(["--distributed-executor-backend", "ray"]) == "ray"
-    assert backend_of(["--distributed-executor-backend=ray"]) == "ray"
-    assert backend_of(["--distributed-executor-backend", "mp"]) == "mp"
+    assert backend_of({"serve_args": ["--tensor-parallel-size", "8"]}) == "mp"
+    assert backend_of({"serve_args": ["--distributed-executor-backend", "ray"]}) == "ray"
+    assert backend_of({"serve_args": ["--distributed-executor-backend=ray"]}) == "ray"
+    assert backend_of({"serve_args": ["--distributed-executor-backend", "mp"]}) == "mp"
 
 
 def test_operator_arguments_that_fight_node_env_are_refused():

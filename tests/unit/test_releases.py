@@ -1,5 +1,6 @@
 import json
 import os
+from pathlib import Path
 
 import pytest
 from kimi_deploy.errors import KimiDeployError
@@ -177,3 +178,59 @@ def test_collectable_shared_keeps_what_remaining_releases_use(tmp_path):
     # a damaged release (no readable release.json) still holds on to what it links to
     (tmp_path / "releases" / "r1" / "release.json").write_text("{not json")
     assert collectable_shared(tmp_path) == []
+
+
+# ------------------------------------------------------------------ release.json of every earlier version
+
+RELEASE_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "release-json"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in RELEASE_FIXTURES.glob("v*.json")))
+def test_every_earlier_release_json_reads_as_the_current_version(tmp_path, name):
+    from kimi_deploy.releases import RELEASE_SCHEMA_VERSION, load_release
+
+    doc = json.loads((RELEASE_FIXTURES / name).read_text())
+    rid = doc["id"]
+    (tmp_path / "releases" / rid).mkdir(parents=True)
+    (tmp_path / "releases" / rid / "release.json").write_text(json.dumps(doc))
+    release = load_release(tmp_path, rid)
+    assert release.meta["schema_version"] == RELEASE_SCHEMA_VERSION
+    assert "plan" not in release.meta and release.meta["inputs"]["plan"]  # stored once
+    assert release.acceptance == "passed" and release.activations == doc["activations"]
+    plan = release.plan
+    assert plan.layout.nnodes == len(plan.layout.nodes)
+    assert plan.max_model_len == int(plan.serve_args[plan.serve_args.index("--max-model-len") + 1])
+    assert [r.id for r in list_releases(tmp_path)] == [rid]
+
+
+def test_the_plan_of_an_old_release_names_its_backend_and_flags():
+    from kimi_deploy.multinode import backend_of, planned_gpus
+    from kimi_deploy.releases import read_release_doc
+
+    doc = read_release_doc(json.loads((RELEASE_FIXTURES / "v0-plan-twice-ray-multinode.json").read_text()))
+    plan = doc["inputs"]["plan"]
+    assert backend_of(plan) == "ray" and planned_gpus(plan) == 16
+    assert Release.from_json(doc["id"], doc).plan.serve_flags.extra_args[-2:] == ("--seed", "7")
+    cpu = read_release_doc(json.loads((RELEASE_FIXTURES / "v0-plan-twice.json").read_text()))
+    assert backend_of(cpu["inputs"]["plan"]) == "mp" and planned_gpus(cpu["inputs"]["plan"]) == 0
+
+
+def test_a_release_json_of_a_later_version_is_refused_with_the_fix():
+    from kimi_deploy.releases import RELEASE_SCHEMA_VERSION, read_release_doc
+
+    with pytest.raises(KimiDeployError, match="update the collection"):
+        read_release_doc({"schema_version": RELEASE_SCHEMA_VERSION + 1})
+    assert read_release_doc({"schema_version": RELEASE_SCHEMA_VERSION, "inputs": {}})["inputs"] == {}
+
+
+def test_a_new_release_stores_the_plan_once():
+    from kimi_deploy.releases import RELEASE_SCHEMA_VERSION, new_release_doc
+
+    plan = {"max_model_len": 512, "serve_args": ["--max-model-len", "512"]}
+    doc = new_release_doc({"id": "r", "plan": plan, "host": "h"}, {"plan": plan, "venv": "v"})
+    assert doc == {"id": "r", "host": "h", "inputs": {"plan": plan, "venv": "v"},
+                   "schema_version": RELEASE_SCHEMA_VERSION}
+    with pytest.raises(KimiDeployError, match="another plan"):
+        new_release_doc({"plan": {"max_model_len": 1}}, {"plan": plan})
+    with pytest.raises(KimiDeployError, match=r"inputs\.plan"):
+        new_release_doc({"plan": plan}, {})

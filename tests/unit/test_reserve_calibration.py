@@ -180,3 +180,14 @@ def test_calibrate_step_round_trip_from_a_ledger_row_to_the_plan(plan_fn, tmp_pa
         sum(plan["memory"][k] for k in vllm_log.RESERVE_ITEMS) - sum(content["reserves"].values())
     missing = run_module(kimi_calibration, {**args, "release_id": "nope"})
     assert missing["failed"] and "no ledger row" in missing["msg"]
+
+
+def test_a_calibrated_plan_reads_back_whole(plan_fn):
+    """What a release stores: the plan with its calibration, memory sources and debug environment."""
+    from kimi_deploy.core.plan import Plan
+
+    estimated = plan_fn(OPTIONS)
+    plan = cal.plan_with_calibration(plan_fn, OPTIONS, _calibration_from("v0.32-info.log", estimated), IDENTITY,
+                                     debug_logging=True)
+    assert plan["env"]["VLLM_LOGGING_LEVEL"] == "DEBUG" and plan["memory"]["sources"]
+    assert Plan.from_dict(plan).to_dict() == plan

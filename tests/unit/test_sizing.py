@@ -535,3 +535,62 @@ def test_a_dense_model_scales_out_as_single_node_replicas_not_a_pipeline():
     assert plan["layout"]["nnodes"] == 1 and plan["layout"]["pipeline_parallel_size"] == 1
     assert plan["replicas_needed"] * plan["concurrency_per_replica"] >= 2000
     assert plan["nodes_total"] <= 4 and plan["replicas_needed"] > 1
+
+
+# -- the typed plan: one dict shape, read back by version ------------------------------------------------
+
+def test_the_plan_dict_reads_back_into_the_same_plan(k3, tiny):
+    from kimi_deploy.core.plan import PLAN_SCHEMA_VERSION, Plan
+
+    profile, weights = load_model(model_dir=str(tiny("llama")))
+    cpu = plan_deployment(profile, weights, [CPU_NODE], BusinessNeed(max_model_len=1024, concurrency=8),
+                          PlanOptions(vllm_version="0.32.0+cpu"))
+    for plan in (plan_k3(k3, nodes(2, H200)), plan_k3(k3, nodes(1, B300), enable_prefix_caching=False), cpu):
+        assert plan["schema_version"] == PLAN_SCHEMA_VERSION
+        assert Plan.from_dict(plan).to_dict() == plan
+    assert "requested_bytes" in cpu["memory"] and cpu["memory"]["requested_bytes"] is None
+    assert cpu["memory"]["host_room_bytes"] > 0
+
+
+def test_backend_extra_args_and_env_are_planner_inputs(k3):
+    from kimi_deploy.core.plan import Plan
+
+    plan = plan_k3(k3, nodes(2, H200), distributed_executor_backend="ray", extra_args=("--seed", "7"),
+                   extra_env={"NCCL_IB_HCA": "mlx5", "NCCL_CUMEM_ENABLE": "0"})
+    assert plan["serve_args"][-4:] == ["--distributed-executor-backend", "ray", "--seed", "7"]
+    assert plan["env"]["NCCL_IB_HCA"] == "mlx5" and plan["env"]["NCCL_CUMEM_ENABLE"] == "0"  # the operator's win
+    typed = Plan.from_dict(plan)
+    assert typed.serve_flags.distributed_executor_backend == "ray" and typed.serve_flags.extra_args == ("--seed", "7")
+    with pytest.raises(KimiDeployError, match="distributed_executor_backend"):
+        plan_k3(k3, nodes(1, H200), distributed_executor_backend="torchrun")
+
+
+def test_flags_appended_to_a_plan_after_planning_are_read_into_its_fields(k3):
+    """What roles/kimi_plan does to the module's plan: the backend and the operator's flags appended to serve_args."""
+    from kimi_deploy.core.plan import Plan
+
+    planned = plan_k3(k3, nodes(2, H200))
+    combined = {**planned, "serve_args": [*planned["serve_args"], "--distributed-executor-backend", "ray",
+                                          "--max-num-seqs", "4", "--seed", "7"]}
+    typed = Plan.from_dict(combined)
+    assert typed.serve_flags.distributed_executor_backend == "ray"
+    assert typed.max_num_seqs == 4 and typed.serve_flags.extra_args == ("--seed", "7")
+    assert typed.layout == Plan.from_dict(planned).layout
+
+
+def test_a_plan_written_before_the_schema_is_read_from_its_argv():
+    from kimi_deploy.core.plan import Plan
+
+    old = {"platform": "cuda", "layout": {"tensor_parallel_size": 8, "nnodes": 2, "nodes": ["a", "b"]},
+           "max_model_len": 999, "serve_args": [
+               "--tensor-parallel-size", "8", "--pipeline-parallel-size", "2", "--max-model-len", "40960",
+               "--kv-cache-dtype", "fp8", "--speculative-config", '{"num_speculative_tokens":2}', "--moe-backend",
+               "marlin", "--distributed-executor-backend=ray"]}
+    typed = Plan.from_dict(old)
+    assert typed.layout.pipeline_parallel_size == 2 and typed.layout.world_size == 16
+    assert typed.max_model_len == 40960  # what ran wins over the dict's own field
+    flags = typed.serve_flags
+    assert flags.kv_cache_dtype == "fp8" and flags.speculative_config == {"num_speculative_tokens": 2}
+    assert flags.distributed_executor_backend == "ray" and flags.extra_args == ("--moe-backend", "marlin")
+    with pytest.raises(KimiDeployError, match="newer"):
+        Plan.from_dict({"schema_version": 99})

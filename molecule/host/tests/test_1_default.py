@@ -43,7 +43,7 @@ def test_current_is_a_relative_link_to_an_accepted_release(host):
     assert doc["acceptance"]["verdict"] == "passed"
     assert doc["model_repo"] == "kimi-deploy/tiny-llama" and len(doc["model_revision"]) == 40
     assert doc["vllm_version"] == "0.32.0+cpu"
-    assert doc["plan"]["max_model_len"] == 512 and doc["plan"]["fits"] is True
+    assert doc["inputs"]["plan"]["max_model_len"] == 512 and doc["inputs"]["plan"]["fits"] is True
     assert len(doc["activations"]) == 1
     row = doc["ledger"][-1]
     assert row["accepted"] is True and row["predicted_kv_tokens"] == row["kv_tokens_logged"]
@@ -53,7 +53,7 @@ def test_running_process_is_the_planned_command(host):
     rid = current_release(host)
     args = process_args(host, main_pid(host))
     assert args[1] == f"{ROOT}/releases/{rid}/venv/bin/kimi-vllm" and args[2] == "serve"
-    plan = release_json(host, rid)["plan"]
+    plan = release_json(host, rid)["inputs"]["plan"]
     assert int(flag_value(args, "--max-model-len")) == plan["max_model_len"]
     assert int(flag_value(args, "--max-num-seqs")) == plan["max_num_seqs"]
     assert int(flag_value(args, "--kv-cache-memory-bytes")) == plan["memory"]["kv_budget_bytes"]

@@ -78,8 +78,8 @@ def _kill_deploy_at(host, marker: str, *extra: str, settle_s: float = 0.0) -> li
 
 def _other_concurrency(host) -> str:
     """A kimi_concurrency that makes a release other than the serving one (2, or 3 if it is 2)."""
-    args = release_json(host, current_release(host)).get("plan", {}).get("serve_args", [])
-    seqs = args[args.index("--max-num-seqs") + 1] if "--max-num-seqs" in args else ""
+    plan = release_json(host, current_release(host)).get("inputs", {}).get("plan", {})
+    seqs = plan.get("max_num_seqs", "")
     return "kimi_concurrency=" + ("3" if str(seqs) == "2" else "2")
 
 

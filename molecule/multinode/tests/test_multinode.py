@@ -94,10 +94,10 @@ def test_both_nodes_hold_the_same_release_byte_for_byte(host):
     serve = host.file(f"{ROOT}/releases/{rid}/serve").content_string
     assert "$KIMI_NODE_ARGS" in serve and "10.89.50" not in serve and "--node-rank" not in serve
     doc = release_json(host, rid)
-    lay = doc["plan"]["layout"]
+    lay = doc["inputs"]["plan"]["layout"]
     assert (lay["tensor_parallel_size"], lay["nnodes"]) == (2, 2)
     assert lay["nodes"] == ["kimi-m-multinode-1", "kimi-m-multinode-2"]
-    assert doc["plan"]["env"]["NCCL_CUMEM_ENABLE"] == "1"  # the recipe's multi-node env is in the release
+    assert doc["inputs"]["plan"]["env"]["NCCL_CUMEM_ENABLE"] == "1"  # the recipe's multi-node env is in the release
     for node in (host, WORKER):
         assert release_json(node, rid)["acceptance"]["verdict"] == "passed"  # every node records the verdict
 

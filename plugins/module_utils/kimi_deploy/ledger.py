@@ -31,6 +31,8 @@ from typing import Any
 
 from . import calibration, vllm_log
 from .acceptance import CHECKS_BY_NAME
+from .core.argv import argv_params, scalar
+from .core.plan import Plan, launch_params
 from .errors import KimiDeployError
 from .files import dig
 
@@ -144,89 +146,24 @@ def redact_strings(value: Any, secret_values: Iterable[str] = ()) -> Any:
 
 # ------------------------------------------------------------------------------- launch parameters
 
-_SHORT_FLAGS = {"tp": "tensor_parallel_size", "pp": "pipeline_parallel_size", "dp": "data_parallel_size",
-                "dcp": "decode_context_parallel_size"}
-
-
-def _param_name(flag: str) -> str:
-    name = flag.lstrip("-")
-    return _SHORT_FLAGS.get(name, name.replace("-", "_").lower())
-
-
-def _scalar(value: Any) -> Any:
-    if not isinstance(value, str):
-        return value
-    low = value.strip().lower()
-    if low in ("true", "false"):
-        return low == "true"
-    for kind in (int, float):
-        try:
-            return kind(value)
-        except ValueError:
-            continue
-    return value
-
-
-def _is_flag(token: str) -> bool:
-    if not token.startswith("-") or token == "-":
-        return False
-    try:
-        float(token)
-        return False  # a negative number is a value
-    except ValueError:
-        return True
-
-
 def launch_params_from(args: Mapping[str, Any] | Sequence[str] | None) -> dict[str, Any]:
-    """Launch parameters as ``{snake_case_name: value}`` from a plan's dict or a ``vllm serve`` argv.
+    """Launch parameters as ``{snake_case_name: value}`` from a plan, a dict of parameters or a ``vllm serve`` argv.
 
     ``["serve", "/m", "--max-model-len", "512", "--enforce-eager", "-tp=8", "--api-key", "k"]`` gives
     ``{"model": "/m", "max_model_len": 512, "enforce_eager": True, "tensor_parallel_size": 8}``:
-    numbers and booleans are typed, ``--no-x`` gives ``x: False``, secrets are dropped.
+    numbers and booleans are typed, ``--no-x`` gives ``x: False``, secrets are dropped. A plan (any mapping
+    with ``serve_args``, of any schema version) is read through ``Plan.from_dict``: its fields, not its argv.
     """
     if args is None:
         return {}
     if isinstance(args, Mapping) and "serve_args" in args:
-        # A whole plan: its argv is what ran; its layout and scalar keys fill in what the argv
-        # leaves to vLLM's defaults (e.g. tensor_parallel_size 1).
-        params = launch_params_from(list(args["serve_args"]))
-        layout = args.get("layout") if isinstance(args.get("layout"), Mapping) else {}
-        for key, value in {**layout, **args}.items():
-            if not isinstance(value, (Mapping, list, tuple)):
-                params.setdefault(str(key), _scalar(value))
-        return redact(params)
+        return redact(launch_params(Plan.from_dict(args)))
     if isinstance(args, Mapping):
-        params = {str(k).lstrip("-").replace("-", "_"): _scalar(v) for k, v in args.items()}
+        params = {str(k).lstrip("-").replace("-", "_"): scalar(v) for k, v in args.items()}
         return redact(params)
     if isinstance(args, str):
         raise KimiDeployError("launch_params is a string: pass the argv as a list or the plan's parameters as a dict")
-    params: dict[str, Any] = {}
-    positional: list[str] = []
-    tokens = [str(t) for t in args]
-    i = 0
-    while i < len(tokens):
-        token = tokens[i]
-        if _is_flag(token):
-            flag, eq, inline = token.partition("=")
-            name = _param_name(flag)
-            if eq:
-                value: Any = _scalar(inline)
-            elif i + 1 < len(tokens) and not _is_flag(tokens[i + 1]):
-                value = _scalar(tokens[i + 1])
-                i += 1
-            elif name.startswith("no_"):
-                name, value = name[3:], False
-            else:
-                value = True
-            params[name] = value
-        else:
-            positional.append(token)
-        i += 1
-    if positional and positional[0] == "serve":
-        positional = positional[1:]
-    if positional:
-        params.setdefault("model", positional[0] if len(positional) == 1 else positional)
-    return redact(params)
+    return redact(argv_params(args))
 
 
 # ------------------------------------------------------------------------------------------- rows

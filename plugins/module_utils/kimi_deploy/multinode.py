@@ -28,9 +28,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .core.plan import BACKENDS, Layout, Plan
 from .errors import KimiDeployError
 
-BACKENDS = ("mp", "ray")
 # vLLM's defaults (config/parallel.py: master_port, data_parallel_rpc_port) and Ray's GCS port.
 VLLM_MASTER_PORT = 29501
 VLLM_DP_RPC_PORT = 13345
@@ -244,46 +244,16 @@ def node_network(head_ip: str, route_text: str, addr_text: str = "", interface: 
 # Per-node launcher flags
 
 
-@dataclass(frozen=True)
-class Layout:
-    """The parts of a plan's ``layout`` that decide the per-node flags."""
-
-    tensor_parallel_size: int = 1
-    pipeline_parallel_size: int = 1
-    data_parallel_size: int = 1
-    data_parallel_size_local: int = 1
-    nnodes: int = 1
-
-    @classmethod
-    def from_plan(cls, layout: Mapping[str, Any]) -> Layout:
-        try:
-            return cls(
-                tensor_parallel_size=int(layout.get("tensor_parallel_size") or 1),
-                pipeline_parallel_size=int(layout.get("pipeline_parallel_size") or 1),
-                data_parallel_size=int(layout.get("data_parallel_size") or 1),
-                data_parallel_size_local=int(layout.get("data_parallel_size_local") or 1),
-                nnodes=int(layout.get("nnodes") or len(layout.get("nodes") or []) or 1),
-            )
-        except (TypeError, ValueError, AttributeError) as err:
-            raise KimiDeployError(f"the plan's layout is not readable ({err}); plan the release again") from err
-
-
-def backend_of(serve_args: Sequence[str]) -> str:
-    """The executor a release's own arguments select: ``ray`` when it says so, else ``mp``."""
-    args = list(serve_args)
-    for i, arg in enumerate(args):
-        if arg == "--distributed-executor-backend" and i + 1 < len(args):
-            return "ray" if args[i + 1] == "ray" else "mp"
-        if arg.startswith("--distributed-executor-backend="):
-            return "ray" if arg.split("=", 1)[1] == "ray" else "mp"
-    return "mp"
+def backend_of(plan: Mapping[str, Any]) -> str:
+    """The executor a plan (or a release's stored plan, of any version) selects: ``ray`` or ``mp``."""
+    return "ray" if Plan.from_dict(plan).serve_flags.distributed_executor_backend == "ray" else "mp"
 
 
 def planned_gpus(plan: Mapping[str, Any]) -> int:
     """GPUs a plan runs on, in all (its world size on CUDA, none on the CPU build)."""
-    if plan.get("platform") != "cuda":
+    if plan.get("platform") != "cuda":  # a partial plan (layout only) names no platform: no GPUs to count
         return 0
-    return int((plan.get("layout") or {}).get("world_size") or 0)
+    return Plan.from_dict(plan).layout.world_size
 
 
 def check_serve_args(serve_args: Sequence[str]) -> None:

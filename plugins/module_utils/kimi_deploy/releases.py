@@ -9,6 +9,14 @@ Nothing here trusts mtimes: a release's age is its ``created_at``, its history i
 ``activations`` and the verdict of its ``acceptance``, all in its own release.json. The rollback
 target is the release that served before the current one (latest activation among the others) and
 that passed acceptance, which is what an operator means by "previous".
+
+release.json carries ``schema_version``; ``read_release_doc`` reads every version written so far, so a
+rollback to a release written by an older collection keeps working:
+
+* version 0 (no ``schema_version``): the plan twice, in ``inputs.plan`` and at the top level (``metadata``),
+  as the untyped dict whose ``serve_args`` is the truth; the oldest lack ``inputs.service``;
+* version 1: the plan once, in ``inputs.plan`` (an input: it is hashed into the id), with its own
+  ``schema_version`` (``core.plan``).
 """
 
 from __future__ import annotations
@@ -22,8 +30,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .core.plan import Plan
 from .errors import KimiDeployError
 
+RELEASE_SCHEMA_VERSION = 1
 RELEASE_FILE = "release.json"
 CURRENT_LINK = "current"
 RELEASES_DIR = "releases"
@@ -70,15 +80,62 @@ class Release:
     def rejected(self) -> bool:
         return self.acceptance == "failed"
 
+    @property
+    def plan(self) -> Plan | None:
+        """The plan the release was made from (None for a release made without one)."""
+        given = (self.meta.get("inputs") or {}).get("plan")
+        return Plan.from_dict(given) if given else None
+
     @classmethod
     def from_json(cls, rid: str, doc: Mapping[str, Any]) -> Release:
+        doc = read_release_doc(doc)
         return cls(
             id=rid,
             created_at=str(doc.get("created_at", "")),
             activations=[str(a) for a in doc.get("activations", [])],
             acceptance=str((doc.get("acceptance") or {}).get("verdict", "")),
-            meta=dict(doc),
+            meta=doc,
         )
+
+
+def read_release_doc(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """release.json of any schema version as the current one (see the module docstring); the plan inside
+    keeps its own version, which ``Plan.from_dict`` reads."""
+    if not isinstance(doc, Mapping):
+        raise KimiDeployError(f"release.json must hold a JSON object, not {type(doc).__name__}")
+    version = doc.get("schema_version", 0)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise KimiDeployError(f"release.json schema_version {version!r} is not a version number")
+    if version > RELEASE_SCHEMA_VERSION:
+        raise KimiDeployError(f"release {doc.get('id', '?')} was written with schema_version {version}, newer than "
+                              f"this collection reads ({RELEASE_SCHEMA_VERSION}); update the collection")
+    out = dict(doc)
+    if version == 0:  # the plan twice: keep the one the id was derived from
+        inputs = dict(out.get("inputs") or {})
+        copy = out.pop("plan", None)
+        if copy and not inputs.get("plan"):
+            inputs["plan"] = copy
+        out["inputs"] = inputs
+        out["schema_version"] = RELEASE_SCHEMA_VERSION
+    return out
+
+
+def new_release_doc(fields: Mapping[str, Any], inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """A new release.json from its fields and inputs: the plan once, in ``inputs.plan`` (a ``plan`` among
+    ``fields``, the copy older playbooks pass as metadata, must be the same plan, and is not kept)."""
+    out = {k: v for k, v in fields.items() if k != "plan"}
+    copy = fields.get("plan")
+    if copy and not inputs.get("plan"):
+        raise KimiDeployError("the release's plan belongs in its inputs (inputs.plan), which name the release; "
+                              "pass it there, not in metadata")
+    if copy and canonical_json(copy) != canonical_json(inputs["plan"]):
+        raise KimiDeployError("the release's metadata holds another plan than its inputs; the plan is stored "
+                              "once, in inputs.plan: drop plan from metadata")
+    out["inputs"] = dict(inputs)
+    out["schema_version"] = RELEASE_SCHEMA_VERSION
+    if inputs.get("plan"):
+        Plan.from_dict(inputs["plan"])  # refuse a plan no later reader could read
+    return out
 
 
 def ordered(releases: Iterable[Release]) -> list[Release]:
