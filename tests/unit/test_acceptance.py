@@ -16,7 +16,9 @@ import numpy as np
 import pytest
 from kimi_deploy import acceptance as acc
 from kimi_deploy import acceptance_client as client
+from kimi_deploy.core import acceptance_checks as judge
 from kimi_deploy.errors import KimiDeployError
+from kimi_deploy.io import acceptance_http, acceptance_load
 from module_harness import run_module
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -669,9 +671,9 @@ def test_wrong_key_probe_sends_a_random_key_never_the_real_one():
     assert wrong, sent
     assert all("sk-test" not in h for h in wrong)
     # fresh each time, and never derived from the key
-    keys = {client.wrong_key("sk-test") for _ in range(20)}
+    keys = {acceptance_http.wrong_key("sk-test") for _ in range(20)}
     assert len(keys) == 20 and not any("sk-test" in k for k in keys)
-    assert client.wrong_key("") and len(client.wrong_key("")) >= 32
+    assert acceptance_http.wrong_key("") and len(acceptance_http.wrong_key("")) >= 32
 
 
 def test_runner_rejects_a_server_with_a_shorter_context_than_planned():
@@ -742,7 +744,7 @@ def test_runner_samples_gpu_memory_through_nvml_when_present():
 
 
 def test_process_tree_rss_sums_descendants(tmp_path):
-    page = client.os.sysconf("SC_PAGE_SIZE")
+    page = acceptance_load.os.sysconf("SC_PAGE_SIZE")
     tree = {100: (1, 10), 101: (100, 20), 102: (101, 30), 200: (1, 1000)}
     for pid, (ppid, pages) in tree.items():
         d = tmp_path / str(pid)
@@ -750,17 +752,17 @@ def test_process_tree_rss_sums_descendants(tmp_path):
         (d / "stat").write_text(f"{pid} (VLLM::Worker x) S {ppid} 0 0\n")
         (d / "statm").write_text(f"999 {pages} 0 0 0 0 0\n")
     (tmp_path / "self").mkdir()
-    assert client.process_tree_rss(100, tmp_path) == 60 * page
-    assert client.process_tree_rss(101, tmp_path) == 50 * page
-    assert client.process_tree_rss(999, tmp_path) is None
+    assert acceptance_load.process_tree_rss(100, tmp_path) == 60 * page
+    assert acceptance_load.process_tree_rss(101, tmp_path) == 50 * page
+    assert acceptance_load.process_tree_rss(999, tmp_path) is None
 
 
 def test_tokens_in_chunk():
-    assert client._tokens_in_chunk({"choices": [{"delta": {"role": "assistant", "content": ""}}]}) == 0
-    assert client._tokens_in_chunk({"choices": [{"delta": {"content": ""}}]}) == 1
-    assert client._tokens_in_chunk({"choices": [{"delta": {"content": "ab"}, "token_ids": [1, 2]}]}) == 2
-    assert client._tokens_in_chunk({"choices": [{"text": ""}]}) == 1
-    assert client._tokens_in_chunk({"choices": [], "usage": {}}) == 0
+    assert judge.tokens_in_chunk({"choices": [{"delta": {"role": "assistant", "content": ""}}]}) == 0
+    assert judge.tokens_in_chunk({"choices": [{"delta": {"content": ""}}]}) == 1
+    assert judge.tokens_in_chunk({"choices": [{"delta": {"content": "ab"}, "token_ids": [1, 2]}]}) == 2
+    assert judge.tokens_in_chunk({"choices": [{"text": ""}]}) == 1
+    assert judge.tokens_in_chunk({"choices": [], "usage": {}}) == 0
 
 
 def test_load_nvml_falls_back_to_vllms_vendored_copy_without_importing_vllm(tmp_path, monkeypatch):
@@ -771,19 +773,19 @@ def test_load_nvml_falls_back_to_vllms_vendored_copy_without_importing_vllm(tmp_
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setitem(sys.modules, "pynvml", None)  # "import pynvml" raises ImportError
     monkeypatch.delitem(sys.modules, "vllm", raising=False)
-    nvml = client.load_nvml()
+    nvml = acceptance_load.load_nvml()
     assert nvml.nvmlInit() == "vendored"
     assert "vllm" not in sys.modules
 
 
 def test_gpu_memory_without_a_working_nvml():
-    assert client.GpuMemory(None).note.startswith("NVML not importable")
+    assert acceptance_load.GpuMemory(None).note.startswith("NVML not importable")
 
     class Broken:
         def nvmlInit(self):
             raise OSError("libnvidia-ml.so.1: cannot open shared object file")
 
-    gpu = client.GpuMemory(Broken())
+    gpu = acceptance_load.GpuMemory(Broken())
     assert not gpu.available and gpu.used_bytes() is None and "did not start" in gpu.note
 
 

@@ -4,7 +4,9 @@
 API it serves before ``current`` points at it for good. This file is the pure half: check catalogue
 and profiles, the abnormal inputs and the status each must get, vLLM's error envelopes, the search
 that builds a prompt of exactly N tokens through the server's own ``/tokenize``, statistics, and the
-memory-growth and latency-degradation tests. The HTTP half is ``acceptance_client.py`` (httpx).
+memory-growth and latency-degradation tests. What each check concludes from its answers is
+``core/acceptance_checks.py``; the HTTP half is ``io/acceptance_http.py`` and ``io/acceptance_load.py``,
+driven by ``acceptance_client.py``.
 
 Profiles
 --------
