@@ -59,7 +59,7 @@ SYSTEM_DIRS = frozenset({
 FORBIDDEN_TREES = ("/proc", "/sys", "/dev", "/run", "/tmp", "/var/tmp", "/home", "/root", "/etc", "/boot", "/usr")
 
 # kimi_plan_overrides: options of the kimi_vllm_plan module an operator may force, by kind.
-# (tests/unit/test_validation.py checks this table against the module's argument spec.)
+# (tests/unit/plugins/module_utils/kimi_deploy/test_validation.py checks this table against the module's argument spec.)
 OVERRIDE_COUNTS = frozenset({
     "tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size", "decode_context_parallel_size",
     "max_model_len", "max_num_seqs", "max_num_batched_tokens", "block_size", "kv_cache_memory_bytes",
