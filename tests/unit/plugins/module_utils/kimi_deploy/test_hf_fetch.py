@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from huggingface_hub.hf_api import RepoFile, RepoFolder
+from kimi_deploy.core.hub_names import model_dir_name
 from kimi_deploy.errors import KimiDeployError
 from kimi_deploy.hf_fetch import (
     FetchRequest,
@@ -21,7 +22,6 @@ from kimi_deploy.hf_fetch import (
     detect_local_revision,
     expected_manifest,
     fetch_snapshot,
-    model_dir_name,
     progress_snapshot,
     read_token_file,
     remote_files_from_tree,
