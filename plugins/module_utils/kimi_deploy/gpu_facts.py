@@ -308,60 +308,66 @@ def expand_override(entries: Any) -> list[dict[str, Any]]:
             "[{name: 'NVIDIA H200', memory_total_mib: 143771, count: 8}]")
     gpus: list[dict[str, Any]] = []
     for position, entry in enumerate(entries):
-        label = f"kimi_gpus_override[{position}]"
-        if not isinstance(entry, Mapping):
-            raise KimiDeployError(
-                f"{label} must be a mapping with name and memory_total_mib, got {type(entry).__name__} "
-                f"{entry!r}")
-        unknown = sorted(set(entry) - set(OVERRIDE_REQUIRED) - set(OVERRIDE_OPTIONAL))
-        if unknown:
-            allowed = ", ".join(OVERRIDE_REQUIRED + OVERRIDE_OPTIONAL)
-            raise KimiDeployError(f"{label} has unknown key(s) {', '.join(unknown)}; allowed keys: {allowed}")
-        for field in OVERRIDE_REQUIRED:
-            if entry.get(field) is None:
-                raise KimiDeployError(f"{label}.{field} is required (e.g. name: 'NVIDIA H200', "
-                                      "memory_total_mib: 143771)")
-        name = entry["name"]
-        if not isinstance(name, str) or not name.strip():
-            raise KimiDeployError(f"{label}.name must be a non-empty string such as 'NVIDIA H200', got {name!r}")
-        name = name.strip()
-        total = _whole_number(label, "memory_total_mib", entry["memory_total_mib"], minimum=1,
-                              example="MiB, e.g. 143771 for an H200")
-        count = _whole_number(label, "count", entry.get("count", 1), minimum=1, example="GPUs, e.g. 8")
-        used = None
-        if entry.get("memory_used_mib") is not None:
-            used = _whole_number(label, "memory_used_mib", entry["memory_used_mib"], minimum=0,
-                                 example="MiB already in use, e.g. 0")
-            if used > total:
-                raise KimiDeployError(
-                    f"{label}.memory_used_mib ({used}) is more than memory_total_mib ({total})")
-        if entry.get("compute_capability") is not None:
-            capability = _override_capability(label, entry["compute_capability"])
-        else:
-            capability = capability_from_name(name)
-        architecture = entry.get("architecture")
-        if architecture is not None:
-            if not isinstance(architecture, str) or not architecture.strip():
-                raise KimiDeployError(
-                    f"{label}.architecture must be a non-empty string such as 'hopper', got {architecture!r}")
-            architecture = architecture.strip().lower()
-        else:
-            architecture = architecture_for(capability, name)
+        gpu, count = _override_gpu(f"kimi_gpus_override[{position}]", entry)
         for _ in range(count):
-            gpus.append({
-                "index": len(gpus),
-                "name": name,
-                "uuid": None,
-                "memory_total_mib": total,
-                "memory_used_mib": used,
-                "memory_free_mib": None if used is None else total - used,
-                "compute_capability": capability,
-                "architecture": architecture,
-                "pci_bus_id": None,
-                "mig_enabled": False,
-                "ecc_uncorrected_volatile": None,
-            })
+            gpus.append({"index": len(gpus), **gpu})
     return gpus
+
+
+def _override_gpu(label: str, entry: Any) -> tuple[dict[str, Any], int]:
+    """One override entry checked: (its GPU record without the index, how many such GPUs)."""
+    if not isinstance(entry, Mapping):
+        raise KimiDeployError(
+            f"{label} must be a mapping with name and memory_total_mib, got {type(entry).__name__} "
+            f"{entry!r}")
+    unknown = sorted(set(entry) - set(OVERRIDE_REQUIRED) - set(OVERRIDE_OPTIONAL))
+    if unknown:
+        allowed = ", ".join(OVERRIDE_REQUIRED + OVERRIDE_OPTIONAL)
+        raise KimiDeployError(f"{label} has unknown key(s) {', '.join(unknown)}; allowed keys: {allowed}")
+    for field in OVERRIDE_REQUIRED:
+        if entry.get(field) is None:
+            raise KimiDeployError(f"{label}.{field} is required (e.g. name: 'NVIDIA H200', "
+                                  "memory_total_mib: 143771)")
+    name = entry["name"]
+    if not isinstance(name, str) or not name.strip():
+        raise KimiDeployError(f"{label}.name must be a non-empty string such as 'NVIDIA H200', got {name!r}")
+    name = name.strip()
+    total = _whole_number(label, "memory_total_mib", entry["memory_total_mib"], minimum=1,
+                          example="MiB, e.g. 143771 for an H200")
+    count = _whole_number(label, "count", entry.get("count", 1), minimum=1, example="GPUs, e.g. 8")
+    used = None
+    if entry.get("memory_used_mib") is not None:
+        used = _whole_number(label, "memory_used_mib", entry["memory_used_mib"], minimum=0,
+                             example="MiB already in use, e.g. 0")
+        if used > total:
+            raise KimiDeployError(
+                f"{label}.memory_used_mib ({used}) is more than memory_total_mib ({total})")
+    if entry.get("compute_capability") is not None:
+        capability = _override_capability(label, entry["compute_capability"])
+    else:
+        capability = capability_from_name(name)
+    gpu = {
+        "name": name,
+        "uuid": None,
+        "memory_total_mib": total,
+        "memory_used_mib": used,
+        "memory_free_mib": None if used is None else total - used,
+        "compute_capability": capability,
+        "architecture": _override_architecture(label, entry.get("architecture"), capability, name),
+        "pci_bus_id": None,
+        "mig_enabled": False,
+        "ecc_uncorrected_volatile": None,
+    }
+    return gpu, count
+
+
+def _override_architecture(label: str, value: Any, capability: str | None, name: str) -> str:
+    """The architecture the operator wrote (lower case), else the one the capability or name implies."""
+    if value is None:
+        return architecture_for(capability, name)
+    if not isinstance(value, str) or not value.strip():
+        raise KimiDeployError(f"{label}.architecture must be a non-empty string such as 'hopper', got {value!r}")
+    return value.strip().lower()
 
 
 # --- choosing the source ----------------------------------------------------------------------------

@@ -236,6 +236,9 @@ def test_exact_prompt_refuses_what_cannot_be_built():
     # Every word and every tail piece costs two tokens: an odd target cannot be met.
     with pytest.raises(KimiDeployError, match="could not close"):
         _drive(acc.exact_token_prompt(7), lambda text: 2 * len(text.split()) + 2 * sum(text.count(c) for c in ".,!?;"))
+    # A search that needs more /tokenize calls than allowed stops with the tokenizer to blame.
+    with pytest.raises(KimiDeployError, match="after 2 /tokenize calls"):
+        _drive(acc.exact_token_prompt(50, max_probes=2), lambda text: 3 * len(text.split()))
 
 
 def test_token_id_prompt():
@@ -496,7 +499,7 @@ class FakeVllm:
         return httpx.Response(status, json={"error": {"message": message, "type": etype, "param": param,
                                                       "code": status}})
 
-    async def __call__(self, request: httpx.Request) -> httpx.Response:
+    async def __call__(self, request: httpx.Request) -> httpx.Response:  # noqa: C901, PLR0911, PLR0912, PLR0915 - a fake vLLM: one branch per endpoint and input the suite sends
         import time
 
         self.t0 = self.t0 or time.monotonic()
