@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from .core.gpu_arch import architecture_for, capability_from_name
 from .errors import KimiDeployError
 
 MIB = 1024 * 1024
@@ -24,28 +25,6 @@ MIB = 1024 * 1024
 GPU_KEYS = (
     "index", "name", "uuid", "memory_total_mib", "memory_used_mib", "memory_free_mib",
     "compute_capability", "architecture", "pci_bus_id", "mig_enabled", "ecc_uncorrected_volatile",
-)
-
-# Compute capability -> architecture, from NVIDIA's "CUDA GPU Compute Capability" table.
-ARCHITECTURE_BY_CAPABILITY = {
-    "7.0": "volta", "7.2": "volta", "7.5": "turing",
-    "8.0": "ampere", "8.6": "ampere", "8.7": "ampere", "8.9": "ada",
-    "9.0": "hopper",
-    "10.0": "blackwell", "10.3": "blackwell", "11.0": "blackwell", "12.0": "blackwell", "12.1": "blackwell",
-}
-
-# Name token -> compute capability, for override entries that give only a name. Matched as whole
-# words on the upper-cased NVML name, so "H20" does not match "H200" and "B200" does not match "GB200".
-# Same sources, plus the MIG user guide (H20 9.0); H800/A800 are the export variants of H100/A100.
-CAPABILITY_BY_NAME_TOKEN = (
-    ("GB300", "10.3"), ("B300", "10.3"),
-    ("GB200", "10.0"), ("B200", "10.0"),
-    (r"RTX PRO \d+ BLACKWELL", "12.0"),
-    ("GH200", "9.0"), ("H200", "9.0"), ("H100", "9.0"), ("H800", "9.0"), ("H20", "9.0"),
-    ("A100", "8.0"), ("A800", "8.0"), ("A30", "8.0"),
-    ("L40S", "8.9"), ("L40", "8.9"), ("L4", "8.9"),
-    ("A40", "8.6"), ("A10", "8.6"),
-    ("V100", "7.0"), ("T4", "7.5"),
 )
 
 # Linux driver branch that ships with each CUDA toolkit (CUDA Toolkit release notes, "Toolkit Driver
@@ -99,21 +78,6 @@ def _text(value: Any) -> str:
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace").rstrip("\0")
     return str(value)
-
-
-def capability_from_name(name: str) -> str | None:
-    upper = name.upper()
-    for token, capability in CAPABILITY_BY_NAME_TOKEN:
-        if re.search(rf"(?<![A-Z0-9]){token}(?![A-Z0-9])", upper):
-            return capability
-    return None
-
-
-def architecture_for(capability: str | None, name: str) -> str:
-    """Architecture from the compute capability, else from the name, else ``"unknown"``."""
-    if capability is None:
-        capability = capability_from_name(name)
-    return ARCHITECTURE_BY_CAPABILITY.get(capability or "", "unknown")
 
 
 def parse_cuda_version(text: str | int | float) -> tuple[int, int]:
