@@ -45,7 +45,6 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "plugins" / "module_utils"))
-sys.path.insert(0, str(REPO / "tools"))
 import yaml
 from kimi_deploy.errors import KimiDeployError
 from kimi_deploy.gpu_devices import FABRIC_MANAGER_UNIT, device_problems, read_device_facts

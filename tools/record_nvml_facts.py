@@ -64,7 +64,7 @@ def error_class_name(constant: str) -> str:
 # --- replay -----------------------------------------------------------------------------------------
 
 
-def fake_pynvml(data: dict[str, Any]) -> ModuleType:
+def fake_pynvml(data: dict[str, Any]) -> ModuleType:  # noqa: C901, PLR0915 - one small closure per NVML binding
     """A module object with the nvidia-ml-py API answering from a fixture.
 
     Like the real bindings it raises NVMLError subclasses (NVMLError_NotSupported, ...), refuses calls

@@ -76,51 +76,64 @@ def _figure(stats: object, key: str) -> str:
     return "?"
 
 
+def _venv_line(result: dict, elapsed: float) -> str | None:
+    what = "built" if result.get("changed") else "already built"
+    return (f"vLLM venv {result.get('key', '?')} {what} (vLLM {result.get('vllm_version', '?')}), "
+            f"{_seconds(elapsed)}")
+
+
+def _snapshot_line(result: dict, elapsed: float) -> str | None:
+    fetched = result.get("fetched_files") or []
+    total = len(result.get("files") or [])
+    nbytes = int(result.get("bytes_downloaded") or 0)
+    sha = str(result.get("revision_sha", "?"))[:12]
+    if not fetched:
+        return (f"weights {result.get('repo_id', '?')}@{sha}: all {total} files already here "
+                f"({_mib(int(result.get('bytes_total') or 0))}), nothing fetched")
+    rate = nbytes / elapsed if elapsed > 0 else 0.0
+    return (f"weights {result.get('repo_id', '?')}@{sha}: fetched {len(fetched)} of {total} files, "
+            f"{_mib(nbytes)} in {_seconds(elapsed)} ({_mib(rate)}/s)")
+
+
+def _health_line(result: dict, elapsed: float) -> str | None:
+    waited = result.get("waited_s")
+    smoke = result.get("smoke") or {}
+    line = f"vLLM serves {', '.join(result.get('models') or []) or '?'}"
+    if isinstance(waited, (int, float)):
+        line += f": /health answered after {_seconds(waited)}"
+    if isinstance(smoke, dict) and smoke.get("finish_reason"):
+        line += f", the smoke chat finished ({smoke['finish_reason']})"
+    return line
+
+
+def _acceptance_line(result: dict, elapsed: float) -> str | None:
+    checks = result.get("checks") or {}
+    if not checks:
+        return None
+    passed = sum(1 for c in checks.values() if isinstance(c, dict) and c.get("status") == "passed")
+    skipped = sum(1 for c in checks.values() if isinstance(c, dict) and c.get("status") == "skipped")
+    conc = (result.get("metrics") or {}).get("concurrency") or {}
+    verdict = "passed" if result.get("passed") else "FAILED: " + ", ".join(result.get("failed_checks") or [])
+    line = (f"acceptance {verdict}: {passed} checks passed, {skipped} skipped, "
+            f"{_seconds(float(result.get('suite_duration_s') or elapsed))}")
+    if isinstance(conc, dict) and conc.get("output_tokens_per_s") is not None:
+        line += (f"; under load {_figure(conc, 'output_tokens_per_s')} output tok/s, "
+                 f"TTFT p50 {_figure(conc.get('ttft_ms'), 'p50')} ms, "
+                 f"latency p95 {_figure(conc.get('latency_ms'), 'p95')} ms")
+    return line
+
+
+# The long steps that end with a summary line, by module.
+STEP_LINES = {"kimi_vllm_venv": _venv_line, "kimi_hf_snapshot": _snapshot_line, "kimi_vllm_health": _health_line,
+              "kimi_vllm_acceptance": _acceptance_line}
+
+
 def step_summary(action: str, result: dict, elapsed: float) -> str | None:
     """The one line that ends a long step (None for other tasks); pure, for the unit tests."""
-    action = _short_action(action)
-    if result.get("skipped") or result.get("failed"):
+    line = STEP_LINES.get(_short_action(action))
+    if line is None or result.get("skipped") or result.get("failed"):
         return None
-    if action == "kimi_vllm_venv":
-        what = "built" if result.get("changed") else "already built"
-        return (f"vLLM venv {result.get('key', '?')} {what} (vLLM {result.get('vllm_version', '?')}), "
-                f"{_seconds(elapsed)}")
-    if action == "kimi_hf_snapshot":
-        fetched = result.get("fetched_files") or []
-        total = len(result.get("files") or [])
-        nbytes = int(result.get("bytes_downloaded") or 0)
-        sha = str(result.get("revision_sha", "?"))[:12]
-        if not fetched:
-            return (f"weights {result.get('repo_id', '?')}@{sha}: all {total} files already here "
-                    f"({_mib(int(result.get('bytes_total') or 0))}), nothing fetched")
-        rate = nbytes / elapsed if elapsed > 0 else 0.0
-        return (f"weights {result.get('repo_id', '?')}@{sha}: fetched {len(fetched)} of {total} files, "
-                f"{_mib(nbytes)} in {_seconds(elapsed)} ({_mib(rate)}/s)")
-    if action == "kimi_vllm_health":
-        waited = result.get("waited_s")
-        smoke = result.get("smoke") or {}
-        line = f"vLLM serves {', '.join(result.get('models') or []) or '?'}"
-        if isinstance(waited, (int, float)):
-            line += f": /health answered after {_seconds(waited)}"
-        if isinstance(smoke, dict) and smoke.get("finish_reason"):
-            line += f", the smoke chat finished ({smoke['finish_reason']})"
-        return line
-    if action == "kimi_vllm_acceptance":
-        checks = result.get("checks") or {}
-        if not checks:
-            return None
-        passed = sum(1 for c in checks.values() if isinstance(c, dict) and c.get("status") == "passed")
-        skipped = sum(1 for c in checks.values() if isinstance(c, dict) and c.get("status") == "skipped")
-        conc = (result.get("metrics") or {}).get("concurrency") or {}
-        verdict = "passed" if result.get("passed") else "FAILED: " + ", ".join(result.get("failed_checks") or [])
-        line = (f"acceptance {verdict}: {passed} checks passed, {skipped} skipped, "
-                f"{_seconds(float(result.get('suite_duration_s') or elapsed))}")
-        if isinstance(conc, dict) and conc.get("output_tokens_per_s") is not None:
-            line += (f"; under load {_figure(conc, 'output_tokens_per_s')} output tok/s, "
-                     f"TTFT p50 {_figure(conc.get('ttft_ms'), 'p50')} ms, "
-                     f"latency p95 {_figure(conc.get('latency_ms'), 'p95')} ms")
-        return line
-    return None
+    return line(result, elapsed)
 
 
 class CallbackModule(DefaultCallbackModule):

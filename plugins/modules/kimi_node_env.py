@@ -221,6 +221,19 @@ def _release_plan(root):
     return rid, (load_release(root, rid).meta.get("inputs") or {}).get("plan") or {}
 
 
+def _vllm_args(p, plan, release_id, head_ip, backend):
+    """This node's vLLM flags from the plan, which must be laid out over this replica's node count."""
+    check_serve_args(plan.get("serve_args") or [])
+    layout = Layout.from_dict(plan.get("layout") or {})
+    if layout.nnodes != p["nnodes"]:
+        where = f"release {release_id}" if release_id else "the plan"
+        raise KimiDeployError(f"{where} is laid out over {layout.nnodes} node(s) but this replica has "
+                              f"{p['nnodes']}; deploy a release planned for this replica, or roll back with "
+                              "-e kimi_rollback_to=<a release of this replica>")
+    return vllm_node_args(layout, rank=p["rank"], head_address=head_ip, backend=backend,
+                          master_port=p["master_port"], dp_rpc_port=p["dp_rpc_port"])
+
+
 def run(module):
     p = module.params
     root = Path(p["root"])
@@ -238,17 +251,7 @@ def run(module):
         release_id, plan = _release_plan(root)
     backend = p["backend"] or backend_of(plan or {})
 
-    vllm_args = None
-    if plan is not None:
-        check_serve_args(plan.get("serve_args") or [])
-        layout = Layout.from_dict(plan.get("layout") or {})
-        if layout.nnodes != p["nnodes"]:
-            where = f"release {release_id}" if release_id else "the plan"
-            raise KimiDeployError(f"{where} is laid out over {layout.nnodes} node(s) but this replica has "
-                                  f"{p['nnodes']}; deploy a release planned for this replica, or roll back with "
-                                  "-e kimi_rollback_to=<a release of this replica>")
-        vllm_args = vllm_node_args(layout, rank=p["rank"], head_address=head_ip, backend=backend,
-                                   master_port=p["master_port"], dp_rpc_port=p["dp_rpc_port"])
+    vllm_args = None if plan is None else _vllm_args(p, plan, release_id, head_ip, backend)
     ray_args = None
     ray = p["ray"] or {}
     if backend == "ray":

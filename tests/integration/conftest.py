@@ -6,14 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import ansible_module_utils  # noqa: F401  the modules run in-process here too, as in tests/unit
 import pytest
+from vllm_server import VLLM_VENV
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO_ROOT / "plugins" / "module_utils"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(REPO_ROOT / "tools"))
-
-from vllm_server import VLLM_VENV
 
 
 def pytest_collection_modifyitems(items):

@@ -10,22 +10,15 @@ The ledger row and the HTML report are then written from the live results.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from vllm_server import VllmServer
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO_ROOT / "tests" / "unit"))
-# The unit tests' conftest makes the modules importable in-process (kimi_deploy registered as
-# ansible.module_utils.kimi_deploy); loaded under its own name, "conftest" is this directory's.
-_spec = importlib.util.spec_from_file_location("kimi_unit_conftest", REPO_ROOT / "tests" / "unit" / "conftest.py")
-_spec.loader.exec_module(importlib.util.module_from_spec(_spec))
 import kimi_ledger
 import kimi_vllm_acceptance
 from module_harness import run_module

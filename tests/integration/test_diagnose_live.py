@@ -10,13 +10,11 @@ A failing start takes 15-50 s on an idle 2-core machine; the whole file about 6 
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import os
 import shutil
 import socket
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -26,11 +24,6 @@ import pytest
 from vllm_server import VllmServer, base_env
 
 REPO = Path(__file__).resolve().parents[2]
-# The unit conftest registers kimi_deploy as ansible.module_utils.kimi_deploy and puts the modules on
-# sys.path; the module runs here need the same, so run it (it is idempotent).
-_spec = importlib.util.spec_from_file_location("kimi_unit_conftest", REPO / "tests/unit/conftest.py")
-_spec.loader.exec_module(importlib.util.module_from_spec(_spec))
-sys.path.insert(0, str(REPO / "tests/unit"))
 
 import kimi_vllm_diagnose
 from module_harness import run_module

@@ -9,7 +9,6 @@ files as built (hashlib, ``git hash-object``), independently of the code under t
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import shutil
@@ -23,11 +22,6 @@ import pytest
 from hub_mirror import HubServer, git_blob_sha1
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-# The unit conftest registers kimi_deploy as ansible.module_utils.kimi_deploy and puts the modules and
-# module_harness on sys.path; the module tests here need the same, so run it (it is idempotent).
-_spec = importlib.util.spec_from_file_location("kimi_unit_conftest", REPO_ROOT / "tests/unit/conftest.py")
-_spec.loader.exec_module(importlib.util.module_from_spec(_spec))
-sys.path.insert(0, str(REPO_ROOT / "tests/unit"))
 
 from kimi_deploy.errors import KimiDeployError
 from kimi_deploy.hf_fetch import FetchRequest, fetch_snapshot, stale_incomplete_files

@@ -1,22 +1,3 @@
-"""Make ``kimi_deploy`` and the modules importable under plain pytest, the way Ansible ships them.
+"""Every unit test may run a module in-process: register the library under its Ansible name first."""
 
-Modules import ``ansible.module_utils.kimi_deploy.<name>``; library tests import
-``kimi_deploy.<name>``. Every submodule is registered under both names as the *same* module
-object, so an exception class raised by the library is the one the module catches.
-"""
-
-import importlib
-import pkgutil
-import sys
-from pathlib import Path
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO_ROOT / "plugins" / "module_utils"))
-sys.path.insert(0, str(REPO_ROOT / "plugins" / "modules"))
-
-import kimi_deploy
-
-sys.modules["ansible.module_utils.kimi_deploy"] = kimi_deploy
-for _info in pkgutil.iter_modules(kimi_deploy.__path__):
-    _mod = importlib.import_module(f"kimi_deploy.{_info.name}")
-    sys.modules[f"ansible.module_utils.kimi_deploy.{_info.name}"] = _mod
+import ansible_module_utils  # noqa: F401

@@ -4,7 +4,9 @@
 API it serves before ``current`` points at it for good. This file is the pure half: check catalogue
 and profiles, the abnormal inputs and the status each must get, vLLM's error envelopes, the search
 that builds a prompt of exactly N tokens through the server's own ``/tokenize``, statistics, and the
-memory-growth and latency-degradation tests. The HTTP half is ``acceptance_client.py`` (httpx).
+memory-growth and latency-degradation tests. What each check concludes from its answers is
+``core/acceptance_checks.py``; the HTTP half is ``io/acceptance_http.py`` and ``io/acceptance_load.py``,
+driven by ``acceptance_client.py``.
 
 Profiles
 --------
@@ -278,7 +280,8 @@ class ErrorEnvelope:
     shape: str = "nested"  # nested | flat | detail | string | text
 
 
-def parse_error_envelope(body: str | bytes | Mapping[str, Any] | None) -> ErrorEnvelope | None:
+def parse_error_envelope(  # noqa: PLR0911 - one return per error shape vLLM has used, in the docstring's order
+        body: str | bytes | Mapping[str, Any] | None) -> ErrorEnvelope | None:
     """Read the error shapes vLLM has used.
 
     - nested (vLLM >= 0.10): ``{"error": {"message", "type", "param", "code"}}``
@@ -311,18 +314,22 @@ def parse_error_envelope(body: str | bytes | Mapping[str, Any] | None) -> ErrorE
         return ErrorEnvelope(str(data["message"]), _opt_str(data.get("type")), _opt_str(data.get("param")),
                              _opt_int(data.get("code")), "flat")
     if "detail" in data:
-        detail = data["detail"]
-        if isinstance(detail, list):
-            parts = []
-            for item in detail:
-                if isinstance(item, Mapping):
-                    loc = ".".join(str(p) for p in item.get("loc", ()))
-                    parts.append(f"{loc}: {item.get('msg', '')}" if loc else str(item.get("msg", "")))
-                else:
-                    parts.append(str(item))
-            return ErrorEnvelope("; ".join(parts), shape="detail")
-        return ErrorEnvelope(str(detail), shape="detail")
+        return ErrorEnvelope(_detail_message(data["detail"]), shape="detail")
     return None
+
+
+def _detail_message(detail: Any) -> str:
+    """FastAPI's ``detail``: a text, or a list of validation errors as ``loc: msg`` joined by '; '."""
+    if not isinstance(detail, list):
+        return str(detail)
+    parts = []
+    for item in detail:
+        if isinstance(item, Mapping):
+            loc = ".".join(str(p) for p in item.get("loc", ()))
+            parts.append(f"{loc}: {item.get('msg', '')}" if loc else str(item.get("msg", "")))
+        else:
+            parts.append(str(item))
+    return "; ".join(parts)
 
 
 def _opt_str(value: Any) -> str | None:
@@ -465,16 +472,9 @@ def exact_token_prompt(target: int, *, max_probes: int = 96) -> Generator[str, i
     """
     if target < 0:
         raise KimiDeployError(f"cannot build a prompt of {target} tokens")
-    probes = 0
-
-    def probe_limit() -> None:
-        if probes > max_probes:
-            raise KimiDeployError(
-                f"no text of exactly {target} tokens after {max_probes} /tokenize calls: the tokenizer "
-                "counts the filler words erratically; report the model's tokenizer")
-
+    probes = _ProbeBudget(target, max_probes)
     base = yield ""
-    probes += 1
+    probes.used += 1
     if base == target:
         return ""
     if base > target:
@@ -486,31 +486,42 @@ def exact_token_prompt(target: int, *, max_probes: int = 96) -> Generator[str, i
     hi_c = 0
     step = 0
     while hi_k is None or hi_k - lo_k > 1:
-        probe_limit()
-        if hi_k is None:
-            rate = (lo_c - base) / lo_k if lo_k else 1.0
-            k = lo_k + max(1, math.ceil((target - lo_c) / max(rate, 0.25))) + 1
-        elif step % 2 == 0 and hi_c > lo_c:
-            k = lo_k + (target - lo_c) * (hi_k - lo_k) // (hi_c - lo_c)
-            k = min(max(k, lo_k + 1), hi_k - 1)
-        else:
-            k = (lo_k + hi_k) // 2
+        probes.check()
+        k = _next_word_count(target, base, (lo_k, lo_c), None if hi_k is None else (hi_k, hi_c),
+                             interpolate=step % 2 == 0)
         step += 1
         count = yield filler_text(k)
-        probes += 1
+        probes.used += 1
         if count == target:
             return filler_text(k)
         if count < target:
             lo_k, lo_c = k, count
         else:
             hi_k, hi_c = k, count
-    text, count = filler_text(lo_k), lo_c
+    return (yield from _close_last_gap(filler_text(lo_k), lo_c, target, probes))
+
+
+class _ProbeBudget:
+    """/tokenize calls made by one search, and the refusal once they pass the limit."""
+
+    def __init__(self, target: int, max_probes: int) -> None:
+        self.target, self.max_probes, self.used = target, max_probes, 0
+
+    def check(self) -> None:
+        if self.used > self.max_probes:
+            raise KimiDeployError(
+                f"no text of exactly {self.target} tokens after {self.max_probes} /tokenize calls: the tokenizer "
+                "counts the filler words erratically; report the model's tokenizer")
+
+
+def _close_last_gap(text: str, count: int, target: int, probes: _ProbeBudget) -> Generator[str, int, str]:
+    """Append tail pieces to ``text`` (``count`` tokens, below ``target``) until it counts exactly ``target``."""
     while count < target:
         for piece in TAIL_PIECES:
-            probe_limit()
+            probes.check()
             candidate = text + piece
             got = yield candidate
-            probes += 1
+            probes.used += 1
             if got == target:
                 return candidate
             if count < got < target:
@@ -521,6 +532,24 @@ def exact_token_prompt(target: int, *, max_probes: int = 96) -> Generator[str, i
                 f"could not close the last {target - count} token(s) to reach exactly {target} tokens: every "
                 "tail piece overshoots; report the model's tokenizer")
     return text
+
+
+def _next_word_count(target: int, base: int, low: tuple[int, int], high: tuple[int, int] | None, *,
+                     interpolate: bool) -> int:
+    """The next number of filler words to try, from the (words, tokens) known below and above ``target``.
+
+    No upper bracket yet: extrapolate at the rate seen so far, one word past it. Then interpolation and
+    bisection alternate, so an erratic tokenizer cannot stall the interpolation.
+    """
+    lo_k, lo_c = low
+    if high is None:
+        rate = (lo_c - base) / lo_k if lo_k else 1.0
+        return lo_k + max(1, math.ceil((target - lo_c) / max(rate, 0.25))) + 1
+    hi_k, hi_c = high
+    if interpolate and hi_c > lo_c:
+        k = lo_k + (target - lo_c) * (hi_k - lo_k) // (hi_c - lo_c)
+        return min(max(k, lo_k + 1), hi_k - 1)
+    return (lo_k + hi_k) // 2
 
 
 def token_id_prompt(seed_ids: Sequence[int], n: int) -> list[int]:

@@ -155,7 +155,7 @@ def _guard(dir_fd: int) -> Iterator[None]:
         os.close(fd)
 
 
-def _read(dir_fd: int, name: str, now: float, skew_s: float) -> Seen | None:
+def _read(dir_fd: int, name: str, now: float, skew_s: float) -> Seen | None:  # noqa: PLR0911 - one answer per state a lock file can be in
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
     except FileNotFoundError:

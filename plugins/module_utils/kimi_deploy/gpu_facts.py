@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from .core.gpu_arch import architecture_for, capability_from_name
 from .errors import KimiDeployError
 
 MIB = 1024 * 1024
@@ -24,28 +25,6 @@ MIB = 1024 * 1024
 GPU_KEYS = (
     "index", "name", "uuid", "memory_total_mib", "memory_used_mib", "memory_free_mib",
     "compute_capability", "architecture", "pci_bus_id", "mig_enabled", "ecc_uncorrected_volatile",
-)
-
-# Compute capability -> architecture, from NVIDIA's "CUDA GPU Compute Capability" table.
-ARCHITECTURE_BY_CAPABILITY = {
-    "7.0": "volta", "7.2": "volta", "7.5": "turing",
-    "8.0": "ampere", "8.6": "ampere", "8.7": "ampere", "8.9": "ada",
-    "9.0": "hopper",
-    "10.0": "blackwell", "10.3": "blackwell", "11.0": "blackwell", "12.0": "blackwell", "12.1": "blackwell",
-}
-
-# Name token -> compute capability, for override entries that give only a name. Matched as whole
-# words on the upper-cased NVML name, so "H20" does not match "H200" and "B200" does not match "GB200".
-# Same sources, plus the MIG user guide (H20 9.0); H800/A800 are the export variants of H100/A100.
-CAPABILITY_BY_NAME_TOKEN = (
-    ("GB300", "10.3"), ("B300", "10.3"),
-    ("GB200", "10.0"), ("B200", "10.0"),
-    (r"RTX PRO \d+ BLACKWELL", "12.0"),
-    ("GH200", "9.0"), ("H200", "9.0"), ("H100", "9.0"), ("H800", "9.0"), ("H20", "9.0"),
-    ("A100", "8.0"), ("A800", "8.0"), ("A30", "8.0"),
-    ("L40S", "8.9"), ("L40", "8.9"), ("L4", "8.9"),
-    ("A40", "8.6"), ("A10", "8.6"),
-    ("V100", "7.0"), ("T4", "7.5"),
 )
 
 # Linux driver branch that ships with each CUDA toolkit (CUDA Toolkit release notes, "Toolkit Driver
@@ -99,21 +78,6 @@ def _text(value: Any) -> str:
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace").rstrip("\0")
     return str(value)
-
-
-def capability_from_name(name: str) -> str | None:
-    upper = name.upper()
-    for token, capability in CAPABILITY_BY_NAME_TOKEN:
-        if re.search(rf"(?<![A-Z0-9]){token}(?![A-Z0-9])", upper):
-            return capability
-    return None
-
-
-def architecture_for(capability: str | None, name: str) -> str:
-    """Architecture from the compute capability, else from the name, else ``"unknown"``."""
-    if capability is None:
-        capability = capability_from_name(name)
-    return ARCHITECTURE_BY_CAPABILITY.get(capability or "", "unknown")
 
 
 def parse_cuda_version(text: str | int | float) -> tuple[int, int]:
@@ -308,60 +272,66 @@ def expand_override(entries: Any) -> list[dict[str, Any]]:
             "[{name: 'NVIDIA H200', memory_total_mib: 143771, count: 8}]")
     gpus: list[dict[str, Any]] = []
     for position, entry in enumerate(entries):
-        label = f"kimi_gpus_override[{position}]"
-        if not isinstance(entry, Mapping):
-            raise KimiDeployError(
-                f"{label} must be a mapping with name and memory_total_mib, got {type(entry).__name__} "
-                f"{entry!r}")
-        unknown = sorted(set(entry) - set(OVERRIDE_REQUIRED) - set(OVERRIDE_OPTIONAL))
-        if unknown:
-            allowed = ", ".join(OVERRIDE_REQUIRED + OVERRIDE_OPTIONAL)
-            raise KimiDeployError(f"{label} has unknown key(s) {', '.join(unknown)}; allowed keys: {allowed}")
-        for field in OVERRIDE_REQUIRED:
-            if entry.get(field) is None:
-                raise KimiDeployError(f"{label}.{field} is required (e.g. name: 'NVIDIA H200', "
-                                      "memory_total_mib: 143771)")
-        name = entry["name"]
-        if not isinstance(name, str) or not name.strip():
-            raise KimiDeployError(f"{label}.name must be a non-empty string such as 'NVIDIA H200', got {name!r}")
-        name = name.strip()
-        total = _whole_number(label, "memory_total_mib", entry["memory_total_mib"], minimum=1,
-                              example="MiB, e.g. 143771 for an H200")
-        count = _whole_number(label, "count", entry.get("count", 1), minimum=1, example="GPUs, e.g. 8")
-        used = None
-        if entry.get("memory_used_mib") is not None:
-            used = _whole_number(label, "memory_used_mib", entry["memory_used_mib"], minimum=0,
-                                 example="MiB already in use, e.g. 0")
-            if used > total:
-                raise KimiDeployError(
-                    f"{label}.memory_used_mib ({used}) is more than memory_total_mib ({total})")
-        if entry.get("compute_capability") is not None:
-            capability = _override_capability(label, entry["compute_capability"])
-        else:
-            capability = capability_from_name(name)
-        architecture = entry.get("architecture")
-        if architecture is not None:
-            if not isinstance(architecture, str) or not architecture.strip():
-                raise KimiDeployError(
-                    f"{label}.architecture must be a non-empty string such as 'hopper', got {architecture!r}")
-            architecture = architecture.strip().lower()
-        else:
-            architecture = architecture_for(capability, name)
+        gpu, count = _override_gpu(f"kimi_gpus_override[{position}]", entry)
         for _ in range(count):
-            gpus.append({
-                "index": len(gpus),
-                "name": name,
-                "uuid": None,
-                "memory_total_mib": total,
-                "memory_used_mib": used,
-                "memory_free_mib": None if used is None else total - used,
-                "compute_capability": capability,
-                "architecture": architecture,
-                "pci_bus_id": None,
-                "mig_enabled": False,
-                "ecc_uncorrected_volatile": None,
-            })
+            gpus.append({"index": len(gpus), **gpu})
     return gpus
+
+
+def _override_gpu(label: str, entry: Any) -> tuple[dict[str, Any], int]:
+    """One override entry checked: (its GPU record without the index, how many such GPUs)."""
+    if not isinstance(entry, Mapping):
+        raise KimiDeployError(
+            f"{label} must be a mapping with name and memory_total_mib, got {type(entry).__name__} "
+            f"{entry!r}")
+    unknown = sorted(set(entry) - set(OVERRIDE_REQUIRED) - set(OVERRIDE_OPTIONAL))
+    if unknown:
+        allowed = ", ".join(OVERRIDE_REQUIRED + OVERRIDE_OPTIONAL)
+        raise KimiDeployError(f"{label} has unknown key(s) {', '.join(unknown)}; allowed keys: {allowed}")
+    for field in OVERRIDE_REQUIRED:
+        if entry.get(field) is None:
+            raise KimiDeployError(f"{label}.{field} is required (e.g. name: 'NVIDIA H200', "
+                                  "memory_total_mib: 143771)")
+    name = entry["name"]
+    if not isinstance(name, str) or not name.strip():
+        raise KimiDeployError(f"{label}.name must be a non-empty string such as 'NVIDIA H200', got {name!r}")
+    name = name.strip()
+    total = _whole_number(label, "memory_total_mib", entry["memory_total_mib"], minimum=1,
+                          example="MiB, e.g. 143771 for an H200")
+    count = _whole_number(label, "count", entry.get("count", 1), minimum=1, example="GPUs, e.g. 8")
+    used = None
+    if entry.get("memory_used_mib") is not None:
+        used = _whole_number(label, "memory_used_mib", entry["memory_used_mib"], minimum=0,
+                             example="MiB already in use, e.g. 0")
+        if used > total:
+            raise KimiDeployError(
+                f"{label}.memory_used_mib ({used}) is more than memory_total_mib ({total})")
+    if entry.get("compute_capability") is not None:
+        capability = _override_capability(label, entry["compute_capability"])
+    else:
+        capability = capability_from_name(name)
+    gpu = {
+        "name": name,
+        "uuid": None,
+        "memory_total_mib": total,
+        "memory_used_mib": used,
+        "memory_free_mib": None if used is None else total - used,
+        "compute_capability": capability,
+        "architecture": _override_architecture(label, entry.get("architecture"), capability, name),
+        "pci_bus_id": None,
+        "mig_enabled": False,
+        "ecc_uncorrected_volatile": None,
+    }
+    return gpu, count
+
+
+def _override_architecture(label: str, value: Any, capability: str | None, name: str) -> str:
+    """The architecture the operator wrote (lower case), else the one the capability or name implies."""
+    if value is None:
+        return architecture_for(capability, name)
+    if not isinstance(value, str) or not value.strip():
+        raise KimiDeployError(f"{label}.architecture must be a non-empty string such as 'hopper', got {value!r}")
+    return value.strip().lower()
 
 
 # --- choosing the source ----------------------------------------------------------------------------

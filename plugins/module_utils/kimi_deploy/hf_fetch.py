@@ -35,7 +35,6 @@ import errno
 import inspect
 import json
 import os
-import re
 import shutil
 import stat
 import threading
@@ -46,12 +45,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .core.hub_names import is_commit_sha, model_dir_name, validate_repo_id
 from .errors import KimiDeployError
 from .files import write_json_atomic
 from .weights_verify import EXPECTED_MANIFEST, list_model_files, relative_name
 
-COMMIT_SHA_RE = re.compile(r"^[0-9a-f]{40}$")
-REPO_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
 DEFAULT_HEADROOM_BYTES = 2 * 1024**3
 DEFAULT_HEADROOM_RATIO = 0.02
 PARTIAL_SUFFIX = ".partial"
@@ -59,24 +57,6 @@ _HUB_DOWNLOAD_DIR = Path(".cache") / "huggingface" / "download"
 
 
 # --------------------------------------------------------------------------- names and secrets
-
-def validate_repo_id(repo_id: str) -> str:
-    if not isinstance(repo_id, str) or not REPO_ID_RE.match(repo_id) or ".." in repo_id:
-        raise KimiDeployError(f"repo_id {repo_id!r} is not '<org>/<name>' (letters, digits, '.', '_', '-')")
-    return repo_id
-
-
-def is_commit_sha(revision: str) -> bool:
-    return bool(COMMIT_SHA_RE.match(revision or ""))
-
-
-def model_dir_name(repo_id: str, revision_sha: str) -> str:
-    """``moonshotai/Kimi-K3`` at ``9f62e4e...`` -> ``moonshotai--Kimi-K3@9f62e4e...``."""
-    validate_repo_id(repo_id)
-    if not is_commit_sha(revision_sha):
-        raise KimiDeployError(f"revision {revision_sha!r} is not a 40-hex commit sha")
-    return f"{repo_id.replace('/', '--')}@{revision_sha}"
-
 
 def read_token_file(path: str | Path) -> str:
     """The token in ``path``, refused unless only its owner can read it (mode 0600 or 0400)."""

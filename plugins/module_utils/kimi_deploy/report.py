@@ -38,7 +38,7 @@ def _e(value: Any) -> str:
     return html.escape("" if value is None else str(value))
 
 
-def _fmt(value: Any) -> str:
+def _fmt(value: Any) -> str:  # noqa: PLR0911 - one rendering per value type
     if value is None or value == "":
         return "-"
     if isinstance(value, bool):

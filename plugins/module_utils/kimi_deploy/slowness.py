@@ -118,53 +118,16 @@ def slowness(rows: Iterable[Mapping[str, Any]], *, host_group: str | None = None
 
     # 1. One request alone is slower than the same GPUs were before: machine, build or quantisation.
     if current is not None and baseline:
-        ratios = {}
-        for metric in ("ttft_p50_ms", "itl_p50_ms"):
-            now = _num(current.get(metric))
-            before = [v for v in (_num(r.get(metric)) for r in baseline) if v is not None]
-            if now is not None and before and median(before) > 0:
-                ratios[metric] = (now, median(before), now / median(before))
-        slow = {m: v for m, v in ratios.items() if v[2] > single_ratio}
-        for metric, (now, before, ratio) in ratios.items():
-            evidence.append(f"single request {metric.replace('_ms', '')}: {_fmt(now)} ms vs baseline "
-                            f"{_fmt(before)} ms ({ratio:.1f}x, {len(baseline)} earlier accepted row(s))")
-        if slow:
-            last = baseline[-1]
-            for key in BUILD_KEYS:
-                if _setting(current, key) != _setting(last, key):
-                    variable = {"name": key, "from": _setting(current, key), "to": _setting(last, key)}
-                    return _answer(
-                        "machine_or_build",
-                        "One request alone is slower than on the same GPUs before: concurrency does not explain "
-                        f"it. The build or quantisation changed ({key}).", variable,
-                        f"Change one thing: set {key} back from {_shown(variable['from'])} to "
-                        f"{_shown(variable['to'])} (the baseline's value) and benchmark a single request again",
-                        evidence)
-            return _answer(
-                "machine_or_build",
-                "One request alone is slower than on the same GPUs before, with the same build and settings: the "
-                "machine (GPU clocks, power cap, thermal throttling, another process on the GPU, a degraded link).",
-                {"name": "machine", "from": None, "to": None},
-                "Check nvidia-smi -q -d CLOCK,PERFORMANCE,POWER (throttle reasons) and nvidia-smi for other "
-                "processes; benchmark a single request again once the GPU runs at its normal clocks", evidence)
+        answer = _single_request_answer(current, baseline, single_ratio, evidence)
+        if answer is not None:
+            return answer
 
     # 2. Fine alone; does it collapse under concurrency?
     reference = _num(current.get("ttft_p50_ms")) if current is not None else None
     if reference is None and baseline:
         reference = median(v for v in (_num(r.get("ttft_p50_ms")) for r in baseline) if v is not None)
     heavy = loaded[-1] if loaded else None
-    signals = []
-    if heavy is not None:
-        p95 = _num(heavy.get("ttft_p95_ms"))
-        if reference and p95 is not None:
-            evidence.append(f"concurrency {heavy.get('concurrency')}: TTFT p95 {_fmt(p95)} ms vs single-request "
-                            f"median {_fmt(reference)} ms ({p95 / reference:.1f}x)")
-            if p95 > collapse_ratio * reference:
-                signals.append("latency")
-        errors = _num(heavy.get("request_errors"))
-        if errors:
-            evidence.append(f"concurrency {heavy.get('concurrency')}: {errors:.0f} failed request(s)")
-            signals.append("errors")
+    signals = _load_signals(heavy, reference, collapse_ratio, evidence)
     kv, waiting, preempted = (gauges.get("kv_cache_usage_perc"), gauges.get("num_requests_waiting"),
                               gauges.get("num_preemptions"))
     if kv is not None:
@@ -183,21 +146,87 @@ def slowness(rows: Iterable[Mapping[str, Any]], *, host_group: str | None = None
                        "Nothing to change for speed; compare the next tune.yml value against this baseline",
                        evidence)
     seqs_row = heavy or current or {}
+    if kv_full or not waiting:
+        return _lower_seqs_answer(seqs_row, kv, kv_full, preempted, evidence)
+    return _raise_seqs_answer(seqs_row, evidence)
+
+
+def _single_request_answer(current: Mapping[str, Any], baseline: Sequence[Mapping[str, Any]],
+                           single_ratio: float, evidence: list[str]) -> dict[str, Any] | None:
+    """The machine-or-build answer when one request alone is slower than the accepted baseline; else None."""
+    ratios = {}
+    for metric in ("ttft_p50_ms", "itl_p50_ms"):
+        now = _num(current.get(metric))
+        before = [v for v in (_num(r.get(metric)) for r in baseline) if v is not None]
+        if now is not None and before and median(before) > 0:
+            ratios[metric] = (now, median(before), now / median(before))
+    slow = {m: v for m, v in ratios.items() if v[2] > single_ratio}
+    for metric, (now, before, ratio) in ratios.items():
+        evidence.append(f"single request {metric.replace('_ms', '')}: {_fmt(now)} ms vs baseline "
+                        f"{_fmt(before)} ms ({ratio:.1f}x, {len(baseline)} earlier accepted row(s))")
+    if not slow:
+        return None
+    last = baseline[-1]
+    for key in BUILD_KEYS:
+        if _setting(current, key) != _setting(last, key):
+            variable = {"name": key, "from": _setting(current, key), "to": _setting(last, key)}
+            return _answer(
+                "machine_or_build",
+                "One request alone is slower than on the same GPUs before: concurrency does not explain "
+                f"it. The build or quantisation changed ({key}).", variable,
+                f"Change one thing: set {key} back from {_shown(variable['from'])} to "
+                f"{_shown(variable['to'])} (the baseline's value) and benchmark a single request again",
+                evidence)
+    return _answer(
+        "machine_or_build",
+        "One request alone is slower than on the same GPUs before, with the same build and settings: the "
+        "machine (GPU clocks, power cap, thermal throttling, another process on the GPU, a degraded link).",
+        {"name": "machine", "from": None, "to": None},
+        "Check nvidia-smi -q -d CLOCK,PERFORMANCE,POWER (throttle reasons) and nvidia-smi for other "
+        "processes; benchmark a single request again once the GPU runs at its normal clocks", evidence)
+
+
+def _load_signals(heavy: Mapping[str, Any] | None, reference: float | None, collapse_ratio: float,
+                  evidence: list[str]) -> list[str]:
+    """What the latest loaded row shows: 'latency' (TTFT p95 collapsed against one request), 'errors'."""
+    signals: list[str] = []
+    if heavy is None:
+        return signals
+    p95 = _num(heavy.get("ttft_p95_ms"))
+    if reference and p95 is not None:
+        evidence.append(f"concurrency {heavy.get('concurrency')}: TTFT p95 {_fmt(p95)} ms vs single-request "
+                        f"median {_fmt(reference)} ms ({p95 / reference:.1f}x)")
+        if p95 > collapse_ratio * reference:
+            signals.append("latency")
+    errors = _num(heavy.get("request_errors"))
+    if errors:
+        evidence.append(f"concurrency {heavy.get('concurrency')}: {errors:.0f} failed request(s)")
+        signals.append("errors")
+    return signals
+
+
+def _lower_seqs_answer(seqs_row: Mapping[str, Any], kv: float | None, kv_full: bool, preempted: float | None,
+                       evidence: list[str]) -> dict[str, Any]:
+    """Latency or errors grow with load, or the KV cache is full: fewer sequences at once."""
+    seqs = _num(_setting(seqs_row, "max_num_seqs"))
+    to = max(1, int(seqs // 2)) if seqs else None
+    if seqs and kv and kv > 0 and not preempted:
+        to = max(1, min(to or 1, int(seqs * KV_FULL / kv)))
+    variable = {"name": "max_num_seqs", "from": int(seqs) if seqs else None, "to": to}
+    why = ("the KV cache is full or preempting" if kv_full else
+           "latency or errors grow with concurrency")
+    step = (f"Lower max_num_seqs from {int(seqs)} to {to}" if seqs else "Lower max_num_seqs (about half)")
+    return _answer(
+        "concurrency_or_memory",
+        f"One request is fine, but {why}: the concurrency and memory settings, not the machine.", variable,
+        f"{step} and benchmark at the same concurrency again; if the KV cache stays full, lower max_model_len "
+        "or raise gpu_memory_utilization next (one at a time)", evidence)
+
+
+def _raise_seqs_answer(seqs_row: Mapping[str, Any], evidence: list[str]) -> dict[str, Any]:
+    """Requests wait while the KV cache has room: the scheduler admits too few sequences."""
     seqs = _num(_setting(seqs_row, "max_num_seqs"))
     concurrency = _num(seqs_row.get("concurrency"))
-    if kv_full or not waiting:
-        to = max(1, int(seqs // 2)) if seqs else None
-        if seqs and kv and kv > 0 and not preempted:
-            to = max(1, min(to or 1, int(seqs * KV_FULL / kv)))
-        variable = {"name": "max_num_seqs", "from": int(seqs) if seqs else None, "to": to}
-        why = ("the KV cache is full or preempting" if kv_full else
-               "latency or errors grow with concurrency")
-        step = (f"Lower max_num_seqs from {int(seqs)} to {to}" if seqs else "Lower max_num_seqs (about half)")
-        return _answer(
-            "concurrency_or_memory",
-            f"One request is fine, but {why}: the concurrency and memory settings, not the machine.", variable,
-            f"{step} and benchmark at the same concurrency again; if the KV cache stays full, lower max_model_len "
-            "or raise gpu_memory_utilization next (one at a time)", evidence)
     to = int(min(seqs * 2, concurrency)) if seqs and concurrency and concurrency > seqs else (
         int(seqs * 2) if seqs else None)
     variable = {"name": "max_num_seqs", "from": int(seqs) if seqs else None, "to": to}

@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .hf_fetch import REPO_ID_RE, is_commit_sha
+from .core.hub_names import REPO_ID_RE, is_commit_sha
 
 SERVED_NAME_RE = re.compile(r"^[A-Za-z0-9._/:-]{1,256}$")
 SERVICE_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
@@ -59,7 +59,7 @@ SYSTEM_DIRS = frozenset({
 FORBIDDEN_TREES = ("/proc", "/sys", "/dev", "/run", "/tmp", "/var/tmp", "/home", "/root", "/etc", "/boot", "/usr")
 
 # kimi_plan_overrides: options of the kimi_vllm_plan module an operator may force, by kind.
-# (tests/unit/test_validation.py checks this table against the module's argument spec.)
+# (tests/unit/plugins/module_utils/kimi_deploy/test_validation.py checks this table against the module's argument spec.)
 OVERRIDE_COUNTS = frozenset({
     "tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size", "decode_context_parallel_size",
     "max_model_len", "max_num_seqs", "max_num_batched_tokens", "block_size", "kv_cache_memory_bytes",

@@ -348,39 +348,14 @@ def _index_shards(model_dir: Path, files: list[str], result: VerifyResult,
     indexes = [f for f in files if f.endswith(INDEX_SUFFIX) and "/" not in f]
     weights = sorted(f for f in files if f.endswith(".safetensors") and "/" not in f)
     if not indexes:
-        if not weights:
-            result.fail("model.safetensors", "no *.safetensors weights in the directory and no "
-                        "model.safetensors.index.json: fetch the weights (allow_patterns must include "
-                        "*.safetensors)", refetch=False)
-            return None
-        if len(weights) > 1:
-            result.fail(weights[0], f"{len(weights)} safetensors files but no *{INDEX_SUFFIX} to say "
-                        "which tensors each holds: fetch the index file too", refetch=False)
-            return None
-        return ShardIndex(None, {weights[0]: None}, model_dir)
+        return _unindexed_weights(model_dir, weights, result)
     # Transformers' canonical index wins when a repo also ships another one.
     index_name = "model" + INDEX_SUFFIX if "model" + INDEX_SUFFIX in indexes else indexes[0]
     if len(indexes) > 1:
         result.notes.append(f"several safetensors indexes; checked {index_name}, as vLLM prefers it")
-    index_stat = (model_dir / index_name).stat()
-    hit = cache.lookup(index_name, index_stat)
-    if hit is not None and isinstance(hit.get("shard_digests"), dict):
-        index = ShardIndex(index_name, dict(hit["shard_digests"]), model_dir)
-    else:
-        doc = _load_json(model_dir / index_name, result, index_name)
-        if doc is None:
-            return None
-        weight_map = doc.get("weight_map")
-        if not isinstance(weight_map, dict) or not weight_map:
-            result.fail(index_name, "has no weight_map object: the index is damaged; fetch it again")
-            return None
-        for tensor, shard in weight_map.items():
-            if not isinstance(shard, str) or "/" in shard or not shard.endswith(".safetensors"):
-                result.fail(index_name, f"maps tensor {tensor!r} to {shard!r}, not a .safetensors file")
-                return None
-        grouped = _group_weight_map(weight_map)
-        index = ShardIndex(index_name, {s: _names_digest(n) for s, n in grouped.items()}, model_dir, grouped)
-        cache.update(index_name, index_stat, shard_digests=index.digests)
+    index = _load_index(model_dir, index_name, result, cache)
+    if index is None:
+        return None
     _check_shard_numbering(index_name, sorted(index.digests), result)
     on_disk = set(weights)
     for shard in sorted(index.digests):
@@ -392,6 +367,43 @@ def _index_shards(model_dir: Path, files: list[str], result: VerifyResult,
         else:
             result.fail(extra, f"extra shard: not referenced by {index_name} (left over from another "
                         "revision?); delete it or re-fetch")
+    return index
+
+
+def _unindexed_weights(model_dir: Path, weights: list[str], result: VerifyResult) -> ShardIndex | None:
+    """Without an index there must be exactly one safetensors file, holding every tensor."""
+    if not weights:
+        result.fail("model.safetensors", "no *.safetensors weights in the directory and no "
+                    "model.safetensors.index.json: fetch the weights (allow_patterns must include "
+                    "*.safetensors)", refetch=False)
+        return None
+    if len(weights) > 1:
+        result.fail(weights[0], f"{len(weights)} safetensors files but no *{INDEX_SUFFIX} to say "
+                    "which tensors each holds: fetch the index file too", refetch=False)
+        return None
+    return ShardIndex(None, {weights[0]: None}, model_dir)
+
+
+def _load_index(model_dir: Path, index_name: str, result: VerifyResult, cache: HashCache) -> ShardIndex | None:
+    """The index's shards and the digest of each one's tensor names, from the cache while the file is unchanged."""
+    index_stat = (model_dir / index_name).stat()
+    hit = cache.lookup(index_name, index_stat)
+    if hit is not None and isinstance(hit.get("shard_digests"), dict):
+        return ShardIndex(index_name, dict(hit["shard_digests"]), model_dir)
+    doc = _load_json(model_dir / index_name, result, index_name)
+    if doc is None:
+        return None
+    weight_map = doc.get("weight_map")
+    if not isinstance(weight_map, dict) or not weight_map:
+        result.fail(index_name, "has no weight_map object: the index is damaged; fetch it again")
+        return None
+    for tensor, shard in weight_map.items():
+        if not isinstance(shard, str) or "/" in shard or not shard.endswith(".safetensors"):
+            result.fail(index_name, f"maps tensor {tensor!r} to {shard!r}, not a .safetensors file")
+            return None
+    grouped = _group_weight_map(weight_map)
+    index = ShardIndex(index_name, {s: _names_digest(n) for s, n in grouped.items()}, model_dir, grouped)
+    cache.update(index_name, index_stat, shard_digests=index.digests)
     return index
 
 
@@ -537,44 +549,10 @@ def _read_tokenizer(model_dir: Path, files: set[str], tok_config: Mapping | None
             if str(key).isdigit() and text is not None:
                 added[int(key)] = text
     if "tokenizer.json" in files:
-        doc = _load_json(model_dir / "tokenizer.json", result, "tokenizer.json")
-        if doc is None:
-            return None
-        vocab = (doc.get("model") or {}).get("vocab")
-        ids: set[int] = set(added)
-        texts: set[str] = set(added.values())
-        if isinstance(vocab, Mapping):
-            ids.update(v for v in vocab.values() if isinstance(v, int))
-            texts.update(vocab)
-        elif isinstance(vocab, list):  # Unigram: [[piece, score], ...], the id is the position
-            ids.update(range(len(vocab)))
-            texts.update(p[0] for p in vocab if isinstance(p, list) and p and isinstance(p[0], str))
-        for tok in doc.get("added_tokens") or []:
-            if isinstance(tok, Mapping) and isinstance(tok.get("id"), int):
-                ids.add(tok["id"])
-                if isinstance(tok.get("content"), str):
-                    texts.add(tok["content"])
-        return TokenizerFacts("tokenizer.json", ids, texts)
+        return _read_tokenizer_json(model_dir, added, result)
     for name in ("tiktoken.model", *sorted(f for f in files if f.endswith(".tiktoken"))):
-        if name not in files:
-            continue
-        ids = set(added)
-        try:
-            with (model_dir / name).open("rb") as fh:
-                for lineno, line in enumerate(fh, 1):
-                    parts = line.split()
-                    if not parts:
-                        continue
-                    if len(parts) != 2 or not parts[1].isdigit():
-                        result.fail(name, f"line {lineno} is not '<base64 token> <rank>': not a tiktoken "
-                                    "BPE file (a git-lfs pointer or an error page?)")
-                        return None
-                    ids.add(int(parts[1]))
-        except OSError as err:
-            result.fail(name, f"cannot be read ({err.strerror})")
-            return None
-        # Base tokens are raw bytes; only the added (special) tokens have text to check against.
-        return TokenizerFacts(name, ids, set(added.values()))
+        if name in files:
+            return _read_tiktoken(model_dir, name, added, result)
     if "vocab.json" in files:
         doc = _load_json(model_dir / "vocab.json", result, "vocab.json")
         if doc is None:
@@ -586,6 +564,47 @@ def _read_tokenizer(model_dir: Path, files: set[str], tok_config: Mapping | None
         result.notes.append("tokenizer.model (SentencePiece) present; token ids not checked")
         return TokenizerFacts("tokenizer.model", None, set(added.values()))
     return None
+
+
+def _read_tokenizer_json(model_dir: Path, added: Mapping[int, str], result: VerifyResult) -> TokenizerFacts | None:
+    doc = _load_json(model_dir / "tokenizer.json", result, "tokenizer.json")
+    if doc is None:
+        return None
+    vocab = (doc.get("model") or {}).get("vocab")
+    ids: set[int] = set(added)
+    texts: set[str] = set(added.values())
+    if isinstance(vocab, Mapping):
+        ids.update(v for v in vocab.values() if isinstance(v, int))
+        texts.update(vocab)
+    elif isinstance(vocab, list):  # Unigram: [[piece, score], ...], the id is the position
+        ids.update(range(len(vocab)))
+        texts.update(p[0] for p in vocab if isinstance(p, list) and p and isinstance(p[0], str))
+    for tok in doc.get("added_tokens") or []:
+        if isinstance(tok, Mapping) and isinstance(tok.get("id"), int):
+            ids.add(tok["id"])
+            if isinstance(tok.get("content"), str):
+                texts.add(tok["content"])
+    return TokenizerFacts("tokenizer.json", ids, texts)
+
+
+def _read_tiktoken(model_dir: Path, name: str, added: Mapping[int, str], result: VerifyResult) -> TokenizerFacts | None:
+    ids = set(added)
+    try:
+        with (model_dir / name).open("rb") as fh:
+            for lineno, line in enumerate(fh, 1):
+                parts = line.split()
+                if not parts:
+                    continue
+                if len(parts) != 2 or not parts[1].isdigit():
+                    result.fail(name, f"line {lineno} is not '<base64 token> <rank>': not a tiktoken "
+                                "BPE file (a git-lfs pointer or an error page?)")
+                    return None
+                ids.add(int(parts[1]))
+    except OSError as err:
+        result.fail(name, f"cannot be read ({err.strerror})")
+        return None
+    # Base tokens are raw bytes; only the added (special) tokens have text to check against.
+    return TokenizerFacts(name, ids, set(added.values()))
 
 
 def _check_config_and_tokenizer(model_dir: Path, files: set[str], result: VerifyResult,
@@ -602,13 +621,30 @@ def _check_config_and_tokenizer(model_dir: Path, files: set[str], result: Verify
     if "tokenizer_config.json" in files:
         tok_config = _load_json(model_dir / "tokenizer_config.json", result, "tokenizer_config.json")
 
-    needed_modules: dict[str, set[str]] = {}
     if config is not None:
         archs = config.get("architectures")
         result.architectures = [a for a in archs if isinstance(a, str)] if isinstance(archs, list) else []
         if not result.architectures:
             result.fail("config.json", "has no 'architectures' list: vLLM cannot pick a model class",
                         refetch=False)
+    _check_remote_code(files, result, config, tok_config)
+
+    involved = sorted(f for f in files if f in ("config.json", "generation_config.json", "tokenizer_config.json")
+                      or f in TOKENIZER_FILES or (f.endswith(".tiktoken") and "/" not in f))
+    group_key = [[name, *_stat_key((model_dir / name).stat())] for name in involved]
+    if cache.lookup(_TOKENIZER_CHECK, group_key) is not None:
+        return config
+    failures_before = sum(len(v) for v in result.failed.values())
+    _check_tokenizer(model_dir, files, result, require_tokenizer, config, generation, tok_config)
+    if sum(len(v) for v in result.failed.values()) == failures_before:
+        cache.update(_TOKENIZER_CHECK, group_key, passed=True)
+    return config
+
+
+def _check_remote_code(files: set[str], result: VerifyResult, config: dict | None, tok_config: dict | None) -> None:
+    """An auto_map means --trust-remote-code, and the Python files it names must be present."""
+    needed_modules: dict[str, set[str]] = {}
+    if config is not None:
         for cfg in _subconfigs(config):
             if cfg.get("auto_map"):
                 result.trust_remote_code = True
@@ -621,17 +657,6 @@ def _check_config_and_tokenizer(model_dir: Path, files: set[str], result: Verify
         for module in sorted(modules - files):
             result.fail(module, f"missing: {owner} auto_map loads code from it (--trust-remote-code); "
                         "fetch the repo's *.py files")
-
-    involved = sorted(f for f in files if f in ("config.json", "generation_config.json", "tokenizer_config.json")
-                      or f in TOKENIZER_FILES or (f.endswith(".tiktoken") and "/" not in f))
-    group_key = [[name, *_stat_key((model_dir / name).stat())] for name in involved]
-    if cache.lookup(_TOKENIZER_CHECK, group_key) is not None:
-        return config
-    failures_before = sum(len(v) for v in result.failed.values())
-    _check_tokenizer(model_dir, files, result, require_tokenizer, config, generation, tok_config)
-    if sum(len(v) for v in result.failed.values()) == failures_before:
-        cache.update(_TOKENIZER_CHECK, group_key, passed=True)
-    return config
 
 
 def _check_tokenizer(model_dir: Path, files: set[str], result: VerifyResult, require_tokenizer: bool,
@@ -651,22 +676,27 @@ def _check_tokenizer(model_dir: Path, files: set[str], result: VerifyResult, req
                         f"is {vocab_size}: tokenizer and weights come from different revisions or models",
                         refetch=False)
     for owner, doc in (("config.json", config), ("generation_config.json", generation)):
-        if doc is None:
-            continue
-        for cfg in _subconfigs(doc):
-            for key in _SPECIAL_ID_KEYS:
-                for tid in _ids(cfg.get(key)):
-                    if vocab_size is not None and not 0 <= tid < vocab_size:
-                        result.fail(owner, f"{key} {tid} is outside vocab_size {vocab_size}", refetch=False)
-                    elif tokenizer.ids is not None and tid not in tokenizer.ids:
-                        result.fail(tokenizer.source, f"has no token id {tid}, which {owner} names as "
-                                    f"{key}: tokenizer from another revision?", refetch=False)
+        if doc is not None:
+            _check_special_ids(owner, doc, tokenizer, vocab_size, result)
     if tok_config is not None and tokenizer.texts:
         for key in _SPECIAL_TOKEN_KEYS:
             text = _token_text(tok_config.get(key))
             if text and text not in tokenizer.texts:
                 result.fail(tokenizer.source, f"has no token {text!r}, which tokenizer_config.json names as "
                             f"{key}: the two files come from different revisions", refetch=False)
+
+
+def _check_special_ids(owner: str, doc: dict, tokenizer: TokenizerFacts, vocab_size: int | None,
+                       result: VerifyResult) -> None:
+    """Every special token id a config names (bos, eos, pad...) is inside the vocabulary and the tokenizer."""
+    for cfg in _subconfigs(doc):
+        for key in _SPECIAL_ID_KEYS:
+            for tid in _ids(cfg.get(key)):
+                if vocab_size is not None and not 0 <= tid < vocab_size:
+                    result.fail(owner, f"{key} {tid} is outside vocab_size {vocab_size}", refetch=False)
+                elif tokenizer.ids is not None and tid not in tokenizer.ids:
+                    result.fail(tokenizer.source, f"has no token id {tid}, which {owner} names as "
+                                f"{key}: tokenizer from another revision?", refetch=False)
 
 
 # --------------------------------------------------------------------------- the verifier

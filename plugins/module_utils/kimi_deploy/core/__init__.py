@@ -1,1 +1,1 @@
-"""The pure library of kimi_deploy: typed values and the arithmetic on them, no I/O, no Ansible."""
+"""Pure logic (sizing, KV, sharding, diagnosis, acceptance verdicts, ledger rows): no network, subprocess or threads."""

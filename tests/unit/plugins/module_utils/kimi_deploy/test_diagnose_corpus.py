@@ -1,0 +1,417 @@
+"""diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
+
+The held-out part is fresh-heldout.jsonl: logs collected on 2026-12-01, split off (a stratified third, fixed seed)
+and committed with their sha256 before any rule saw them. Everything else is training, including the first
+held-out third (seen-heldout-ids.txt), which was read while rules were written. Rules are tuned on the training
+part only, so the thresholds below are asserted on it; the held-out figures are printed, once, by
+benchmarks/bench_diagnose_corpus.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+import pytest
+from kimi_deploy import diagnose as diagnose_module
+from kimi_deploy.diagnose import RULES, diagnose
+from kimi_deploy.errors import KimiDeployError
+from repo_paths import FIXTURES
+
+CORPUS = FIXTURES / "vllm-failure-corpus"
+
+
+def _read(name):
+    return [json.loads(line) for line in (CORPUS / name).read_text().splitlines() if line.strip()]
+
+
+FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.jsonl", "fresh-training.jsonl",
+                                        "fresh-heldout.jsonl")}
+HELDOUT = FILES["fresh-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "fresh-heldout.jsonl" for entry in entries]
+FRESH = FILES["fresh-training.jsonl"] + HELDOUT
+TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
+CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
+PHASES = {"load", "startup", "runtime", "none", "unknown"}
+
+
+def _accuracy(entries):
+    results = [(entry, diagnose(entry["log"])) for entry in entries]
+    phase = sum(r["phase"] == e["phase"] for e, r in results) / len(results)
+    cause = sum(r["cause_class"] == e["cause"] for e, r in results) / len(results)
+    return phase, cause
+
+
+def test_the_heldout_part_is_the_committed_fresh_third():
+    digest = hashlib.sha256((CORPUS / "fresh-heldout.jsonl").read_bytes()).hexdigest()
+    assert digest == (CORPUS / "fresh-heldout.sha256").read_text().split()[0]
+    assert len(HELDOUT) * 3 >= len(FRESH) >= 60
+    for phase in {entry["phase"] for entry in FRESH}:  # stratified: every phase keeps its third
+        fresh = [entry for entry in FRESH if entry["phase"] == phase]
+        assert 3 * sum(entry in HELDOUT for entry in fresh) >= len(fresh), phase
+
+
+def test_the_first_heldout_third_is_unchanged_and_now_training():
+    raw = (CORPUS / "corpus.jsonl").read_text().splitlines()
+    by_id = {json.loads(line)["id"]: line for line in raw}
+    seen = (CORPUS / "seen-heldout-ids.txt").read_text().split()
+    digest = hashlib.sha256("".join(by_id[i] + "\n" for i in seen).encode()).hexdigest()
+    assert digest == (CORPUS / "seen-heldout.sha256").read_text().split()[0]
+    assert set(seen) <= {entry["id"] for entry in TRAIN}
+
+
+def test_no_entry_repeats_an_id_and_no_source_is_in_two_files():
+    ids = [entry["id"] for entries in FILES.values() for entry in entries]
+    assert len(set(ids)) == len(ids)
+    for name, entries in FILES.items():
+        others = {e["source"] for other, rest in FILES.items() if other != name for e in rest}
+        assert not {entry["source"] for entry in entries} & others, name
+    assert len({entry["source"] for entry in FRESH}) == len(FRESH)
+
+
+def test_every_entry_is_labelled_from_the_taxonomy():
+    for entry in TRAIN + HELDOUT:
+        assert entry["source"].startswith("https://github.com/"), entry["id"]
+        assert entry["phase"] in PHASES and entry["cause"] in CAUSES, entry["id"]
+        assert entry["log"].strip() and entry["vllm_version"] and entry["platform"], entry["id"]
+
+
+def test_training_part_accuracy():
+    # Floors under the measured figures on the training part (see the README's "Measured" section).
+    phase, cause = _accuracy(TRAIN)
+    assert phase >= 0.90 and cause >= 0.74, (phase, cause)
+
+
+def test_heldout_part_does_not_regress():
+    # The held-out figures were measured once, after the rule changes (16/24 phase, 17/24 cause; the issue's
+    # 90/80 % targets are not reached). This floor only guards against a regression; it is not a target to tune.
+    phase, cause = _accuracy(HELDOUT)
+    assert phase >= 16 / 24 and cause >= 17 / 24, (phase, cause)
+
+
+@pytest.mark.parametrize("entry", [e for e in TRAIN if e["cause"] == "healthy"], ids=lambda e: e["id"])
+def test_no_healthy_log_is_read_as_a_failure(entry):
+    result = diagnose(entry["log"])
+    assert (result["phase"], result["healthy"], result["cause_class"]) == ("none", True, "healthy")
+
+
+# ----- the timeline decides the phase ----------------------------------------------------------------
+
+OOM = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
+
+
+@pytest.mark.parametrize(("before", "phase"), [
+    ([], "startup"),                                                     # a bare line: the family's phase
+    (["INFO 11-30 07:00:00 [api_server.py:1] vLLM API server version 0.32.0"], "load"),
+    (["INFO 11-30 07:00:00 [gpu_model_runner.py:1] Model loading took 10.2 GiB and 30 s"], "startup"),
+    (["INFO 11-30 07:00:00 [launcher.py:37] Route: /v1/completions, Methods: POST",
+      "INFO:     Application startup complete."], "runtime"),
+])
+def test_phase_is_that_of_the_last_milestone(before, phase):
+    assert diagnose("\n".join([*before, OOM]))["phase"] == phase
+
+
+def test_traceback_frames_name_the_step():
+    text = "\n".join(["Traceback (most recent call last):",
+                      '  File "/x/vllm/worker/worker.py", line 162, in determine_num_available_blocks',
+                      "    self.model_runner.profile_run()", OOM])
+    assert diagnose(text)["phase"] == "startup"
+
+
+def test_a_traceback_cut_before_its_error_line_still_gets_a_phase():
+    text = "\n".join(["ERROR 09-08 09:02:44 [core.py:718] Traceback (most recent call last):",
+                      'ERROR 09-08 09:02:44 [core.py:718]   File "/x/gpu_worker.py", line 9, in load_model',
+                      "ERROR 09-08 09:02:44 [core.py:718]     self.model_runner.load_model()"])
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("load", "truncated_traceback", "unknown")
+    assert "raise `lines`" in result["next_step"]
+
+
+def test_an_unknown_error_gathers_more():
+    result = diagnose("ERROR 11-30 07:00:01 [x.py:1] ZorkError: NCCL rank 3 lost its CUDA context")
+    assert (result["rule"], result["first_error_line"].endswith("lost its CUDA context")) == ("unclassified_error",
+                                                                                              True)
+    for words in ("VLLM_LOGGING_LEVEL=DEBUG", "NCCL_DEBUG=INFO", "CUDA_LAUNCH_BLOCKING=1"):
+        assert words in result["next_step"]
+
+
+# ----- warnings are risks ----------------------------------------------------------------------------
+
+IMPORT_WARNING = ("WARNING 06-13 11:42:20 _custom_ops.py:11] Failed to import from vllm._C with "
+                  "ImportError('/x/_C.abi3.so: undefined symbol: _ZN5torch7Library')")
+
+
+def test_a_warning_alone_is_a_risk_not_a_cause():
+    result = diagnose(IMPORT_WARNING)
+    assert (result["cause_class"], result["healthy"]) == ("risk_only", False)
+    assert [risk["rule"] for risk in result["risks"]] == ["vllm_kernels_not_loaded"]
+    assert "Reinstall vLLM" in result["risks"][0]["next_step"]
+
+
+def test_a_warning_becomes_the_cause_when_an_unexplained_failure_follows():
+    text = "\n".join([IMPORT_WARNING, "[rank0]: Traceback (most recent call last):",
+                      '[rank0]:   File "<frozen runpy>", line 198, in _run_module_as_main'])
+    result = diagnose(text)
+    assert (result["cause_class"], result["rule"]) == ("dependency_error", "vllm_kernels_not_loaded")
+
+
+def test_a_warning_does_not_replace_a_failure_a_rule_explains():
+    text = "\n".join([IMPORT_WARNING, "ValueError: Bfloat16 is only supported on GPUs with compute capability "
+                      "of at least 8.0. Your Tesla V100 GPU has compute capability 7.0."])
+    result = diagnose(text)
+    assert result["rule"] == "dtype_unsupported_on_gpu" and result["risks"][0]["rule"] == "vllm_kernels_not_loaded"
+
+
+# ----- healthy is an answer --------------------------------------------------------------------------
+
+SERVING = ["INFO 11-30 07:00:00 [api_server.py:1] vLLM API server version 0.32.0",
+           "INFO:     Application startup complete."]
+
+
+def test_a_serving_engine_with_only_client_errors_is_healthy():
+    text = "\n".join([*SERVING,
+                      "ERROR 11-30 07:02:03 [serving_chat.py:133] Error with model object='error' message='The "
+                      "model `QwQ` does not exist.' type='NotFoundError' param=None code=404",
+                      'INFO:     10.0.0.9:5 - "POST /v1/chat/completions HTTP/1.1" 404 Not Found',
+                      'INFO:     10.0.0.9:6 - "POST /v1/chat/completions HTTP/1.1" 404 Not Found',
+                      'INFO:     10.0.0.9:7 - "POST /v1/completions HTTP/1.1" 400 Bad Request'])
+    result = diagnose(text)
+    assert (result["phase"], result["healthy"], result["cause_class"]) == ("none", True, "healthy")
+    assert result["client_errors"] == [
+        {"status": 400, "method": "POST", "route": "/v1/completions", "count": 1},
+        {"status": 404, "method": "POST", "route": "/v1/chat/completions", "count": 2}]
+
+
+def test_a_5xx_is_not_healthy():
+    text = "\n".join([*SERVING, 'INFO:     10.0.0.9:5 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server '
+                      "Error"])
+    assert diagnose(text)["healthy"] is False
+
+
+def test_exclusion_window_drops_the_acceptance_probes_client_errors():
+    text = "\n".join([*SERVING,
+                      "INFO 11-30 07:05:00 [loggers.py:1] Avg prompt throughput: 1.0 tokens/s",
+                      'INFO:     10.0.0.9:5 - "POST /v1/completions HTTP/1.1" 400 Bad Request',
+                      "INFO 11-30 07:30:00 [loggers.py:1] Avg prompt throughput: 1.0 tokens/s",
+                      'INFO:     10.0.0.9:6 - "POST /v1/completions HTTP/1.1" 400 Bad Request'])
+    window = [["2026-11-30T07:04:00Z", "2026-11-30T07:06:00Z"]]
+    assert diagnose(text)["client_errors"][0]["count"] == 2
+    assert diagnose(text, exclude_windows=window)["client_errors"][0]["count"] == 1
+
+
+@pytest.mark.parametrize("windows", [["07:00"], [{"start": "yesterday", "end": "2026-11-30T07:00:00Z"}],
+                                     [{"start": "2026-11-30T08:00:00Z", "end": "2026-11-30T07:00:00Z"}]])
+def test_bad_exclusion_windows_are_refused(windows):
+    with pytest.raises(KimiDeployError, match="exclude_windows"):
+        diagnose("x", exclude_windows=windows)
+
+
+# ----- rules as data ---------------------------------------------------------------------------------
+
+def test_constant_rules_are_table_rows_and_every_rule_has_a_cause_class():
+    rows = [rule for rule in RULES if rule.build.__qualname__.startswith("_row.")]
+    functions = [rule for rule in RULES if not rule.build.__qualname__.startswith("_row.")]
+    assert len(rows) > len(functions) >= 20
+    assert all(rule.cls in CAUSES for rule in RULES), [r.id for r in RULES if r.cls not in CAUSES]
+    assert {rule.phase for rule in RULES} == {None, "startup"}  # only binding the port keeps a fixed phase
+    assert all(risk.explains is None or risk.explains in CAUSES for risk in diagnose_module.RISKS)
+
+
+# ----- general fixes found on the training part --------------------------------------------------------
+
+def test_an_excerpt_that_starts_inside_a_traceback_is_not_an_error_line():
+    """An indented source line whose frame line was cut off above is the traceback's body, not its error."""
+    text = "\n".join([
+        "(VllmWorkerProcess pid=7) ERROR 07-24 08:26:01 multiproc_worker_utils.py:226]     output = executor(*args)",
+        '(VllmWorkerProcess pid=7) ERROR 07-24 08:26:01 multiproc_worker_utils.py:226]   File "/x/vllm/worker/'
+        'worker.py", line 132, in init_device',
+        "(VllmWorkerProcess pid=7) ERROR 07-24 08:26:01 multiproc_worker_utils.py:226]     init_worker_distributed"
+        "_environment(self.parallel_config, self.rank,",
+        '(VllmWorkerProcess pid=7) ERROR 07-24 08:26:01 multiproc_worker_utils.py:226]   File "/x/vllm/distributed/'
+        'parallel_state.py", line 923, in ensure_model_parallel_initialized',
+        "(VllmWorkerProcess pid=7) ERROR 07-24 08:26:01 multiproc_worker_utils.py:226]     initialize_model_"
+        "parallel(tensor_model_parallel_size,"])
+    result = diagnose(text)
+    assert result["first_error_line"] is None
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("load", "traceback_frames", "nccl_error")
+
+
+def test_a_process_tag_keeps_the_traceback_indentation():
+    text = "\n".join(["(Worker pid=3) Traceback (most recent call last):",
+                      '(Worker pid=3)   File "/x/vllm/v1/worker/gpu_worker.py", line 9, in load_model',
+                      "(Worker pid=3)     raise ValueError(",
+                      "(Worker pid=3) ValueError: Bfloat16 is only supported on GPUs with compute capability of at "
+                      "least 8.0. Your Tesla T4 GPU has compute capability 7.5."])
+    result = diagnose(text)
+    assert (result["rule"], result["phase"]) == ("dtype_unsupported_on_gpu", "load")
+    assert result["first_error_line"].startswith("(Worker pid=3) ValueError")
+
+
+def test_an_exception_ignored_in_a_destructor_is_not_the_failure():
+    text = "\n".join(["(RayWorkerVllm pid=1) Exception ignored in: <function NCCLCommunicator.__del__ at 0x7f>",
+                      "(RayWorkerVllm pid=1) Traceback (most recent call last):",
+                      '(RayWorkerVllm pid=1)   File "/x/vllm/pynccl.py", line 264, in __del__',
+                      "(RayWorkerVllm pid=1)     _c_ncclCommDestroy(self.comm)",
+                      "(RayWorkerVllm pid=1) AttributeError: 'NCCLCommunicator' object has no attribute 'comm'",
+                      "(RayWorkerVllm pid=1) ERROR 04-17 09:00:33 ray_utils.py:44] Error executing method init_device. "
+                      "This might cause deadlock in distributed execution."])
+    result = diagnose(text)
+    assert "AttributeError" not in (result["first_error_line"] or "")
+    assert result["phase"] == "load"
+
+
+@pytest.mark.parametrize(("line", "rule", "cause_class"), [
+    ("torch.distributed.DistStoreError: Timed out after 601 seconds waiting for clients. 1/4 clients joined.",
+     "distributed_network", "distributed_network"),
+    ("[rank1]:[W128 20:19:24.072980603 socket.cpp:487] [c10d] waitForInput: socket SocketImpl(fd=69) timed out "
+     "after 600000ms", "distributed_network", "distributed_network"),
+    ("RuntimeError: HIP error: invalid device function", "hip_arch_not_in_build", "gpu_arch_unsupported"),
+    ("RuntimeError: HIP error: invalid argument", "hip_runtime_error", "driver_or_runtime"),
+    ("error: triton_flash_attention.py:211:0: stack frame size (164332) exceeds limit (131056)", "compile_failed",
+     "compile_error"),
+    ("ERROR 04-09 19:09:35 [config.py:33] Failed to import Triton kernels. Error: No module named 'triton.x'",
+     "python_dependency_missing", "dependency_error"),
+])
+def test_wordings_from_the_training_additions(line, rule, cause_class):
+    result = diagnose(line)
+    assert (result["rule"], result["cause_class"]) == (rule, cause_class)
+
+
+def test_a_line_without_a_timeline_takes_the_step_of_the_traceback_that_reports_it():
+    text = "\n".join(["server:1:1 [0] init.cc:416 NCCL WARN Cuda failure 'operation not supported'",
+                      "(VllmWorker rank=1 pid=2) ERROR 08-11 10:45:36 [multiproc_executor.py:511] WorkerProc failed "
+                      "to start.",
+                      "(VllmWorker rank=1 pid=2) ERROR 08-11 10:45:36 [multiproc_executor.py:511]     self.worker."
+                      "init_device()"])
+    assert (diagnose(text)["rule"], diagnose(text)["phase"]) == ("nccl_error", "load")
+
+
+def test_a_request_that_fails_preprocessing_is_a_client_error_of_a_serving_engine():
+    text = "\n".join([*SERVING, 'INFO:     127.0.0.1:1 - "GET /health HTTP/1.1" 200 OK',
+                      "ERROR 07-22 08:51:06 [serving_completion.py:131] Error in preprocessing prompt inputs",
+                      "ERROR 07-22 08:51:06 [serving_completion.py:131] Traceback (most recent call last):"])
+    result = diagnose(text)
+    assert (result["phase"], result["healthy"], result["rule"]) == ("none", True, "request_preprocessing_failed")
+
+
+@pytest.mark.parametrize("text", [
+    # reflowed over lines
+    "ValueError: To serve at least one request with the model's max seq len (1048576),\n22.5 GiB KV cache is needed, "
+    "which is larger than the available KV cache memory (17.39 GiB).\nBased on the available memory, the estimated "
+    "maximum model length is 810208.",
+    # wrapped by a terminal mid-word (synthetic)
+    "(EngineCore pid=3) ValueError: To serve at least one request with the model's max seq len (65536), (8.00 GiB "
+    "KV cache is nee\n(EngineCore pid=3) ded, which is larger than the available KV cache memory (2.00 GiB).",
+])
+def test_a_kv_cache_message_broken_across_lines_is_still_read(text):
+    result = diagnose(text)
+    assert (result["rule"], result["cause_class"]) == ("kv_cache_too_small_for_max_model_len", "kv_cache_insufficient")
+
+
+def test_the_v0_client_s_engine_death_is_a_wrapper_and_none_type_is_not_an_error():
+    text = "\n".join(["ERROR 12-01 13:05:02 client.py:282] RuntimeError('Engine process (pid 76) died.')",
+                      "ERROR 12-01 13:05:02 client.py:282] NoneType: None",
+                      "CRITICAL 12-01 13:05:02 launcher.py:99] MQLLMEngine is already dead, terminating server "
+                      "process"])
+    result = diagnose(text)
+    assert (result["rule"], result["cause_class"], result["phase"]) == ("engine_dead", "engine_died_unexplained",
+                                                                        "runtime")
+
+
+def test_a_cuda_os_call_failure_is_the_platform_not_a_kernel_fault():
+    result = diagnose("torch.AcceleratorError: CUDA error: OS call failed or operation not supported on this OS")
+    assert (result["rule"], result["cause_class"]) == ("cuda_os_call_failed", "driver_or_runtime")
+
+
+# ----- second round: what the fresh training entries taught ------------------------------------------
+
+MM_WARNING = ("WARNING 03-31 16:53:11 [profiling.py:222] The sequence length used for profiling (max_num_batched_tokens"
+              " / max_num_seqs = 16384) is too short to hold the multi-modal embeddings in the worst case (32768 "
+              "tokens in total, out of which {'image': 16384} are reserved for multi-modal embeddings).")
+
+
+@pytest.mark.parametrize(("line", "risk"), [
+    (MM_WARNING, "multimodal_profile_short"),
+    ("You are using a model of type qwen2_vl to instantiate a model of type . This is not supported for all "
+     "configurations of models and can yield errors.", "model_type_mismatch"),
+    ("(EngineCore_DP0 pid=4) WARNING 03-11 12:22:12 [ray_utils.py:352] Tensor parallel size (4) exceeds available "
+     "GPUs (1). This may result in Ray placement group allocation failures.", "ray_parallel_over_local_gpus"),
+])
+def test_warnings_the_issue_names_are_risks_alone(line, risk):
+    result = diagnose(line)
+    assert (result["cause_class"], result["phase"], [r["rule"] for r in result["risks"]]) == (
+        "risk_only", "unknown", [risk])
+
+
+def test_the_multimodal_profile_warning_explains_a_profile_that_fails_without_its_error_line():
+    text = "\n".join([MM_WARNING, "(VllmWorkerProcess pid=2) ERROR 08-04 16:54:59 [multiproc_worker_utils.py:238] "
+                                  "Exception in worker VllmWorkerProcess while processing method "
+                                  "determine_num_available_blocks."])
+    result = diagnose(text)
+    assert (result["cause_class"], result["phase"], result["rule"]) == ("gpu_oom", "startup",
+                                                                       "multimodal_profile_short")
+
+
+def test_the_v0_scheduler_s_prompt_limit_is_a_rejected_request():
+    text = "\n".join(["INFO 02-13 07:19:11 async_llm_engine.py:211] Added request chatcmpl-5.",
+                      "WARNING 02-13 07:19:11 scheduler.py:949] Input prompt (32889 tokens) is too long and exceeds "
+                      "limit of 2048"])
+    result = diagnose(text)
+    assert (result["phase"], result["cause_class"], result["rule"]) == ("runtime", "request_invalid",
+                                                                       "prompt_over_scheduler_limit")
+
+
+KERNEL_FAULT = "(Worker pid=3) ERROR 07-15 21:01:01 [multiproc_executor.py:1] torch.AcceleratorError: CUDA error: " \
+               "an illegal memory access was encountered"
+
+
+@pytest.mark.parametrize(("after", "phase"), [
+    ([], "runtime"),  # the family's phase
+    (["(EngineCore pid=1) ERROR 07-15 21:01:01 [core.py:1] EngineCore failed to start."], "startup"),
+    (['INFO:     127.0.0.1:5 - "POST /v1/completions HTTP/1.1" 500 Internal Server Error'], "runtime"),
+])
+def test_what_the_engine_says_after_an_error_without_a_timeline_decides_its_phase(after, phase):
+    assert diagnose("\n".join([KERNEL_FAULT, *after]))["phase"] == phase
+
+
+def test_an_engine_that_died_was_serving():
+    nccl = "[rank0]:[E ProcessGroupNCCL.cpp:1] NCCL error: unhandled cuda error"
+    assert diagnose(nccl)["phase"] == "startup"
+    text = "\n".join([nccl, "CRITICAL 01-22 00:13:36 launcher.py:99] MQLLMEngine is already dead, terminating "
+                            "server process"])
+    assert diagnose(text)["phase"] == "runtime"
+
+
+def test_the_first_collective_that_never_completes_is_nccl_at_load_not_a_serving_timeout():
+    first = ("[E ProcessGroupNCCL.cpp:474] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, "
+             "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800762 milliseconds before "
+             "timing out.")
+    assert (diagnose(first)["cause_class"], diagnose(first)["phase"]) == ("nccl_error", "load")
+    later = first.replace("SeqNum=1,", "SeqNum=20518,")
+    assert (diagnose(later)["cause_class"], diagnose(later)["phase"]) == ("timeout", "runtime")
+
+
+def test_a_traceback_that_ends_waiting_for_the_workers_reply_is_a_timeout():
+    text = "\n".join([
+        "ERROR 06-15 13:57:57 [core.py:517] EngineCore encountered a fatal error.",
+        "ERROR 06-15 13:57:57 [core.py:517] Traceback (most recent call last):",
+        'ERROR 06-15 13:57:57 [core.py:517]   File "/x/vllm/v1/executor/multiproc_executor.py", line 220, in '
+        "collective_rpc",
+        "ERROR 06-15 13:57:57 [core.py:517]     result = get_response(w, dequeue_timeout)"])
+    result = diagnose(text)
+    assert (result["cause_class"], result["phase"]) == ("timeout", "runtime")
+
+
+def test_a_terminal_wrap_without_the_process_tag_is_still_one_message():
+    text = "\n".join(["(EngineCore pid=3) ValueError: To serve at least one request with the model's max seq len "
+                      "(100000), (4.26 GiB KV cach", "e is needed, which is larger than the available KV cache memory"
+                      " (4.25 GiB)."])
+    assert diagnose(text)["cause_class"] == "kv_cache_insufficient"
+
+
+def test_connecting_to_the_ray_cluster_is_engine_init():
+    text = "\n".join(["2025-02-11 21:35:17,102 INFO worker.py:1654 -- Connecting to existing Ray cluster at address: "
+                      "10.0.0.1:6379...", "Traceback (most recent call last):",
+                      '  File "/x/bin/vllm", line 8, in <module>', "    sys.exit(main())"])
+    assert diagnose(text)["phase"] == "load"
