@@ -66,7 +66,9 @@ class LayoutSearch:
                                   lay.enable_expert_parallel))
         return out
 
-    def _shape_allowed(self, tp: int, pp: int, dp: int, nnodes: int, gpus_per_node: int, node_tp: int) -> bool:
+    def _shape_allowed(  # noqa: PLR0911 - one return per vLLM layout constraint
+        self, tp: int, pp: int, dp: int, nnodes: int, gpus_per_node: int, node_tp: int
+    ) -> bool:
         """vLLM's constraints, plus the search policy: TP within a node, PP and DP across nodes
         (a node is one TP group), unless the operator fixed TP or PP."""
         o = self.options

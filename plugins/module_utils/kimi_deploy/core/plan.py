@@ -290,7 +290,7 @@ def _with_argv(plan: Plan, argv: Sequence[str]) -> Plan:
     return replace(plan, layout=replace(plan.layout, **layout), serve_flags=serve_flags, **sizes)
 
 
-def render_argv(plan: Plan) -> list[str]:
+def render_argv(plan: Plan) -> list[str]:  # noqa: C901, PLR0912 - one branch per vLLM flag, in argv order
     """The arguments after ``vllm serve <model>``: layout, sizes, flags, the recipe's, the operator's last."""
     lay, flags, cuda = plan.layout, plan.serve_flags, plan.platform == "cuda"
     args: list[str] = []

@@ -3,6 +3,7 @@ import os
 
 import kimi_release
 from module_harness import run_module
+from repo_paths import FIXTURES
 
 
 def _present(root, **kw):
@@ -185,11 +186,10 @@ def test_a_release_never_judged_is_no_rollback_target(tmp_path):
 def test_rollback_to_a_release_written_before_the_schema_version(tmp_path):
     """A release.json of version 0 (the plan twice, no schema_version) stays a rollback target; activating it
     rewrites it in the current version, with the same id and the plan once."""
-    from pathlib import Path
 
     from kimi_deploy.releases import RELEASE_SCHEMA_VERSION
 
-    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "release-json" / "v0-plan-twice-ray-multinode.json"
+    fixture = FIXTURES / "release-json" / "v0-plan-twice-ray-multinode.json"
     old = json.loads(fixture.read_text())
     (tmp_path / "releases" / old["id"]).mkdir(parents=True)
     (tmp_path / "releases" / old["id"] / "release.json").write_text(json.dumps(old))

@@ -1,6 +1,5 @@
 import json
 import os
-from pathlib import Path
 
 import pytest
 from kimi_deploy.errors import KimiDeployError
@@ -18,6 +17,7 @@ from kimi_deploy.releases import (
     unused_shared,
     validate_id,
 )
+from repo_paths import FIXTURES
 
 
 def _rel(rid, created, activations=(), acceptance=""):
@@ -182,7 +182,7 @@ def test_collectable_shared_keeps_what_remaining_releases_use(tmp_path):
 
 # ------------------------------------------------------------------ release.json of every earlier version
 
-RELEASE_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "release-json"
+RELEASE_FIXTURES = FIXTURES / "release-json"
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in RELEASE_FIXTURES.glob("v*.json")))
