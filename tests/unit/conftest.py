@@ -13,6 +13,8 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "plugins" / "module_utils"))
 sys.path.insert(0, str(REPO_ROOT / "plugins" / "modules"))
+# After module_utils: plugins/filter/kimi_deploy.py must not shadow the kimi_deploy package.
+sys.path.append(str(REPO_ROOT / "plugins" / "filter"))
 
 import kimi_deploy
 

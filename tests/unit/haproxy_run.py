@@ -1,0 +1,100 @@
+"""Run the real HAProxy (Debian's package) on loopback with a rendered configuration, for tests.
+
+The upstream is a stand-in HTTP server from Python's http.server that answers 200 to any path and
+records the Authorization header it was sent: enough to check routing and authentication, which
+are HAProxy's; what vLLM answers is the integration tests' business.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.server
+import json
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+HAPROXY = shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
+needs_haproxy = pytest.mark.skipif(HAPROXY is None, reason="haproxy is not installed (Debian package haproxy)")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Upstream(http.server.ThreadingHTTPServer):
+    """Answers 200 with a JSON body to every method and path; remembers what it was sent."""
+
+    def __init__(self) -> None:
+        self.seen: list[dict] = []
+        super().__init__(("127.0.0.1", 0), _UpstreamHandler)
+
+    @property
+    def port(self) -> int:
+        return self.server_address[1]
+
+
+class _UpstreamHandler(http.server.BaseHTTPRequestHandler):
+    def _answer(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        if length:
+            self.rfile.read(length)
+        self.server.seen.append({"path": self.path, "authorization": self.headers.get("Authorization"),
+                                 "request_id": self.headers.get("X-Request-Id")})
+        body = json.dumps({"path": self.path}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST = do_PUT = do_DELETE = _answer
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def upstream() -> Iterator[Upstream]:
+    server = Upstream()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def check_config(config: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([HAPROXY, "-c", "-f", str(config)], capture_output=True, text=True, env=env, check=False)
+
+
+@contextlib.contextmanager
+def haproxy(config: Path, ports: list[int], log: Path, env: dict[str, str] | None = None) -> Iterator[None]:
+    """HAProxy in the foreground (-db: its log goes to stdout, here ``log``), until every port listens."""
+    with log.open("wb") as out:
+        proc = subprocess.Popen([HAPROXY, "-db", "-f", str(config)], stdout=out, stderr=subprocess.STDOUT, env=env)
+        try:
+            deadline = time.monotonic() + 15
+            while any(not _listening(p) for p in ports):
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"haproxy did not start: {log.read_text(errors='replace')[-2000:]}")
+                time.sleep(0.05)
+            yield
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
