@@ -35,6 +35,7 @@ options:
 NEVER_EPOCH = 253402300799  # 9999-12-31T23:59:59Z: "does not expire", still comparable with HAProxy's date
 MIN_KEY_LENGTH = 24
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_SERVER_NAME = re.compile(r"^[A-Za-z0-9_.:-]+$")
 
 
 def not_after_epoch(value: object) -> int:
@@ -97,18 +98,31 @@ def kimi_lb_servers(heads: list[str], hostvars: dict, port: int, maxconn_per_seq
     """
     servers = []
     for head in heads:
+        if not _SERVER_NAME.match(head):
+            raise ValueError(f"{head}: HAProxy server names take letters, digits, '.', '_', '-' and ':' only")
         hv = hostvars.get(head, {})
         seqs = ((hv.get("kimi_plan_result") or {}).get("max_num_seqs")
                 or hv.get("kimi_lb_max_num_seqs") or default_max_num_seqs)
         if not seqs or int(seqs) < 1:
             raise ValueError(f"{head}: no max_num_seqs (run the plan, or set kimi_lb_max_num_seqs for it)")
         servers.append({
-            "name": re.sub(r"[^A-Za-z0-9_.-]", "_", head),
+            "name": head,
             "address": hv.get("ansible_host", head),
             "port": int(port),
             "maxconn": max(1, int(int(seqs) * float(maxconn_per_seq))),
         })
     return servers
+
+
+def kimi_replica_heads(hosts: list[str], hostvars: dict, groups: dict) -> list[str]:
+    """The head (first host of its kimi_replica_group, else itself) of every replica among ``hosts``."""
+    heads: list[str] = []
+    for host in hosts:
+        group = hostvars.get(host, {}).get("kimi_replica_group") or ""
+        head = groups[group][0] if group else host
+        if head not in heads:
+            heads.append(head)
+    return heads
 
 
 def kimi_ip_allow_list(hosts: list[str], hostvars: dict, address_var: str = "kimi_node_address") -> list[str]:
@@ -131,4 +145,4 @@ def kimi_ip_allow_list(hosts: list[str], hostvars: dict, address_var: str = "kim
 class FilterModule:
     def filters(self):
         return {"kimi_frontdoor_key_map": kimi_frontdoor_key_map, "kimi_lb_servers": kimi_lb_servers,
-                "kimi_ip_allow_list": kimi_ip_allow_list}
+                "kimi_ip_allow_list": kimi_ip_allow_list, "kimi_replica_heads": kimi_replica_heads}

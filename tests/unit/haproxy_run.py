@@ -31,10 +31,17 @@ def free_port() -> int:
 
 
 class Upstream(http.server.ThreadingHTTPServer):
-    """Answers 200 with a JSON body to every method and path; remembers what it was sent."""
+    """Answers 200 with a JSON body to every method and path; remembers what it was sent.
+
+    ``/slow?s=<seconds>`` answers after that long (a request in flight); ``healthy = False`` makes
+    /health answer 503 (a replica that fails its health check).
+    """
+
+    daemon_threads = True
 
     def __init__(self) -> None:
         self.seen: list[dict] = []
+        self.healthy = True
         super().__init__(("127.0.0.1", 0), _UpstreamHandler)
 
     @property
@@ -47,10 +54,18 @@ class _UpstreamHandler(http.server.BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         if length:
             self.rfile.read(length)
+        path, _, query = self.path.partition("?")
+        if path == "/health":
+            self._send(200 if self.server.healthy else 503, b"")
+            return
         self.server.seen.append({"path": self.path, "authorization": self.headers.get("Authorization"),
                                  "request_id": self.headers.get("X-Request-Id")})
-        body = json.dumps({"path": self.path}).encode()
-        self.send_response(200)
+        if path == "/slow":
+            time.sleep(float(query.removeprefix("s=") or 1))
+        self._send(200, json.dumps({"path": self.path, "port": self.server.port}).encode())
+
+    def _send(self, status: int, body: bytes) -> None:
+        self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()

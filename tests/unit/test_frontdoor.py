@@ -275,16 +275,26 @@ FRONTDOOR_EXPOSURE_LIMIT = 2.2
 
 
 @needs_systemd_analyze
-def test_frontdoor_unit_sandbox_score(tmp_path):
-    path = tmp_path / "kimi-frontdoor.service"
-    path.write_text(render_template(TEMPLATES / "kimi-frontdoor.service.j2", variables(tmp_path)))
+@pytest.mark.parametrize("unit", ["kimi-frontdoor", "kimi-lb"])
+def test_haproxy_unit_sandbox_score(tmp_path, unit):
+    """Both HAProxy units come from the one shared template, each with its own name and paths."""
+    values = role_defaults("kimi_frontdoor", "kimi_lb", **{"kimi_api_key": UPSTREAM_KEY})
+    role = "kimi_frontdoor" if unit == "kimi-frontdoor" else "kimi_lb"
+    path = tmp_path / f"{unit}.service"
+    path.write_text(render_template(REPO / "roles" / role / "templates" / f"{unit}.service.j2", values))
     proc = subprocess.run([SYSTEMD_ANALYZE, "security", "--offline=true", "--no-pager", str(path)],
                           capture_output=True, text=True, check=False)
     found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", proc.stdout + proc.stderr)
     assert found, proc.stdout + proc.stderr
     assert float(found.group(1)) <= FRONTDOOR_EXPOSURE_LIMIT, proc.stdout
     text = path.read_text()
-    assert "EnvironmentFile=/" in text and "KIMI_VLLM_API_KEY=" not in text  # the key stays in the 0600 file
+    config_dir = values["kimi_frontdoor_config_dir" if role == "kimi_frontdoor" else "kimi_lb_config_dir"]
+    assert directives(text, "ExecStart") == [
+        f"/usr/sbin/haproxy -Ws -f {config_dir}/haproxy.cfg -p /run/{unit}/haproxy.pid -S /run/{unit}/master.sock"]
+    assert directives(text, "RuntimeDirectory") == [unit]
+    # vLLM's key stays in the root-only environment file; the balancer has none.
+    assert directives(text, "EnvironmentFile") == ([f"{config_dir}/frontdoor.env"] if role == "kimi_frontdoor" else [])
+    assert UPSTREAM_KEY not in text
 
 
 REPLICA = {"groups": {"k3_a": ["h200-a-1", "h200-a-2"]}, "kimi_replica_group": "k3_a",

@@ -87,14 +87,16 @@ def directives(text: str, key: str) -> list[str]:
 
 
 def role_defaults(*roles: str, **overrides: Any) -> dict[str, Any]:
-    """The defaults of ``roles`` (kimi first), as Ansible loads them, plus ``overrides``."""
+    """The defaults and vars of ``roles`` (kimi first), as Ansible loads them, plus ``overrides``."""
     from ansible.parsing.dataloader import DataLoader
 
     loader = DataLoader()
     variables: dict[str, Any] = {"ansible_managed": "Ansible managed"}
     for role in ("kimi", *roles):
-        variables.update(loader.load_from_file(str(REPO / "roles" / role / "defaults/main.yml"),
-                                               trusted_as_template=True) or {})
+        for name in ("defaults/main.yml", "vars/main.yml"):
+            path = REPO / "roles" / role / name
+            if path.exists():
+                variables.update(loader.load_from_file(str(path), trusted_as_template=True) or {})
     variables.update(overrides)
     return variables
 
