@@ -48,6 +48,9 @@ class Upstream(http.server.ThreadingHTTPServer):
     def port(self) -> int:
         return self.server_address[1]
 
+    def handle_error(self, request: object, client_address: object) -> None:
+        """HAProxy's health checks close with a reset once they have the status: not an error here."""
+
 
 class _UpstreamHandler(http.server.BaseHTTPRequestHandler):
     def _answer(self) -> None:

@@ -82,7 +82,7 @@ def test_rendered_config_with_tls_is_valid(tmp_path):
 
 @pytest.fixture
 def fleet(tmp_path):
-    """The balancer before two replicas (stand-ins): (port, socket, {server: upstream})."""
+    """The balancer before two replicas (stand-ins): (port, socket, {server: upstream}, exporter port)."""
     with upstream() as one, upstream() as two:
         port, stats_port = free_port(), free_port()
         values = lb_variables(tmp_path, port, stats_port, 0)
@@ -98,7 +98,7 @@ def fleet(tmp_path):
             while any(server_stat(sock, "kimi_replicas", s)["status"] != "UP" for s in ("h200-1", "h200-a-1")):
                 assert time.monotonic() < deadline, "the stand-ins never passed their health checks"
                 time.sleep(0.1)
-            yield port, sock, {"h200-1": one, "h200-a-1": two}
+            yield port, sock, {"h200-1": one, "h200-a-1": two}, stats_port
 
 
 def get(port: int, path: str) -> tuple[int, dict]:
@@ -112,7 +112,7 @@ def get(port: int, path: str) -> tuple[int, dict]:
 
 @needs_haproxy
 def test_drained_replica_gets_no_new_request_and_ready_brings_it_back(fleet):
-    port, sock, replicas = fleet
+    port, sock, replicas, _ = fleet
     assert set_server_state(sock, "kimi_replicas", "h200-1", "drain") is True
     assert set_server_state(sock, "kimi_replicas", "h200-1", "drain") is False  # already drained
     assert admin_state(server_stat(sock, "kimi_replicas", "h200-1")) == "drain"
@@ -125,7 +125,7 @@ def test_drained_replica_gets_no_new_request_and_ready_brings_it_back(fleet):
 
 @needs_haproxy
 def test_drain_waits_for_the_request_in_flight(fleet):
-    port, sock, _replicas = fleet
+    port, sock, _replicas, _ = fleet
     set_server_state(sock, "kimi_replicas", "h200-a-1", "maint")  # the slow request goes to h200-1
     slow = threading.Thread(target=get, args=(port, "/slow?s=2"))
     slow.start()
@@ -142,7 +142,7 @@ def test_drain_waits_for_the_request_in_flight(fleet):
 
 @needs_haproxy
 def test_failed_health_check_takes_a_replica_out(fleet):
-    port, sock, replicas = fleet
+    port, sock, replicas, _ = fleet
     replicas["h200-1"].healthy = False
     deadline = time.monotonic() + 10
     while server_stat(sock, "kimi_replicas", "h200-1")["status"].startswith("UP"):
@@ -153,7 +153,7 @@ def test_failed_health_check_takes_a_replica_out(fleet):
 
 @needs_haproxy
 def test_module_drains_reports_changes_honestly_and_checks_in_check_mode(fleet):
-    _port, sock, _ = fleet
+    _port, sock, _, _ = fleet
     args = {"socket": sock, "server": "h200-1", "state": "drain", "poll_s": 0.1}
     checked = run_module(kimi_haproxy_server, args, check_mode=True)
     assert checked["changed"] is True and checked["previous"] == "ready"
@@ -168,3 +168,19 @@ def test_module_drains_reports_changes_honestly_and_checks_in_check_mode(fleet):
 def test_servers_come_from_the_role_vars(tmp_path):
     servers = template_value("__kimi_lb_servers", lb_variables(tmp_path, 1, 2, 8443))
     assert [s["name"] for s in servers] == ["h200-1", "h200-a-1"]
+
+
+@needs_haproxy
+def test_exporter_serves_the_recorded_metric_names(fleet):
+    """tests/fixtures/haproxy-metrics (what test_monitoring.py checks the rules and dashboard against)
+    is what this HAProxy exports; re-record it from this exporter when the package changes."""
+    _port, _sock, _, stats_port = fleet
+    conn = http.client.HTTPConnection("127.0.0.1", stats_port, timeout=10)
+    conn.request("GET", "/metrics")
+    live = conn.getresponse().read().decode()
+
+    def names(text: str) -> set[str]:
+        return {line.split("{")[0].split(" ")[0] for line in text.splitlines() if line and not line.startswith("#")}
+
+    assert names(live) == names((REPO / "tests/fixtures/haproxy-metrics/haproxy-2.6.12-kimi-lb.txt").read_text())
+    assert 'haproxy_server_status{proxy="kimi_replicas",server="h200-1",state="UP"} 1' in live
