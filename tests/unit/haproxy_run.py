@@ -92,6 +92,17 @@ def upstream() -> Iterator[Upstream]:
         server.server_close()
 
 
+def make_certificate(directory: Path) -> Path:
+    """A self-signed certificate for 127.0.0.1 in ``directory``: cert.pem, key.pem and tls.pem (HAProxy's
+    crt: both). The demo makes its own CA the same way."""
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                    "-keyout", str(directory / "key.pem"), "-out", str(directory / "cert.pem"), "-days", "1",
+                    "-subj", "/CN=kimi-frontdoor-test", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    (directory / "tls.pem").write_text((directory / "cert.pem").read_text() + (directory / "key.pem").read_text())
+    return directory
+
+
 def check_config(config: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([HAPROXY, "-c", "-f", str(config)], capture_output=True, text=True, env=env, check=False)
 

@@ -19,7 +19,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from haproxy_run import check_config, free_port, haproxy, needs_haproxy, upstream
+from haproxy_run import check_config, free_port, haproxy, make_certificate, needs_haproxy, upstream
 from kimi_frontdoor import NEVER_EPOCH, kimi_frontdoor_key_map, not_after_epoch
 from unit_render import REPO, directives, render_template, role_defaults, template_value
 
@@ -52,14 +52,7 @@ def write_frontdoor(tmp: Path, values: dict) -> Path:
 
 @pytest.fixture(scope="module")
 def certificate(tmp_path_factory) -> Path:
-    """A self-signed certificate for 127.0.0.1 (the demo makes its own CA the same way)."""
-    tmp = tmp_path_factory.mktemp("tls")
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                    "-keyout", str(tmp / "key.pem"), "-out", str(tmp / "cert.pem"), "-days", "1",
-                    "-subj", "/CN=kimi-frontdoor-test", "-addext", "subjectAltName=IP:127.0.0.1"],
-                   check=True, capture_output=True)
-    (tmp / "tls.pem").write_text((tmp / "cert.pem").read_text() + (tmp / "key.pem").read_text())
-    return tmp
+    return make_certificate(tmp_path_factory.mktemp("tls"))
 
 
 def env_of(tmp: Path) -> dict[str, str]:
