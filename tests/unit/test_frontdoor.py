@@ -178,6 +178,7 @@ def test_probe_table(running):
             assert {row[k] for k in ("no key", "wrong key", "expired key", "valid key")} == {200}, row
             continue
         assert (row["no key"], row["wrong key"], row["expired key"]) == (401, 401, 401), row
+        assert client.request(method, probe["path"], body=body).getheader("WWW-Authenticate") == "Bearer"
         expected = 200 if probe["expect"] == "2xx" else probe["expect"]
         assert row["valid key"] == expected and row["rotated key"] == expected, row
 
@@ -186,11 +187,12 @@ def test_probe_table(running):
 def test_upstream_gets_vllm_key_and_request_id_never_client_key(running):
     client, server, _log, _, _ = running
     server.seen.clear()
-    response = client.request("POST", "/v1/chat/completions", key=VALID_KEY, body=b"{}")
+    response = client.request("POST", "/v1/chat/completions", key=VALID_KEY, body=b"{}",
+                              headers={"X-Request-Id": "client-chosen"})
     assert response.status == 200
     (seen,) = server.seen
     assert seen["authorization"] == f"Bearer {UPSTREAM_KEY}"
-    assert seen["request_id"] and response.getheader("X-Request-Id") == seen["request_id"]
+    assert seen["request_id"] != "client-chosen" and response.getheader("X-Request-Id") == seen["request_id"]
 
 
 @needs_haproxy
