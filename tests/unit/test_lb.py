@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
 
 import kimi_haproxy_server
 import pytest
+import yaml
 from haproxy_run import check_config, free_port, haproxy, needs_haproxy, upstream
 from kimi_deploy.errors import KimiDeployError
 from kimi_deploy.haproxy_runtime import admin_state, server_stat, set_server_state, wait_idle
@@ -184,3 +187,26 @@ def test_exporter_serves_the_recorded_metric_names(fleet):
 
     assert names(live) == names((REPO / "tests/fixtures/haproxy-metrics/haproxy-2.6.12-kimi-lb.txt").read_text())
     assert 'haproxy_server_status{proxy="kimi_replicas",server="h200-1",state="UP"} 1' in live
+
+
+@needs_haproxy
+def test_drain_and_ready_task_files_through_ansible(fleet, tmp_path):
+    """roles/kimi_lb/tasks/drain.yml and ready.yml as a play runs them: for the replica's head, on every
+    lb_nodes host (here one, local), against the running balancer."""
+    _port, sock, _, _ = fleet
+    inventory = {"all": {"hosts": {"h200-1": {}}, "vars": {"ansible_connection": "local",
+                                                          "ansible_python_interpreter": sys.executable},
+                         "children": {"lb_nodes": {"hosts": {"lb-local": {}}}}}}
+    play = [{"hosts": "h200-1", "gather_facts": False, "vars": {"kimi_lb_runtime_socket": sock},
+             "tasks": [{"ansible.builtin.include_role": {"name": "kimi_lb", "tasks_from": "{{ step }}.yml"}}]}]
+    (tmp_path / "inventory.yml").write_text(yaml.safe_dump(inventory))
+    (tmp_path / "play.yml").write_text(yaml.safe_dump(play))
+    bindir = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{bindir}:{os.environ.get('PATH', '')}", "ANSIBLE_NOCOLOR": "1"}
+    for step, status in (("drain", "DRAIN"), ("ready", "UP")):
+        proc = subprocess.run([str(bindir / "ansible-playbook"), "-i", str(tmp_path / "inventory.yml"),
+                               str(tmp_path / "play.yml"), "-e", f"step={step}"],
+                              cwd=REPO, env=env, capture_output=True, text=True, check=False)
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+        assert "changed=1" in proc.stdout
+        assert server_stat(sock, "kimi_replicas", "h200-1")["status"].startswith(status)
