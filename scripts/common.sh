@@ -43,7 +43,8 @@ require_root() {
 
 ensure_apt_packages() {
   local missing=()
-  for p in podman runc debootstrap zstd git openssh-client iproute2 systemd; do
+  # haproxy and prometheus (promtool): the front door, balancer and alert-rule tests run the real tools.
+  for p in podman runc debootstrap zstd git openssh-client iproute2 systemd haproxy prometheus; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
   done
   if [ ${#missing[@]} -gt 0 ]; then

@@ -51,20 +51,30 @@ def role_variables(**overrides: Any) -> dict[str, Any]:
     return variables
 
 
-def render(unit: str, placement: str = "single", **overrides: Any) -> str:
-    """The text of one unit: ``unit`` is vllm, ray or uvm; ``placement`` single, head or worker."""
-    from ansible.parsing.dataloader import DataLoader
-    from ansible.plugins.loader import init_plugin_loader
-    from ansible.template import Templar, trust_as_template
+def _init_plugins() -> None:
+    from ansible.plugins.loader import filter_loader, init_plugin_loader
 
     global _plugins_ready  # noqa: PLW0603 - ansible's plugin loader may be set up once per process
     if not _plugins_ready:
         init_plugin_loader([])  # what ansible-playbook does first: ansible.builtin.* lookups resolve
+        filter_loader.add_directory(str(REPO / "plugins" / "filter"))  # ansible.cfg's filter_plugins
         _plugins_ready = True
-    template = REPO / TEMPLATES[unit]
+
+
+def render(unit: str, placement: str = "single", **overrides: Any) -> str:
+    """The text of one unit: ``unit`` is vllm, ray or uvm; ``placement`` single, head or worker."""
     variables = role_variables(**PLACEMENTS[placement])
     variables.update(overrides)
-    variables["role_path"] = str(template.parent.parent)
+    return render_template(REPO / TEMPLATES[unit], variables)
+
+
+def render_template(template: Path, variables: dict[str, Any]) -> str:
+    """Any role template, with ``variables`` as the play would have them (filter plugins included)."""
+    from ansible.parsing.dataloader import DataLoader
+    from ansible.template import Templar, trust_as_template
+
+    _init_plugins()
+    variables = dict(variables, role_path=str(template.parent.parent))
     loader = DataLoader()
     loader.set_basedir(str(template.parent))
     templar = Templar(loader=loader, variables=variables)
@@ -74,3 +84,26 @@ def render(unit: str, placement: str = "single", **overrides: Any) -> str:
 def directives(text: str, key: str) -> list[str]:
     """Values of every ``key=`` line of a unit, in order."""
     return [line.split("=", 1)[1] for line in text.splitlines() if line.startswith(f"{key}=")]
+
+
+def role_defaults(*roles: str, **overrides: Any) -> dict[str, Any]:
+    """The defaults and vars of ``roles`` (kimi first), as Ansible loads them, plus ``overrides``."""
+    from ansible.parsing.dataloader import DataLoader
+
+    loader = DataLoader()
+    variables: dict[str, Any] = {"ansible_managed": "Ansible managed"}
+    for role in ("kimi", *roles):
+        for name in ("defaults/main.yml", "vars/main.yml"):
+            path = REPO / "roles" / role / name
+            if path.exists():
+                variables.update(loader.load_from_file(str(path), trusted_as_template=True) or {})
+    variables.update(overrides)
+    return variables
+
+
+def template_value(expression: str, variables: dict[str, Any]) -> Any:
+    """What ``{{ expression }}`` is in a play with ``variables`` (derived defaults, for instance)."""
+    from ansible.template import Templar, trust_as_template
+
+    _init_plugins()
+    return Templar(variables=variables).template(trust_as_template("{{ " + expression + " }}"))

@@ -1,0 +1,110 @@
+#!/usr/bin/python
+# Copyright: kimi-deploy contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+DOCUMENTATION = r"""
+---
+module: kimi_haproxy_server
+short_description: Drain a replica out of the fleet balancer, or put it back, through HAProxy's runtime API
+description:
+  - Sets a server of an HAProxy backend to O(state) over the admin socket (C(set server <backend>/<server> state ...)),
+    then reads the state back.
+  - With O(state=drain) and O(wait=true), waits until the server holds no connection and no request is queued for it,
+    so requests in flight (long streams included) finish before the replica is touched; fails after O(timeout_s).
+  - Changes nothing when the server is already in O(state).
+version_added: "0.1.0"
+author: kimi-deploy contributors
+options:
+  socket:
+    description: HAProxy's admin socket (C(stats socket ... level admin)).
+    type: path
+    default: /run/kimi-lb/admin.sock
+  backend:
+    description: The backend of the replicas.
+    type: str
+    default: kimi_replicas
+  server:
+    description: The replica's server name in that backend (its head's inventory name).
+    type: str
+    required: true
+  state:
+    description: drain (no new requests), ready (back in rotation) or maint (no traffic, no health checks).
+    type: str
+    choices: [drain, ready, maint]
+    required: true
+  wait:
+    description: With O(state=drain) or O(state=maint), wait until the server is idle.
+    type: bool
+    default: true
+  timeout_s:
+    description: How long to wait for the requests in flight to finish.
+    type: float
+    default: 1800
+  poll_s:
+    description: Seconds between two looks at the server's connections.
+    type: float
+    default: 2
+extends_documentation_fragment:
+  - kimi.CHECK_MODE_NO_DIFF
+"""
+
+EXAMPLES = r"""
+- name: Drain this replica on every balancer before the deploy touches it
+  kimi_haproxy_server:
+    server: "{{ inventory_hostname }}"
+    state: drain
+    timeout_s: 1800
+  delegate_to: "{{ item }}"
+  loop: "{{ groups['lb_nodes'] | default([]) }}"
+"""
+
+RETURN = r"""
+previous:
+  description: The server's admin state before the task (drain, ready or maint).
+  returned: always
+  type: str
+waited_s:
+  description: Seconds spent waiting for the requests in flight.
+  returned: when waiting
+  type: float
+status:
+  description: HAProxy's status column for the server afterwards (e.g. C(DRAIN), C(UP)).
+  returned: always
+  type: str
+"""
+
+from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.haproxy_runtime import admin_state, server_stat, set_server_state, wait_idle
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            socket=dict(type="path", default="/run/kimi-lb/admin.sock"),
+            backend=dict(type="str", default="kimi_replicas"),
+            server=dict(type="str", required=True),
+            state=dict(type="str", required=True, choices=["drain", "ready", "maint"]),
+            wait=dict(type="bool", default=True),
+            timeout_s=dict(type="float", default=1800),
+            poll_s=dict(type="float", default=2),
+        ),
+        supports_check_mode=True,
+    )
+    p = module.params
+    try:
+        previous = admin_state(server_stat(p["socket"], p["backend"], p["server"]))
+        result = {"previous": previous, "changed": previous != p["state"]}
+        if module.check_mode:
+            module.exit_json(status=previous, **result)
+        set_server_state(p["socket"], p["backend"], p["server"], p["state"])
+        if p["wait"] and p["state"] != "ready":
+            result["waited_s"] = wait_idle(p["socket"], p["backend"], p["server"], p["timeout_s"], p["poll_s"])
+        result["status"] = server_stat(p["socket"], p["backend"], p["server"]).get("status", "")
+    except KimiDeployError as err:
+        module.fail_json(msg=str(err))
+    module.exit_json(**result)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""The fleet balancer (roles/kimi_lb): maxconn from the plan, the rendered haproxy.cfg run for real, and
+drain/ready through HAProxy's runtime API (plugins/module_utils/kimi_deploy/haproxy_runtime.py).
+
+Two stand-in upstreams (tests/unit/haproxy_run.py) play two replicas' front doors; plain HTTP
+between balancer and replicas here, TLS is the front door test's subject.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import kimi_haproxy_server
+import pytest
+import yaml
+from haproxy_run import check_config, free_port, haproxy, needs_haproxy, upstream
+from kimi_deploy.errors import KimiDeployError
+from kimi_deploy.haproxy_runtime import admin_state, server_stat, set_server_state, wait_idle
+from kimi_frontdoor import kimi_lb_servers, kimi_replica_heads
+from module_harness import run_module
+from unit_render import REPO, render_template, role_defaults, template_value
+
+TEMPLATES = REPO / "roles/kimi_lb/templates"
+GROUPS = {"gpu_nodes": ["h200-1", "h200-a-1", "h200-a-2"], "k3_a": ["h200-a-1", "h200-a-2"]}
+
+
+def hostvars() -> dict:
+    return {
+        "h200-1": {"ansible_host": "127.0.0.1", "kimi_plan_result": {"max_num_seqs": 64}},
+        "h200-a-1": {"ansible_host": "127.0.0.1", "kimi_replica_group": "k3_a", "kimi_lb_max_num_seqs": 256},
+        "h200-a-2": {"ansible_host": "127.0.0.1", "kimi_replica_group": "k3_a"},
+    }
+
+
+def test_heads_are_one_per_replica():
+    assert kimi_replica_heads(GROUPS["gpu_nodes"], hostvars(), GROUPS) == ["h200-1", "h200-a-1"]
+
+
+def test_maxconn_follows_each_replicas_plan():
+    servers = kimi_lb_servers(["h200-1", "h200-a-1"], hostvars(), 8443, 1.5)
+    assert [(s["name"], s["maxconn"], s["port"]) for s in servers] == [("h200-1", 96, 8443), ("h200-a-1", 384, 8443)]
+
+
+def test_a_replica_without_max_num_seqs_is_refused():
+    with pytest.raises(ValueError, match="no max_num_seqs"):
+        kimi_lb_servers(["h200-a-2"], hostvars(), 8443)
+    assert kimi_lb_servers(["h200-a-2"], hostvars(), 8443, 1.0, 32)[0]["maxconn"] == 32
+
+
+def lb_variables(tmp: Path, port: int, stats_port: int, upstream_port: int, **overrides) -> dict:
+    values = {"groups": GROUPS, "hostvars": hostvars(), "kimi_lb_config_dir": str(tmp), "kimi_lb_run_user": "",
+              "kimi_lb_tls": False, "kimi_lb_upstream_tls": False, "kimi_lb_bind_address": "127.0.0.1",
+              "kimi_lb_port": port, "kimi_lb_stats_port": stats_port, "kimi_lb_upstream_port": upstream_port,
+              "kimi_lb_runtime_socket": str(tmp / "admin.sock"), "kimi_lb_check_interval": "200ms",
+              "kimi_lb_check_fall": 1, "kimi_lb_check_rise": 1,
+              "kimi_lb_maxconn": 1000}  # the unit raises LimitNOFILE; a test process may not
+    return role_defaults("kimi_lb", **{**values, **overrides})
+
+
+@needs_haproxy
+def test_rendered_config_with_tls_is_valid(tmp_path):
+    """TLS on both sides (a throwaway certificate and CA); the run below is plain HTTP."""
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                    "-keyout", str(tmp_path / "k.pem"), "-out", str(tmp_path / "c.pem"), "-days", "1",
+                    "-subj", "/CN=kimi-lb-test"], check=True, capture_output=True)
+    (tmp_path / "tls.pem").write_text((tmp_path / "c.pem").read_text() + (tmp_path / "k.pem").read_text())
+    (tmp_path / "upstream-ca.pem").write_text((tmp_path / "c.pem").read_text())
+    values = lb_variables(tmp_path, 443, 8406, 8443, kimi_lb_tls=True, kimi_lb_upstream_tls=True,
+                          kimi_lb_upstream_ca="(the CA's PEM)")
+    config = tmp_path / "haproxy.cfg"
+    config.write_text(render_template(TEMPLATES / "haproxy.cfg.j2", values))
+    result = check_config(config)
+    assert result.returncode == 0, result.stdout + result.stderr
+    text = config.read_text()
+    assert "balance leastconn" in text and "option httpchk GET /health" in text
+    assert "server h200-1 127.0.0.1:8443 maxconn 64" in text and "server h200-a-1 127.0.0.1:8443 maxconn 256" in text
+    assert "h200-a-2" not in text  # a worker of a replica is not a server
+
+
+@pytest.fixture
+def fleet(tmp_path):
+    """The balancer before two replicas (stand-ins): (port, socket, {server: upstream}, exporter port)."""
+    with upstream() as one, upstream() as two:
+        port, stats_port = free_port(), free_port()
+        values = lb_variables(tmp_path, port, stats_port, 0)
+        config = tmp_path / "haproxy.cfg"
+        text = render_template(TEMPLATES / "haproxy.cfg.j2", values)
+        # Two replicas on one address: each server its own stand-in's port.
+        text = text.replace("server h200-1 127.0.0.1:0", f"server h200-1 127.0.0.1:{one.port}")
+        text = text.replace("server h200-a-1 127.0.0.1:0", f"server h200-a-1 127.0.0.1:{two.port}")
+        config.write_text(text)
+        with haproxy(config, [port, stats_port], tmp_path / "haproxy.log"):
+            sock = str(tmp_path / "admin.sock")
+            deadline = time.monotonic() + 10
+            while any(server_stat(sock, "kimi_replicas", s)["status"] != "UP" for s in ("h200-1", "h200-a-1")):
+                assert time.monotonic() < deadline, "the stand-ins never passed their health checks"
+                time.sleep(0.1)
+            yield port, sock, {"h200-1": one, "h200-a-1": two}, stats_port
+
+
+def get(port: int, path: str) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("GET", path)
+    response = conn.getresponse()
+    body = response.read()
+    conn.close()
+    return response.status, (json.loads(body) if body else {})
+
+
+@needs_haproxy
+def test_drained_replica_gets_no_new_request_and_ready_brings_it_back(fleet):
+    port, sock, replicas, _ = fleet
+    assert set_server_state(sock, "kimi_replicas", "h200-1", "drain") is True
+    assert set_server_state(sock, "kimi_replicas", "h200-1", "drain") is False  # already drained
+    assert admin_state(server_stat(sock, "kimi_replicas", "h200-1")) == "drain"
+    answered = {get(port, "/v1/models")[1]["port"] for _ in range(6)}
+    assert answered == {replicas["h200-a-1"].port}
+    assert set_server_state(sock, "kimi_replicas", "h200-1", "ready") is True
+    answered = {get(port, "/v1/models")[1]["port"] for _ in range(8)}
+    assert answered == {replicas["h200-1"].port, replicas["h200-a-1"].port}
+
+
+@needs_haproxy
+def test_drain_waits_for_the_request_in_flight(fleet):
+    port, sock, _replicas, _ = fleet
+    set_server_state(sock, "kimi_replicas", "h200-a-1", "maint")  # the slow request goes to h200-1
+    slow = threading.Thread(target=get, args=(port, "/slow?s=2"))
+    slow.start()
+    deadline = time.monotonic() + 5
+    while int(server_stat(sock, "kimi_replicas", "h200-1")["scur"]) == 0:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    set_server_state(sock, "kimi_replicas", "h200-1", "drain")
+    with pytest.raises(KimiDeployError, match="still has 1 connection"):
+        wait_idle(sock, "kimi_replicas", "h200-1", timeout_s=0.3, poll_s=0.1)
+    assert wait_idle(sock, "kimi_replicas", "h200-1", timeout_s=10, poll_s=0.1) > 0.5
+    slow.join()
+
+
+@needs_haproxy
+def test_failed_health_check_takes_a_replica_out(fleet):
+    port, sock, replicas, _ = fleet
+    replicas["h200-1"].healthy = False
+    deadline = time.monotonic() + 10
+    while server_stat(sock, "kimi_replicas", "h200-1")["status"].startswith("UP"):
+        assert time.monotonic() < deadline, "the failing replica stayed UP"
+        time.sleep(0.1)
+    assert {get(port, "/v1/models")[1]["port"] for _ in range(4)} == {replicas["h200-a-1"].port}
+
+
+@needs_haproxy
+def test_module_drains_reports_changes_honestly_and_checks_in_check_mode(fleet):
+    _port, sock, _, _ = fleet
+    args = {"socket": sock, "server": "h200-1", "state": "drain", "poll_s": 0.1}
+    checked = run_module(kimi_haproxy_server, args, check_mode=True)
+    assert checked["changed"] is True and checked["previous"] == "ready"
+    assert admin_state(server_stat(sock, "kimi_replicas", "h200-1")) == "ready"  # check mode changed nothing
+    done = run_module(kimi_haproxy_server, args)
+    assert done["changed"] is True and done["status"].startswith("DRAIN") and done["waited_s"] >= 0
+    assert run_module(kimi_haproxy_server, args)["changed"] is False
+    missing = run_module(kimi_haproxy_server, {**args, "server": "nope"})
+    assert missing["failed"] and "h200-1" in missing["msg"]
+
+
+def test_servers_come_from_the_role_vars(tmp_path):
+    servers = template_value("__kimi_lb_servers", lb_variables(tmp_path, 1, 2, 8443))
+    assert [s["name"] for s in servers] == ["h200-1", "h200-a-1"]
+
+
+@needs_haproxy
+def test_exporter_serves_the_recorded_metric_names(fleet):
+    """tests/fixtures/haproxy-metrics (what test_monitoring.py checks the rules and dashboard against)
+    is what this HAProxy exports; re-record it from this exporter when the package changes."""
+    _port, _sock, _, stats_port = fleet
+    conn = http.client.HTTPConnection("127.0.0.1", stats_port, timeout=10)
+    conn.request("GET", "/metrics")
+    live = conn.getresponse().read().decode()
+
+    def names(text: str) -> set[str]:
+        return {line.split("{")[0].split(" ")[0] for line in text.splitlines() if line and not line.startswith("#")}
+
+    assert names(live) == names((REPO / "tests/fixtures/haproxy-metrics/haproxy-2.6.12-kimi-lb.txt").read_text())
+    assert 'haproxy_server_status{proxy="kimi_replicas",server="h200-1",state="UP"} 1' in live
+
+
+@needs_haproxy
+def test_drain_and_ready_task_files_through_ansible(fleet, tmp_path):
+    """roles/kimi_lb/tasks/drain.yml and ready.yml as a play runs them: for the replica's head, on every
+    lb_nodes host (here one, local), against the running balancer."""
+    _port, sock, _, _ = fleet
+    inventory = {"all": {"hosts": {"h200-1": {}}, "vars": {"ansible_connection": "local",
+                                                          "ansible_python_interpreter": sys.executable},
+                         "children": {"lb_nodes": {"hosts": {"lb-local": {}}}}}}
+    play = [{"hosts": "h200-1", "gather_facts": False, "vars": {"kimi_lb_runtime_socket": sock},
+             "tasks": [{"ansible.builtin.include_role": {"name": "kimi_lb", "tasks_from": "{{ step }}.yml"}}]}]
+    (tmp_path / "inventory.yml").write_text(yaml.safe_dump(inventory))
+    (tmp_path / "play.yml").write_text(yaml.safe_dump(play))
+    bindir = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{bindir}:{os.environ.get('PATH', '')}", "ANSIBLE_NOCOLOR": "1"}
+    for step, status in (("drain", "DRAIN"), ("ready", "UP")):
+        proc = subprocess.run([str(bindir / "ansible-playbook"), "-i", str(tmp_path / "inventory.yml"),
+                               str(tmp_path / "play.yml"), "-e", f"step={step}"],
+                              cwd=REPO, env=env, capture_output=True, text=True, check=False)
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+        assert "changed=1" in proc.stdout
+        assert server_stat(sock, "kimi_replicas", "h200-1")["status"].startswith(status)
