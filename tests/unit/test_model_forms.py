@@ -168,3 +168,10 @@ def test_worst_case_image_matches_the_pinned_vllm():
     for media, (width, height, tokens) in zip(configs, expected, strict=True):
         image = derive_forms({"vision_config": {}}, preprocessor={"media_proc_cfg": media}).image
         assert (image.max_width, image.max_height, image.max_tokens_per_image) == (width, height, tokens)
+
+
+def test_unified_vision_chunk_models_count_images_under_vision_chunk():
+    """K2.5-style configs: vLLM rejects every image ("At most 0 image(s)") under an "image" limit."""
+    config = {"model_type": "kimi_k25", "use_unified_vision_chunk": True, "vision_config": {"patch_size": 14}}
+    forms = derive_forms(config, preprocessor={"media_proc_cfg": KIMI_MEDIA})
+    assert forms.serve_flags(images_per_prompt=1)[-2:] == ("--limit-mm-per-prompt", '{"vision_chunk":1}')

@@ -116,6 +116,9 @@ class ModelForms:
     reasoning: ChatMarkup | None
     reasoning_evidence: str
     encoder_output_width: int  # hidden size of the embeddings the encoder cache holds (text hidden size)
+    # The key vLLM counts images under: K2.5-style configs (``use_unified_vision_chunk``) send images
+    # and videos as one "vision_chunk" modality, and ``{"image": N}`` would allow none of them.
+    image_modality: str = "image"
     structured_output: bool = True  # vLLM's ``structured_outputs`` request field; needs no serve flag
 
     @property
@@ -161,7 +164,8 @@ class ModelForms:
             if images_per_prompt > 0:
                 if self.image is None:
                     raise KimiDeployError(f"images requested but the image budget is unknown: {self.image_problem}")
-                flags += ["--limit-mm-per-prompt", json.dumps({"image": images_per_prompt}, separators=(",", ":"))]
+                limit = {self.image_modality: images_per_prompt}
+                flags += ["--limit-mm-per-prompt", json.dumps(limit, separators=(",", ":"))]
             else:
                 flags.append("--language-model-only")
         elif images_per_prompt > 0:
@@ -408,7 +412,8 @@ def derive_forms(config: dict[str, Any], *, preprocessor: dict[str, Any] | None 
     return ModelForms(
         vision=vision is not None, vision_evidence=vision_evidence, image=image, image_problem=image_problem,
         tool_calls=tool, tool_evidence=tool_evidence, reasoning=reasoning, reasoning_evidence=reasoning_evidence,
-        encoder_output_width=int(text.get("hidden_size") or 0))
+        encoder_output_width=int(text.get("hidden_size") or 0),
+        image_modality="vision_chunk" if config.get("use_unified_vision_chunk") else "image")
 
 
 def _read_json(path: Path) -> dict[str, Any] | None:
