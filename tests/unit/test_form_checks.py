@@ -156,6 +156,10 @@ def _content(text: str) -> dict:
     ('{"city": "Oslo", "days": 3, "extra": 1}', False),
     ('{"city": "Oslo", "days": 3, "unit": "k"}', False),
     ("Oslo for three days", False),
+    # What the tiny K2.5 model returned under a guided schema on the CPU build (docs/multimodal-trial.md):
+    # a raw U+0004 inside a string, which strict JSON forbids.
+    ('{ "city"\n\t:\n "П\x04串latent;" ,\n"days" \t:5\n}', False),
+    ('{ "city"\n\t:\n "П串latent;" ,\n"days" \t:5\n}', True),
 ])
 def test_structured_output_validates(text, ok):
     assert check_structured_output(_content(text), SCHEMA).ok is ok

@@ -175,3 +175,26 @@ def test_unified_vision_chunk_models_count_images_under_vision_chunk():
     config = {"model_type": "kimi_k25", "use_unified_vision_chunk": True, "vision_config": {"patch_size": 14}}
     forms = derive_forms(config, preprocessor={"media_proc_cfg": KIMI_MEDIA})
     assert forms.serve_flags(images_per_prompt=1)[-2:] == ("--limit-mm-per-prompt", '{"vision_chunk":1}')
+
+
+def test_record_is_json_and_names_the_evidence():
+    forms = derive_forms(reference("kimi-k3"), preprocessor={"media_proc_cfg": KIMI_MEDIA})
+    record = json.loads(json.dumps(forms.record()))
+    assert record["input_forms"] == ["image", "text", "tools"]
+    assert record["tool_calls"]["parser"] == "kimi_k3" and "family kimi_k3" in record["tool_calls"]["evidence"]
+    assert record["vision"]["image"]["max_tokens_per_image"] == forms.image.max_tokens_per_image
+    assert record["vision"]["image"]["modality"] == "image"
+
+
+def test_declared_forms_against_served_forms():
+    from kimi_deploy.core.model_forms import compare_forms
+
+    forms = derive_forms(reference("kimi-k3"), preprocessor={"media_proc_cfg": KIMI_MEDIA})
+    text_only = forms.served_forms(images_per_prompt=0)
+    gap = compare_forms(text_only, {"text", "image"})
+    assert gap.missing == {"image"} and gap.extra == {"tools"}
+    assert gap.messages() == ["the inventory declares 'image' input but the release cannot serve it",
+                              "the release serves 'tools' input, which the inventory does not declare"]
+    assert not compare_forms(forms.served_forms(images_per_prompt=1), {"text", "image", "tools"}).messages()
+    no_budget = derive_forms(reference("kimi-k3"))  # no preprocessor config: images cannot be planned
+    assert "image" not in no_budget.served_forms(images_per_prompt=1)

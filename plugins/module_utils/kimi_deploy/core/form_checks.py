@@ -144,8 +144,8 @@ def check_structured_output(response: dict[str, Any], schema: dict[str, Any]) ->
         return FormCheck(name, False, str(err))
     try:
         value = json.loads(message.get("content") or "")
-    except ValueError:
-        return FormCheck(name, False, f"content is not JSON: {str(message.get('content'))[:80]!r}")
+    except ValueError as err:  # strict: a raw control character inside a string is not JSON either
+        return FormCheck(name, False, f"content is not JSON ({err}): {str(message.get('content'))[:80]!r}")
     errors = validate(value, schema)
     if errors:
         return FormCheck(name, False, "; ".join(errors[:5]))

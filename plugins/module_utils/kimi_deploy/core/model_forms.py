@@ -148,6 +148,35 @@ class ModelForms:
                 markers.extend(m for m in markup.markers if m not in markers)
         return tuple(markers)
 
+    def served_forms(self, *, images_per_prompt: int = 0, tools: bool = True) -> frozenset[str]:
+        """The input forms a server started with ``serve_flags(images_per_prompt=..., tools=...)`` accepts."""
+        forms = {FORM_TEXT}
+        if self.vision and self.image is not None and images_per_prompt > 0:
+            forms.add(FORM_IMAGE)
+        if self.tool_calls and tools:
+            forms.add(FORM_TOOLS)
+        return frozenset(forms)
+
+    def record(self) -> dict[str, Any]:
+        """A JSON-ready summary for the plan and the release record: each form with its evidence."""
+        image = None
+        if self.image is not None:
+            image = {"method": self.image.method, "max_tokens_per_image": self.image.max_tokens_per_image,
+                     "worst_case_size": [self.image.max_width, self.image.max_height],
+                     "max_patches_per_image": self.image.max_patches_per_image, "source": self.image.source,
+                     "modality": self.image_modality}
+        return {
+            "input_forms": sorted(self.input_forms),
+            "output_forms": sorted(self.output_forms),
+            "vision": {"present": self.vision, "evidence": self.vision_evidence, "image": image,
+                       "problem": self.image_problem},
+            "tool_calls": {"parser": self.tool_calls.parser if self.tool_calls else None,
+                           "evidence": self.tool_evidence},
+            "reasoning": {"parser": self.reasoning.parser if self.reasoning else None,
+                          "evidence": self.reasoning_evidence},
+            "structured_output": {"present": self.structured_output, "request_field": "structured_outputs"},
+        }
+
     @property
     def content_residue(self) -> tuple[str, ...]:
         """Patterns of an unparsed call whose special-token markers were skipped on decode."""
@@ -188,6 +217,21 @@ class MultimodalBudget:
     @property
     def fits(self) -> bool:
         return not self.problems
+
+
+@dataclass(frozen=True)
+class FormsGap:
+    missing: frozenset[str]  # declared by the inventory, not served: acceptance fails
+    extra: frozenset[str]  # served, not declared: the release says so
+
+    def messages(self) -> list[str]:
+        missing = [f"the inventory declares {f!r} input but the release cannot serve it" for f in sorted(self.missing)]
+        extra = [f"the release serves {f!r} input, which the inventory does not declare" for f in sorted(self.extra)]
+        return missing + extra
+
+
+def compare_forms(served: frozenset[str], declared: set[str] | frozenset[str]) -> FormsGap:
+    return FormsGap(missing=frozenset(declared) - served, extra=served - frozenset(declared))
 
 
 def multimodal_budget(forms: ModelForms, *, images_per_prompt: int, max_model_len: int,
