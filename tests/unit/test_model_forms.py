@@ -130,6 +130,14 @@ def test_multimodal_budget_refuses_a_plan_that_cannot_hold_one_image():
     tight = multimodal_budget(forms, images_per_prompt=2, max_model_len=per_image + 256, max_num_batched_tokens=8192)
     assert not tight.fits and "allow at most 1 image(s)" in tight.problems[0]
     assert tight.encoder_cache_tokens == 8192
+    # vLLM would have profiled 1 image per prompt, 8192 // per_image images per batch.
+    assert tight.profile_items_per_prompt == 1
+    assert tight.profile_items_per_batch == 8192 // per_image
+    assert tight.profile_encoder_tokens == (8192 // per_image) * per_image
+    # Without chunked prefill, one batch holds max_num_batched_tokens // per_image requests at most.
+    unchunked = multimodal_budget(forms, images_per_prompt=1, max_model_len=per_image + 256,
+                                  max_num_batched_tokens=2 * per_image, max_num_seqs=64, chunked_prefill=False)
+    assert unchunked.profile_items_per_batch == 2
     assert max_images_that_fit(forms, max_model_len=per_image + 255) == 0
     assert max_images_that_fit(forms, max_model_len=3 * per_image + 256) == 3
 

@@ -212,7 +212,15 @@ class MultimodalBudget:
     encoder_cache_tokens: int  # vLLM: max(max_num_batched_tokens, tokens per item)
     encoder_cache_bytes: int
     encoder_compute_tokens: int
+    # What vLLM's profile run feeds the encoder (``MultiModalBudget._get_max_items``): the memory the
+    # plan must hold for the vision tower's activations at startup.
+    profile_items_per_prompt: int
+    profile_items_per_batch: int
     problems: tuple[str, ...]  # empty when the plan holds
+
+    @property
+    def profile_encoder_tokens(self) -> int:
+        return self.profile_items_per_batch * self.tokens_per_image
 
     @property
     def fits(self) -> bool:
@@ -235,7 +243,8 @@ def compare_forms(served: frozenset[str], declared: set[str] | frozenset[str]) -
 
 
 def multimodal_budget(forms: ModelForms, *, images_per_prompt: int, max_model_len: int,
-                      max_num_batched_tokens: int, text_reserve: int = 256, dtype_bytes: int = 2) -> MultimodalBudget:
+                      max_num_batched_tokens: int, max_num_seqs: int = 256, chunked_prefill: bool = True,
+                      text_reserve: int = 256, dtype_bytes: int = 2) -> MultimodalBudget:
     """Check that a prompt of ``images_per_prompt`` worst-case images plus ``text_reserve`` tokens fits.
 
     vLLM (0.32, ``compute_mm_encoder_budget``) sizes the encoder cache and the encoder compute budget
@@ -256,11 +265,16 @@ def multimodal_budget(forms: ModelForms, *, images_per_prompt: int, max_model_le
             f"allow at most {fitting} image(s) per prompt, or raise max_model_len to "
             f"{prompt_tokens + text_reserve}")
     cache_tokens = max(max_num_batched_tokens, per_image)
+    # vLLM quietly profiles fewer images per prompt than the limit when max_model_len cannot hold them.
+    items_per_prompt = max(1, min(images_per_prompt, max_model_len // per_image))
+    requests = max_num_seqs if chunked_prefill else min(max_num_seqs, max_num_batched_tokens // per_image)
+    items_per_batch = max(1, min(cache_tokens // per_image, requests * items_per_prompt))
     return MultimodalBudget(
         images_per_prompt=images_per_prompt, tokens_per_image=per_image, prompt_image_tokens=prompt_tokens,
         encoder_cache_tokens=cache_tokens,
         encoder_cache_bytes=cache_tokens * forms.encoder_output_width * dtype_bytes,
-        encoder_compute_tokens=cache_tokens, problems=tuple(problems))
+        encoder_compute_tokens=cache_tokens, profile_items_per_prompt=items_per_prompt,
+        profile_items_per_batch=items_per_batch, problems=tuple(problems))
 
 
 def max_images_that_fit(forms: ModelForms, *, max_model_len: int, text_reserve: int = 256) -> int:
