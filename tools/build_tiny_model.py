@@ -12,7 +12,9 @@ Architectures (each one a layout the deployer must size and serve):
                deepseek_v3 text model, with Kimi's NaViT media_proc_cfg (in_patch_limit 256, 32 patches
                a side: at most 90 tokens an image). The tower and preprocessing are K3's own (vLLM runs
                K3 images through the same kimi_k25 vision code); the K3 text model (KDA) does not run on
-               CPU. No weights are written: serve it with ``--load-format dummy`` (vLLM's seeded init).
+               CPU. The tokenizer also has Kimi K2's <think> and tool-call tokens, so it can be served
+               with the kimi_k2 parsers. No weights are written: serve it with ``--load-format dummy``
+               (vLLM's seeded init).
                See docs/multimodal-trial.md.
 
 The tokenizer is a byte-level BPE trained with ``tokenizers`` on a corpus generated from a fixed
@@ -240,6 +242,9 @@ def deepseek_v3(ids: dict[str, int], w: _Weights) -> dict:
 
 KIMI_MEDIA_TOKENS = ("<|media_begin|>", "<|media_content|>", "<|media_pad|>", "<|media_end|>",
                      "<|kimi_k25_video_placeholder|>")
+# Kimi K2's reasoning and tool-call markup, so the kimi_k2 parsers find their tokens.
+KIMI_K2_CHAT_TOKENS = ("<think>", "</think>", "<|tool_calls_section_begin|>", "<|tool_calls_section_end|>",
+                       "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>")
 # Kimi's NaViT preprocessing (the keys vLLM's KimiK25FusedVisionProcessor reads), with limits small
 # enough that the worst-case image is 90 tokens.
 KIMI_MEDIA_PROC_CFG = {
@@ -277,7 +282,7 @@ def kimi_k25_vl(ids: dict[str, int], w: _Weights) -> dict:
 
 ARCHITECTURES = {"llama": llama, "deepseek_v3": deepseek_v3, "qwen3_moe": qwen3_moe, "kimi_k25_vl": kimi_k25_vl}
 # Architectures whose extra files and special tokens differ from a text model's.
-EXTRA_SPECIAL_TOKENS = {"kimi_k25_vl": KIMI_MEDIA_TOKENS}
+EXTRA_SPECIAL_TOKENS = {"kimi_k25_vl": KIMI_MEDIA_TOKENS + KIMI_K2_CHAT_TOKENS}
 PREPROCESSOR_CONFIGS = {"kimi_k25_vl": {"media_proc_cfg": KIMI_MEDIA_PROC_CFG}}
 
 

@@ -36,7 +36,12 @@ def test_its_files_declare_a_vision_tower_and_kimi_media_tokens(tmp_path):
     assert forms.vision and forms.image.method == "kimi_navit"
     assert forms.image.max_tokens_per_image == 90  # in_patch_limit 256, 32 patches a side, 2x2 merge
     assert forms.image.tokens_for_image(64, 64) == 9  # 64 px -> 5 patches -> padded to 6 -> 3 x 3
-    assert forms.serve_flags(images_per_prompt=1) == ("--limit-mm-per-prompt", '{"vision_chunk":1}')
+    # Kimi K2's markup tokens are in the tokenizer, so the kimi_k2 parsers can be started on it.
+    assert (forms.tool_calls.parser, forms.reasoning.parser) == ("kimi_k2", "kimi_k2")
+    assert forms.tool_evidence == "tokenizer has the token <|tool_calls_section_begin|>"
+    assert forms.serve_flags(images_per_prompt=1) == (
+        "--enable-auto-tool-choice", "--tool-call-parser", "kimi_k2", "--reasoning-parser", "kimi_k2",
+        "--limit-mm-per-prompt", '{"vision_chunk":1}')
 
 
 def test_text_models_are_unchanged_by_the_media_tokens(tmp_path):

@@ -423,20 +423,24 @@ def _detect(markups: tuple[ChatMarkup, ...], template: str, tokens: set[str],
             continue  # <think> in a non-Kimi template is the generic think-tag format
         if markup.name == "think_tags" and kimi_family:
             continue
-        found = [e for e in markup.evidence if e in template]
-        if found:
-            return markup, f"chat template contains {found[0]}"
+        in_template = [e for e in markup.evidence if e in template]
+        if in_template:
+            return markup, f"chat template contains {in_template[0]}"
         if markup.name == "kimi_k3" and xtml:
             return markup, "tokenizer has the XTML tokens " + " ".join(_XTML_TOKENS)
-        if markup.name == "kimi_k2" and markups is TOOL_CALL_MARKUPS and markup.evidence[0] in tokens:
-            return markup, f"tokenizer has the token {markup.evidence[0]}"
+        in_tokens = [e for e in markup.evidence if e in tokens]
+        if in_tokens:
+            return markup, f"tokenizer has the token {in_tokens[0]}"
     return None, ""
 
 
 def derive_forms(config: dict[str, Any], *, preprocessor: dict[str, Any] | None = None,
                  processor: dict[str, Any] | None = None, tokenizer_config: dict[str, Any] | None = None,
-                 chat_template: str | None = None) -> ModelForms:
-    """The forms of a model, from the parsed contents of its files (any but config.json may be None)."""
+                 chat_template: str | None = None, added_tokens: tuple[str, ...] = ()) -> ModelForms:
+    """The forms of a model, from the parsed contents of its files (any but config.json may be None).
+
+    ``added_tokens``: the special tokens of a ``tokenizer.json`` (its ``added_tokens``), which a fast
+    tokenizer's ``tokenizer_config.json`` need not repeat."""
     model_type = str(config.get("model_type") or "")
     text = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
     architectures = [str(a) for a in config.get("architectures") or ()]
@@ -449,7 +453,7 @@ def derive_forms(config: dict[str, Any], *, preprocessor: dict[str, Any] | None 
         image, image_problem = None, None
 
     template = _template_text(tokenizer_config, chat_template)
-    tokens = _tokenizer_tokens(tokenizer_config)
+    tokens = _tokenizer_tokens(tokenizer_config) | set(added_tokens)
     text_type = str(text.get("model_type") or "")
     kimi_family = model_type.startswith("kimi") or text_type.startswith("kimi")
     tool, tool_evidence = _detect(TOOL_CALL_MARKUPS, template, tokens, kimi_family)
@@ -491,8 +495,10 @@ def forms_from_dir(model_dir: str | Path) -> ModelForms:
     template_json = _read_json(model_dir / "chat_template.json") or {}
     template = template_file.read_text(encoding="utf-8") if template_file.is_file() else template_json.get(
         "chat_template")
+    tokenizer = _read_json(model_dir / "tokenizer.json") or {}
+    added = tuple(str(t.get("content")) for t in tokenizer.get("added_tokens") or () if isinstance(t, dict))
     return derive_forms(read_config(model_dir),
                         preprocessor=_read_json(model_dir / "preprocessor_config.json"),
                         processor=_read_json(model_dir / "processor_config.json"),
                         tokenizer_config=_read_json(model_dir / "tokenizer_config.json"),
-                        chat_template=template if isinstance(template, str) else None)
+                        chat_template=template if isinstance(template, str) else None, added_tokens=added)
