@@ -46,7 +46,7 @@ def test_fixtures_are_what_the_pinned_vllm_parsers_produce(vllm_venv, tmp_path):
     subprocess.run([str(vllm_venv / "bin" / "python"), str(REPO / "tools" / "record_form_fixtures.py"),
                     "--out", str(tmp_path)], check=True, capture_output=True, timeout=300)
     recorded = sorted(p.name for p in tmp_path.glob("*.json"))
-    assert recorded == sorted(p.name for p in FIXTURES.glob("*.json"))
+    assert recorded == sorted(p.name for p in FIXTURES.glob("*.json") if not p.name.startswith("tiny-"))
     for name in recorded:
         assert json.loads((tmp_path / name).read_text()) == json.loads((FIXTURES / name).read_text()), name
 
