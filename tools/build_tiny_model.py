@@ -8,6 +8,14 @@ Architectures (each one a layout the deployer must size and serve):
   deepseek_v3  DeepseekV3ForCausalLM: MLA + MoE, the Kimi K2 layout. The CPU build's MLA kernel only
                compiles for kv_lora_rank + qk_rope_head_dim = 576, so 512 + 64.
   qwen3_moe    Qwen3MoeForCausalLM: GQA + 8 routed experts, top-2
+  kimi_k25_vl  KimiK25ForConditionalGeneration: a 1-layer MoonViT3d tower + patch merger on the
+               deepseek_v3 text model, with Kimi's NaViT media_proc_cfg (in_patch_limit 256, 32 patches
+               a side: at most 90 tokens an image). The tower and preprocessing are K3's own (vLLM runs
+               K3 images through the same kimi_k25 vision code); the K3 text model (KDA) does not run on
+               CPU. The tokenizer also has Kimi K2's <think> and tool-call tokens, so it can be served
+               with the kimi_k2 parsers. No weights are written: serve it with ``--load-format dummy``
+               (vLLM's seeded init).
+               See docs/multimodal-trial.md.
 
 The tokenizer is a byte-level BPE trained with ``tokenizers`` on a corpus generated from a fixed
 seed, with a ChatML chat template. Everything is deterministic: the same arguments give the same
@@ -59,7 +67,7 @@ def _corpus(seed: int, lines: int = 4000) -> list[str]:
     return out
 
 
-def build_tokenizer(out: Path, seed: int) -> dict[str, int]:
+def build_tokenizer(out: Path, seed: int, extra_special: tuple[str, ...] = ()) -> dict[str, int]:
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
 
     tok = Tokenizer(models.BPE())
@@ -68,13 +76,13 @@ def build_tokenizer(out: Path, seed: int) -> dict[str, int]:
     tok.post_processor = processors.ByteLevel(trim_offsets=False)
     trainer = trainers.BpeTrainer(
         vocab_size=VOCAB_SIZE,
-        special_tokens=SPECIAL_TOKENS,
+        special_tokens=SPECIAL_TOKENS + list(extra_special),
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
         show_progress=False,
     )
     tok.train_from_iterator(_corpus(seed), trainer=trainer)
     tok.save(str(out / "tokenizer.json"))
-    ids = {t: tok.token_to_id(t) for t in SPECIAL_TOKENS}
+    ids = {t: tok.token_to_id(t) for t in SPECIAL_TOKENS + list(extra_special)}
     _write_json(out / "tokenizer_config.json", {
         "tokenizer_class": "PreTrainedTokenizerFast",
         "bos_token": None,
@@ -232,7 +240,50 @@ def deepseek_v3(ids: dict[str, int], w: _Weights) -> dict:
     return cfg
 
 
-ARCHITECTURES = {"llama": llama, "deepseek_v3": deepseek_v3, "qwen3_moe": qwen3_moe}
+KIMI_MEDIA_TOKENS = ("<|media_begin|>", "<|media_content|>", "<|media_pad|>", "<|media_end|>",
+                     "<|kimi_k25_video_placeholder|>")
+# Kimi K2's reasoning and tool-call markup, so the kimi_k2 parsers find their tokens.
+KIMI_K2_CHAT_TOKENS = ("<think>", "</think>", "<|tool_calls_section_begin|>", "<|tool_calls_section_end|>",
+                       "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>")
+# Kimi's NaViT preprocessing (the keys vLLM's KimiK25FusedVisionProcessor reads), with limits small
+# enough that the worst-case image is 90 tokens.
+KIMI_MEDIA_PROC_CFG = {
+    "patch_size": 14, "merge_kernel_size": 2, "in_patch_limit": 256, "patch_limit_on_one_side": 32,
+    "fixed_output_tokens": None, "in_patch_limit_each_frame": None, "in_patch_limit_video": None,
+    "max_num_frames_each_video": None, "fixed_output_tokens_each_frame": None, "sample_fps": 1.0,
+    "temporal_merge_kernel_size": 4, "timestamp_mode": "hh:mm:ss.fff",
+    "image_mean": [0.5, 0.5, 0.5], "image_std": [0.5, 0.5, 0.5],
+}
+
+
+def kimi_k25_vl(ids: dict[str, int], w: _Weights) -> dict:
+    text = deepseek_v3(ids, _Weights(0))  # the text layout only; the weights come from --load-format dummy
+    return {
+        "architectures": ["KimiK25ForConditionalGeneration"],
+        "model_type": "kimi_k25",
+        "torch_dtype": "bfloat16",
+        "tie_word_embeddings": False,
+        # Images and videos travel as one "vision_chunk" modality, as in the published K2.5 config.
+        "use_unified_vision_chunk": True,
+        "image_token_id": ids["<|media_pad|>"],
+        "media_placeholder_token_id": ids["<|media_pad|>"],
+        "text_config": text,
+        "vision_config": {
+            "model_type": "kimi_k25_vision", "patch_size": KIMI_MEDIA_PROC_CFG["patch_size"],
+            "init_pos_emb_height": 16, "init_pos_emb_width": 16, "init_pos_emb_time": 4,
+            "pos_emb_type": "divided_fixed", "num_attention_heads": 2, "num_hidden_layers": 1,
+            "hidden_size": 64, "intermediate_size": 128, "merge_kernel_size": [2, 2],
+            "video_attn_type": "spatial_temporal", "merge_type": "sd2_tpool", "mm_projector_type": "patchmerger",
+            "mm_hidden_size": 64, "projector_hidden_act": "gelu", "projector_ln_eps": 1e-5,
+            "text_hidden_size": text["hidden_size"],
+        },
+    }
+
+
+ARCHITECTURES = {"llama": llama, "deepseek_v3": deepseek_v3, "qwen3_moe": qwen3_moe, "kimi_k25_vl": kimi_k25_vl}
+# Architectures whose extra files and special tokens differ from a text model's.
+EXTRA_SPECIAL_TOKENS = {"kimi_k25_vl": KIMI_MEDIA_TOKENS + KIMI_K2_CHAT_TOKENS}
+PREPROCESSOR_CONFIGS = {"kimi_k25_vl": {"media_proc_cfg": KIMI_MEDIA_PROC_CFG}}
 
 
 def write_weights(out: Path, tensors: dict[str, tuple[str, tuple[int, ...], bytes]], shards: int) -> None:
@@ -258,16 +309,19 @@ def write_weights(out: Path, tensors: dict[str, tuple[str, tuple[int, ...], byte
 
 def build(arch: str, out: Path, seed: int = 0, shards: int = 1) -> Path:
     out.mkdir(parents=True, exist_ok=True)
-    ids = build_tokenizer(out, seed)
+    ids = build_tokenizer(out, seed, EXTRA_SPECIAL_TOKENS.get(arch, ()))
     weights = _Weights(seed)
     cfg = ARCHITECTURES[arch](ids, weights)
     _write_json(out / "config.json", cfg)
+    if arch in PREPROCESSOR_CONFIGS:
+        _write_json(out / "preprocessor_config.json", PREPROCESSOR_CONFIGS[arch])
     _write_json(out / "generation_config.json", {
         "bos_token_id": ids["<|endoftext|>"],
         "eos_token_id": [ids["<|im_end|>"], ids["<|endoftext|>"]],
         "pad_token_id": ids["<|pad|>"],
     })
-    write_weights(out, weights.tensors, shards)
+    if weights.tensors:
+        write_weights(out, weights.tensors, shards)
     return out
 
 
