@@ -60,7 +60,8 @@ def _markup_found(text: str | None, markers: Iterable[str], residue: Iterable[st
 
 def check_tool_calls(  # noqa: C901, PLR0912 - one branch per way an envelope can be malformed
     response: dict[str, Any], *, markers: Iterable[str] = (), residue: Iterable[str] = (),
-                     tool_names: Iterable[str] | None = None, require_call: bool = False) -> FormCheck:
+    tool_names: Iterable[str] | None = None, require_call: bool = False,
+) -> FormCheck:
     """Tool calls arrived parsed, in a well-formed envelope; no call markup in ``content``."""
     name = "tool_calls"
     try:
@@ -108,8 +109,8 @@ def check_tool_calls(  # noqa: C901, PLR0912 - one branch per way an envelope ca
 
 
 def check_reasoning(  # noqa: PLR0911 - one return per place reasoning can land
-    response: dict[str, Any], *, markers: Iterable[str] = (),
-                    require_reasoning: bool = False) -> FormCheck:
+    response: dict[str, Any], *, markers: Iterable[str] = (), require_reasoning: bool = False,
+) -> FormCheck:
     """Reasoning arrived in ``reasoning`` (or the deprecated ``reasoning_content``), none left in content."""
     name = "reasoning"
     try:
