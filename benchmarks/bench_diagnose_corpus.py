@@ -30,7 +30,7 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT / "plugins" / "module_utils"))
-from kimi_deploy.diagnose import diagnose
+from kimi_deploy.core.diagnose import diagnose
 
 CORPUS = REPO_ROOT / "tests" / "fixtures" / "vllm-failure-corpus"
 TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.jsonl")

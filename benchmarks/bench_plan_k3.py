@@ -27,7 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "plugins" / "module_utils"))
 
-from kimi_deploy.sizing import BusinessNeed, PlanOptions, load_model, plan_deployment
+from kimi_deploy.core.sizing import BusinessNeed, PlanOptions, load_model, plan_deployment
 
 MODEL = REPO / "data" / "models" / "kimi-k3"
 GPUS = {  # published nvidia-smi totals (tests/fixtures/nvml/README.md)

@@ -35,8 +35,8 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT / "plugins" / "module_utils"))
-from kimi_deploy.safetensors_format import write_file
-from kimi_deploy.weights_verify import parse_sha256sum, verify_model
+from kimi_deploy.core.safetensors_format import write_file
+from kimi_deploy.io.weights_verify import parse_sha256sum, verify_model
 
 _CHUNK = 64 * 1024 * 1024
 

@@ -29,7 +29,7 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT / "plugins" / "module_utils"))
-from kimi_deploy.safetensors_format import tensor_nbytes, write_file
+from kimi_deploy.core.safetensors_format import tensor_nbytes, write_file
 
 DEFAULT_TABLE = REPO_ROOT / "data/models/kimi-k3/tensor-table.json"
 DEFAULT_CONFIG = REPO_ROOT / "data/models/kimi-k3/config.json"

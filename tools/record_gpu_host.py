@@ -11,14 +11,14 @@ which lists the files and holds every measurement:
     dev-nvidia.txt     ls -l of /dev/nvidia*, /dev/nvidia-caps*, /dev/infiniband
     nvidia-smi-q.txt   nvidia-smi -q
     nvml.json          the NVML answers kimi_gpu_facts reads (tools/record_nvml_facts.py format)
-    devices.json       kimi_deploy.gpu_devices.read_device_facts (+ fabric manager state) and the
+    devices.json       kimi_deploy.core.gpu_devices.read_device_facts (+ fabric manager state) and the
                        problems preflight would report for the units' device list
     cuda-probe.json    torch's CUDA start in a child process with the unit's restrictions that can
                        be had without systemd (an approximation: see "applied" and "not_applied"),
                        and what it measured: CUDA context size per GPU (NVML used memory before and
                        after the context), free/total memory, start time
     vllm-memory.json   what the last start of the vLLM unit (--unit, default kimi-vllm) measured, per memory item,
-                       read from its journal by kimi_deploy.vllm_log (the figures and the lines they came from,
+                       read from its journal by kimi_deploy.core.vllm_log (the figures and the lines they came from,
                        never the whole journal); start it with kimi_plan_calibration_start for the DEBUG breakdown
     record.json        host, driver, kernel, the files above and a summary of each step
 
@@ -46,10 +46,10 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "plugins" / "module_utils"))
 import yaml
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.gpu_devices import FABRIC_MANAGER_UNIT, device_problems, read_device_facts
-from kimi_deploy.gpu_facts import collect_nvml
-from kimi_deploy.vllm_log import memory_profile
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.core.gpu_devices import FABRIC_MANAGER_UNIT, device_problems, read_device_facts
+from kimi_deploy.core.vllm_log import memory_profile
+from kimi_deploy.io.gpu_facts import collect_nvml
 
 SCHEMA = 1
 

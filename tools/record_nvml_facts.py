@@ -4,7 +4,7 @@
     record_nvml_facts.py --record OUT.json             # on a GPU host, with nvidia-ml-py installed
     record_nvml_facts.py --show FIXTURE.json [--required-cuda 13.0]
 
-A fixture holds the answer of each nvidia-ml-py call that ``kimi_deploy.gpu_facts.collect_nvml`` makes,
+A fixture holds the answer of each nvidia-ml-py call that ``kimi_deploy.io.gpu_facts.collect_nvml`` makes,
 keyed by the call's name, in the shape the real bindings return it (bytes as ints, CUDA 13.0 as 13000,
 compute capability as [major, minor]). A call that failed is stored as {"nvml_error": "NVML_ERROR_..."}.
 ``fake_pynvml(data)`` turns a fixture back into a module object with the same API, so unit tests run
@@ -25,8 +25,8 @@ from types import ModuleType, SimpleNamespace
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plugins" / "module_utils"))
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.gpu_facts import collect_nvml, driver_problems, gpu_problems
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.io.gpu_facts import collect_nvml, driver_problems, gpu_problems
 
 # Values of the pynvml constants the fake needs (checked against the real module in the unit tests).
 NVML_ERROR_CODES = {

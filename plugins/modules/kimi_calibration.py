@@ -83,9 +83,9 @@ import tempfile
 from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.calibration import choose_row, dumps, from_ledger_row
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.ledger import JSONL_NAME, read_rows
+from ansible.module_utils.kimi_deploy.core.calibration import choose_row, dumps, from_ledger_row
+from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.core.ledger import JSONL_NAME, read_rows
 
 
 def main():

@@ -137,8 +137,8 @@ held_by:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.deploy_lock import LockLost, acquire, heartbeat, hold, release
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.io.deploy_lock import LockLost, acquire, heartbeat, hold, release
 
 
 def main():

@@ -211,10 +211,10 @@ changed:
 import os
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.deploy_lock import LOCK_OPTION, keep_alive, lock_report
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.fetch_lock import FetchLock
-from ansible.module_utils.kimi_deploy.hf_fetch import (
+from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.io.deploy_lock import LOCK_OPTION, keep_alive, lock_report
+from ansible.module_utils.kimi_deploy.io.fetch_lock import FetchLock
+from ansible.module_utils.kimi_deploy.io.hf_fetch import (
     FetchRequest,
     fetch_snapshot,
     read_token_file,

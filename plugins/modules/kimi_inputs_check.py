@@ -8,7 +8,7 @@ module: kimi_inputs_check
 short_description: Refuse deploy settings the code cannot take, one message per failed rule
 description:
   - Checks the settings of a deploy (inventory and C(-e) values) against the rules of
-    C(kimi_deploy/validation.py) and fails once, listing only the rules that failed, each as
+    C(kimi_deploy/core/validation.py) and fails once, listing only the rules that failed, each as
     C(name=value) followed by what the value must be.
   - Read-only; it changes nothing and behaves the same in check mode.
   - Credential values are never echoed (shown as C(***)). Pass whether the API key is set, never the key.
@@ -61,7 +61,7 @@ rules:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.validation import RULES, check
+from ansible.module_utils.kimi_deploy.core.validation import RULES, check
 
 
 def main():

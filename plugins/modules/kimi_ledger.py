@@ -208,9 +208,9 @@ import re
 from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.calibration import drift_warning
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.ledger import (
+from ansible.module_utils.kimi_deploy.core.calibration import drift_warning
+from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.core.ledger import (
     JSONL_NAME,
     append_row,
     build_row,
@@ -219,7 +219,7 @@ from ansible.module_utils.kimi_deploy.ledger import (
     read_rows,
     redact_strings,
 )
-from ansible.module_utils.kimi_deploy.report import render_report
+from ansible.module_utils.kimi_deploy.core.report import render_report
 
 
 def _file_part(text: str) -> str:

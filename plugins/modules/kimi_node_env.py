@@ -164,8 +164,8 @@ import tempfile
 from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.multinode import (
+from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.core.multinode import (
     Layout,
     backend_of,
     check_serve_args,
@@ -176,7 +176,7 @@ from ansible.module_utils.kimi_deploy.multinode import (
     render_env_file,
     vllm_node_args,
 )
-from ansible.module_utils.kimi_deploy.releases import load_release, read_current
+from ansible.module_utils.kimi_deploy.core.releases import load_release, read_current
 
 
 def _positive(value):

@@ -81,7 +81,7 @@ import sys
 import time
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.multinode import ray_cluster_problems
+from ansible.module_utils.kimi_deploy.core.multinode import ray_cluster_problems
 
 
 def _summary(nodes):

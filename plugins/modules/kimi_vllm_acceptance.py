@@ -27,7 +27,7 @@ description:
     C(process_resident_memory_bytes) from C(/metrics), the vLLM process tree's RSS with O(server_pid), GPU
     memory through NVML when C(pynvml) or vLLM's vendored copy is importable). It fails on any request
     error, on steady memory growth (least-squares slope after a warm-up, limits documented in
-    C(plugins/module_utils/kimi_deploy/acceptance.py)) and on latency rising steadily across the run
+    C(plugins/module_utils/kimi_deploy/core/acceptance.py)) and on latency rising steadily across the run
     (median TTFT or time per output token in four windows after the warm-up).
   - Sends real requests but changes nothing, so it never reports C(changed).
 version_added: "0.1.0"
@@ -243,12 +243,12 @@ msg:
 import traceback
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
-from ansible.module_utils.kimi_deploy.acceptance import AcceptanceConfig
-from ansible.module_utils.kimi_deploy.deploy_lock import LOCK_OPTION, keep_alive, lock_report
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.core.acceptance import AcceptanceConfig
+from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.io.deploy_lock import LOCK_OPTION, keep_alive, lock_report
 
 try:
-    from ansible.module_utils.kimi_deploy.acceptance_client import run_acceptance, write_results
+    from ansible.module_utils.kimi_deploy.io.acceptance_client import run_acceptance, write_results
 except ImportError:
     HTTPX_IMPORT_ERROR = traceback.format_exc()
 else:

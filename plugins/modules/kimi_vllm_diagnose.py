@@ -147,8 +147,8 @@ import re
 from collections import deque
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.diagnose import diagnose
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.core.diagnose import diagnose
+from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
 
 # journalctl's own lines: "-- No entries --", "-- Boot 3f2c... --".
 _JOURNAL_META = re.compile(r"^-- .* --$")

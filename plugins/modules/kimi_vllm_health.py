@@ -120,9 +120,9 @@ journal:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.deploy_lock import LOCK_OPTION, keep_alive, lock_report
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.health import (
+from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.io.deploy_lock import LOCK_OPTION, keep_alive, lock_report
+from ansible.module_utils.kimi_deploy.io.health import (
     UNIT_PROPERTIES,
     UnitState,
     check_models,

@@ -11,7 +11,7 @@ module: kimi_vllm_log_facts
 short_description: Read what vLLM measured at start (memory items, KV tokens) from the unit's journal, on the host
 description:
   - Reads the journal of the unit's last start (its systemd invocation) on the host and returns only the figures
-    vLLM logged about memory, through the project's one parser (C(kimi_deploy.vllm_log)), so thousands of journal
+    vLLM logged about memory, through the project's one parser (C(kimi_deploy.core.vllm_log)), so thousands of journal
     lines never travel to the controller.
   - "Items: the requested memory (total x gpu_memory_utilization), weights, the activation, non-torch and CUDA-graph
     reserves, the KV budget, and the KV tokens. vLLM 0.32 logs them at INFO; a calibration start
@@ -61,7 +61,7 @@ lines:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.vllm_log import memory_profile
+from ansible.module_utils.kimi_deploy.core.vllm_log import memory_profile
 
 
 def main():

@@ -372,9 +372,15 @@ summary:
 from dataclasses import fields
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy import calibration as cal
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.sizing import BACKENDS, BusinessNeed, PlanOptions, load_model, plan_deployment
+from ansible.module_utils.kimi_deploy.core import calibration as cal
+from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.core.sizing import (
+    BACKENDS,
+    BusinessNeed,
+    PlanOptions,
+    load_model,
+    plan_deployment,
+)
 
 # Options that are PlanOptions fields, passed through by name (the planner's knobs and inputs).
 PLAN_OPTION_KEYS = tuple(f.name for f in fields(PlanOptions))

@@ -12,7 +12,7 @@ description:
     slower than the same hosts' earlier accepted rows), C(concurrency_or_memory) (fine alone, latency or
     errors collapse under load, KV cache near full, preemptions or waiting requests), C(not_slow) or
     C(unknown), with the next single variable to change.
-  - Pure computation (C(module_utils/kimi_deploy/slowness.py)); read-only, runs in check mode.
+  - Pure computation (C(module_utils/kimi_deploy/core/slowness.py)); read-only, runs in check mode.
 version_added: "0.5.0"
 author: kimi-deploy contributors
 options:
@@ -74,7 +74,7 @@ line:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.slowness import metrics_from_text, slowness, summary_line
+from ansible.module_utils.kimi_deploy.core.slowness import metrics_from_text, slowness, summary_line
 
 
 def main():

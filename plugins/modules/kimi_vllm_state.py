@@ -69,7 +69,7 @@ active_state:
 import os
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.service_state import (
+from ansible.module_utils.kimi_deploy.core.service_state import (
     SECRETS_HASH_VAR,
     UNIT_PROPERTIES,
     parse_environ,

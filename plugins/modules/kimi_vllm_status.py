@@ -18,7 +18,7 @@ description:
     or build (one request is already slow against the same hosts' earlier rows) or the concurrency and
     memory settings (fine alone, collapses under load; O(metrics_text) adds the KV usage, waiting and
     preempted requests).
-  - Read-only; runs in check mode. The decisions are in C(module_utils/kimi_deploy/host_status.py),
+  - Read-only; runs in check mode. The decisions are in C(module_utils/kimi_deploy/core/host_status.py),
     C(diagnose.py) and C(slowness.py).
 version_added: "0.5.0"
 author: kimi-deploy contributors
@@ -117,11 +117,16 @@ import os
 import re
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.diagnose import diagnose, last_failure
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.host_status import UNIT_PROPERTIES, acceptance_windows, host_status, parse_time
-from ansible.module_utils.kimi_deploy.service_state import parse_properties
-from ansible.module_utils.kimi_deploy.slowness import metrics_from_text, slowness
+from ansible.module_utils.kimi_deploy.core.diagnose import diagnose, last_failure
+from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.core.host_status import (
+    UNIT_PROPERTIES,
+    acceptance_windows,
+    host_status,
+    parse_time,
+)
+from ansible.module_utils.kimi_deploy.core.service_state import parse_properties
+from ansible.module_utils.kimi_deploy.core.slowness import metrics_from_text, slowness
 
 _JOURNAL_META = re.compile(r"^-- .* --$")
 

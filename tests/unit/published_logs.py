@@ -13,17 +13,17 @@ REPO = Path(__file__).resolve().parents[2]
 if __name__ == "__main__":  # run as a script: make the library importable the way conftest does
     sys.path.insert(0, str(REPO / "plugins" / "module_utils"))
 
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.kv_cache import (
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.core.kv_cache import (
     build_kv_cache_layout,
     estimate_max_model_len,
     kv_bytes_needed,
     kv_from_available_memory,
     log_capacity_formula,
 )
-from kimi_deploy.model_profile import load_profile, load_profile_from_path
-from kimi_deploy.sizing import parse_version
-from kimi_deploy.tensor_sharding import WeightInventory, WeightLayout, records_from_config
+from kimi_deploy.core.model_profile import load_profile, load_profile_from_path
+from kimi_deploy.core.sizing import parse_version
+from kimi_deploy.core.tensor_sharding import WeightInventory, WeightLayout, records_from_config
 
 CORPUS_DIR = REPO / "tests" / "fixtures" / "published-gpu-logs"
 CORPUS = CORPUS_DIR / "entries.jsonl"

@@ -6,8 +6,8 @@ import os
 
 import kimi_release
 import pytest
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.releases import Release, model_link, release_service, serving_target, swap_current
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.core.releases import Release, model_link, release_service, serving_target, swap_current
 from module_harness import run_module
 
 

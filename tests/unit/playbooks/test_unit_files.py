@@ -16,7 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from kimi_deploy.gpu_devices import (
+from kimi_deploy.core.gpu_devices import (
     GPU_NAMES,
     UVM_NAME,
     allowed_majors,

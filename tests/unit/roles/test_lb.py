@@ -1,5 +1,5 @@
 """The fleet balancer (roles/kimi_lb): maxconn from the plan, the rendered haproxy.cfg run for real, and
-drain/ready through HAProxy's runtime API (plugins/module_utils/kimi_deploy/haproxy_runtime.py).
+drain/ready through HAProxy's runtime API (plugins/module_utils/kimi_deploy/io/haproxy_runtime.py).
 
 Two stand-in upstreams (tests/unit/haproxy_run.py) play two replicas' front doors; plain HTTP
 between balancer and replicas here, TLS is the front door test's subject.
@@ -20,8 +20,8 @@ import kimi_haproxy_server
 import pytest
 import yaml
 from haproxy_run import check_config, free_port, haproxy, needs_haproxy, upstream
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.haproxy_runtime import admin_state, server_stat, set_server_state, wait_idle
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.io.haproxy_runtime import admin_state, server_stat, set_server_state, wait_idle
 from kimi_frontdoor import kimi_lb_servers, kimi_replica_heads
 from module_harness import run_module
 from unit_render import REPO, render_template, role_defaults, template_value

@@ -13,8 +13,8 @@ import re
 from pathlib import Path
 
 import pytest
-from kimi_deploy.safetensors_format import read_header
-from kimi_deploy.weights_verify import check_serving, verify_model
+from kimi_deploy.core.safetensors_format import read_header
+from kimi_deploy.io.weights_verify import check_serving, verify_model
 from repo_paths import REPO
 
 _spec = importlib.util.spec_from_file_location("build_k3_standin", REPO / "tools/build_k3_standin.py")

@@ -80,7 +80,7 @@ def test_records_every_source_into_one_directory(tmp_path):
 
 def test_the_nvml_file_replays_as_a_fixture(tmp_path):
     """nvml.json is in tools/record_nvml_facts.py's format: kimi_gpu_facts' tests can load it."""
-    from kimi_deploy.gpu_facts import collect_nvml
+    from kimi_deploy.io.gpu_facts import collect_nvml
 
     record_host(tmp_path / "out", fake_host(tmp_path, []), ["nvml"])
     facts = collect_nvml(fake_pynvml(load_fixture(tmp_path / "out" / "nvml.json")))

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..acceptance import (
+from .acceptance import (
     GROWTH_RULES,
     AbnormalCase,
     AcceptanceConfig,

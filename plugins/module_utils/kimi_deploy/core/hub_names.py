@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import KimiDeployError
+from .errors import KimiDeployError
 
 COMMIT_SHA_RE = re.compile(r"^[0-9a-f]{40}$")
 REPO_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")

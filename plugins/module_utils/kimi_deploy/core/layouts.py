@@ -3,9 +3,9 @@ in the order the planner tries them (fewest GPUs first, then simplest)."""
 
 from __future__ import annotations
 
-from ..kv_cache import default_pp_partition
-from ..model_profile import ModelProfile
 from .inputs import PlanOptions
+from .kv_cache import default_pp_partition
+from .model_profile import ModelProfile
 from .plan import Layout
 
 

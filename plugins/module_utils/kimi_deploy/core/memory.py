@@ -11,18 +11,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from ..kv_cache import (
+from .inputs import BusinessNeed, NodeFacts, PlanOptions
+from .kv_cache import (
     ATTENTION_BACKEND_MIN_BLOCK,
     CUDA_DEFAULT_BLOCK_SIZE,
     KvCacheLayout,
     build_kv_cache_layout,
     cdiv,
 )
-from ..model_profile import ModelProfile
-from ..tensor_sharding import WeightInventory, WeightLayout
-from .inputs import BusinessNeed, NodeFacts, PlanOptions
 from .layouts import attention_pp_partition
+from .model_profile import ModelProfile
 from .plan import Layout
+from .tensor_sharding import WeightInventory, WeightLayout
 
 GiB = 1024**3
 MiB = 1024**2

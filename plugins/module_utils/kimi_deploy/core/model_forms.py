@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import KimiDeployError
-from ..model_profile import read_config
+from .errors import KimiDeployError
+from .model_profile import read_config
 
 FORM_TEXT = "text"
 FORM_IMAGE = "image"

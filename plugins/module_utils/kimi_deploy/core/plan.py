@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from ..errors import KimiDeployError
 from .argv import argv_params, split_argv
+from .errors import KimiDeployError
 
 PLAN_SCHEMA_VERSION = 1
 BACKENDS = ("mp", "ray")

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from ..acceptance import AcceptanceConfig, StreamRecord, exact_token_prompt, filler_text, truncate
+from ..core.acceptance import AcceptanceConfig, StreamRecord, exact_token_prompt, filler_text, truncate
 from ..core.acceptance_checks import CheckFailed, Exchange, SseReader
 
 AUTH_NOTES = {"key": "Authorization: Bearer <redacted>", "none": "no Authorization header",

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..acceptance import AcceptanceConfig, metric_max, metric_total, parse_prometheus_text
+from ..core.acceptance import AcceptanceConfig, metric_max, metric_total, parse_prometheus_text
 from ..core.acceptance_checks import LoadRun
 from .acceptance_http import AcceptanceHttp
 

@@ -101,7 +101,7 @@ def test_bad_inputs_fail_with_what_to_do(tmp_path):
 
 
 def test_drift_from_the_calibration_in_use_is_warned(tmp_path):
-    from kimi_deploy import vllm_log
+    from kimi_deploy.core import vllm_log
     from test_ledger import _MEMORY_LOG, _PREDICTED
 
     facts = vllm_log.memory_profile(_MEMORY_LOG)

@@ -187,7 +187,7 @@ def test_rollback_to_a_release_written_before_the_schema_version(tmp_path):
     """A release.json of version 0 (the plan twice, no schema_version) stays a rollback target; activating it
     rewrites it in the current version, with the same id and the plan once."""
 
-    from kimi_deploy.releases import RELEASE_SCHEMA_VERSION
+    from kimi_deploy.core.releases import RELEASE_SCHEMA_VERSION
 
     fixture = FIXTURES / "release-json" / "v0-plan-twice-ray-multinode.json"
     old = json.loads(fixture.read_text())

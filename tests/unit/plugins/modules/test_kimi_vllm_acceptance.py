@@ -8,7 +8,7 @@ import httpx
 import kimi_vllm_acceptance
 import pytest
 from fake_vllm import FakeVllm
-from kimi_deploy import acceptance_client as client
+from kimi_deploy.io import acceptance_client as client
 from module_harness import run_module
 
 

@@ -73,12 +73,12 @@ def test_model_dir_on_the_cpu_build(tmp_path):
 
 def test_hf_repo_reads_config_and_headers_from_the_hub(monkeypatch, tmp_path):
     import huggingface_hub
-    from kimi_deploy import sizing
+    from kimi_deploy.core import sizing
 
     (tmp_path / "config.json").write_text((K3 / "config.json").read_text())
     monkeypatch.setattr(huggingface_hub, "hf_hub_download",
                         lambda repo, name, revision=None, endpoint=None, token=None: str(tmp_path / "config.json"))
-    from kimi_deploy.tensor_sharding import records_from_tensor_table
+    from kimi_deploy.core.tensor_sharding import records_from_tensor_table
 
     seen = {}
 
@@ -116,7 +116,7 @@ def test_documentation_parses():
 
 
 def test_a_pinned_calibration_file_feeds_the_plan_and_marks_the_items():
-    from kimi_deploy import calibration, vllm_log
+    from kimi_deploy.core import calibration, vllm_log
 
     args = {**K3_ARGS, "nodes": h200_nodes(2), "model_revision": "9f62e4e9"}
     estimated = run_module(kimi_vllm_plan, args)["plan"]
@@ -136,7 +136,7 @@ def test_a_pinned_calibration_file_feeds_the_plan_and_marks_the_items():
 def test_options_are_the_plan_option_fields_and_documented():
     """The planner's knobs come from PlanOptions' fields; DOCUMENTATION and argument_spec list the same options."""
     import yaml
-    from kimi_deploy.sizing import PlanOptions
+    from kimi_deploy.core.sizing import PlanOptions
 
     documented = yaml.safe_load(kimi_vllm_plan.DOCUMENTATION)["options"]
     assert set(documented) == set(kimi_vllm_plan.ARGUMENT_SPEC)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import kimi_weights_verify
 import pytest
-from kimi_deploy.weights_verify import EXPECTED_MANIFEST, HASH_CACHE
+from kimi_deploy.io.weights_verify import EXPECTED_MANIFEST, HASH_CACHE
 from module_harness import run_module
 from repo_paths import REPO
 

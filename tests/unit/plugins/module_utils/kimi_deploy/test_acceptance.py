@@ -13,10 +13,10 @@ import httpx
 import numpy as np
 import pytest
 from fake_vllm import FakeVllm
-from kimi_deploy import acceptance as acc
-from kimi_deploy import acceptance_client as client
+from kimi_deploy.core import acceptance as acc
 from kimi_deploy.core import acceptance_checks as judge
-from kimi_deploy.errors import KimiDeployError
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.io import acceptance_client as client
 from kimi_deploy.io import acceptance_http, acceptance_load
 from repo_paths import REPO
 

@@ -6,7 +6,8 @@ import time
 
 import kimi_deploy_lock
 import pytest
-from kimi_deploy.deploy_lock import (
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.io.deploy_lock import (
     KeepAlive,
     LockLost,
     _directory,
@@ -18,7 +19,6 @@ from kimi_deploy.deploy_lock import (
     keep_alive,
     release,
 )
-from kimi_deploy.errors import KimiDeployError
 from module_harness import run_module
 
 T0 = 1_700_000_000.0  # in the past, so a real clock never reads these locks as from the future
@@ -191,7 +191,7 @@ def test_break_lock_takes_over_at_once_and_names_the_holder(lock):
 
 
 def test_break_lock_breaks_the_lock_it_saw_not_one_a_racer_took_meanwhile(lock, monkeypatch):
-    from kimi_deploy import deploy_lock
+    from kimi_deploy.io import deploy_lock
     real = deploy_lock._take_over
 
     def racer_first(*args):
@@ -364,7 +364,7 @@ def _slow(result, seconds=0.12):
 
 def _health(monkeypatch):
     import kimi_vllm_health
-    from kimi_deploy.health import HttpAnswer
+    from kimi_deploy.io.health import HttpAnswer
     monkeypatch.setattr(kimi_vllm_health, "wait_healthy", _slow(0.12))
     monkeypatch.setattr(kimi_vllm_health, "http_request",
                         lambda *a, **k: HttpAnswer(200, json.dumps({"data": [{"id": "tiny"}]}), 1.0))

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from kimi_deploy.diagnose import diagnose
-from kimi_deploy.errors import KimiDeployError
+from kimi_deploy.core.diagnose import diagnose
+from kimi_deploy.core.errors import KimiDeployError
 from repo_paths import FIXTURES
 
 CATALOG = [json.loads(line) for line in (FIXTURES / "vllm-error-catalog.jsonl").read_text().splitlines()]

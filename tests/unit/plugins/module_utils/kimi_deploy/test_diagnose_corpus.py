@@ -14,9 +14,9 @@ import json
 import re
 
 import pytest
-from kimi_deploy import diagnose as diagnose_module
-from kimi_deploy.diagnose import RULES, diagnose
-from kimi_deploy.errors import KimiDeployError
+from kimi_deploy.core import diagnose as diagnose_module
+from kimi_deploy.core.diagnose import RULES, diagnose
+from kimi_deploy.core.errors import KimiDeployError
 from repo_paths import FIXTURES
 
 CORPUS = FIXTURES / "vllm-failure-corpus"

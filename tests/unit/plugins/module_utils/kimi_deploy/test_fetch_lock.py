@@ -9,8 +9,8 @@ import textwrap
 import time
 
 import pytest
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.fetch_lock import FetchLock, lock_holders
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.io.fetch_lock import FetchLock, lock_holders
 from repo_paths import REPO
 
 MODULE_UTILS = REPO / "plugins" / "module_utils"
@@ -31,7 +31,7 @@ def _orphan(store):
     code = textwrap.dedent(f"""
         import sys, time
         sys.path.insert(0, {str(MODULE_UTILS)!r})
-        from kimi_deploy.fetch_lock import FetchLock
+        from kimi_deploy.io.fetch_lock import FetchLock
         with FetchLock({str(store)!r}):
             print("locked", flush=True)
             while True:

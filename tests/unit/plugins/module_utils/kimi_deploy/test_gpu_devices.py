@@ -1,4 +1,4 @@
-"""Preflight's GPU device checks (kimi_deploy.gpu_devices, kimi_gpu_facts check_devices) with injected facts."""
+"""Preflight's GPU device checks (kimi_deploy.core.gpu_devices, kimi_gpu_facts check_devices) with injected facts."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 import kimi_gpu_facts
 import pytest
 import yaml
-from kimi_deploy.gpu_devices import (
+from kimi_deploy.core.gpu_devices import (
     allowed_majors,
     device_problems,
     modules_dep_has,

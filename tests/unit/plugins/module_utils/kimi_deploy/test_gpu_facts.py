@@ -11,9 +11,9 @@ import resource
 from types import SimpleNamespace
 
 import pytest
+from kimi_deploy.core.errors import KimiDeployError
 from kimi_deploy.core.gpu_arch import architecture_for, capability_from_name
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.gpu_facts import (
+from kimi_deploy.io.gpu_facts import (
     collect_nvml,
     driver_problems,
     expand_override,

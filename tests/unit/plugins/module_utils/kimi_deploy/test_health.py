@@ -1,8 +1,8 @@
 import json
 
 import pytest
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.health import (
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.io.health import (
     HttpAnswer,
     UnitState,
     check_models,

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from huggingface_hub.hf_api import RepoFile, RepoFolder
+from kimi_deploy.core.errors import KimiDeployError
 from kimi_deploy.core.hub_names import model_dir_name
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.hf_fetch import (
+from kimi_deploy.io.hf_fetch import (
     FetchRequest,
     ProgressFile,
     check_disk_space,
@@ -31,7 +31,7 @@ from kimi_deploy.hf_fetch import (
     use_local_source,
     write_json_atomic,
 )
-from kimi_deploy.weights_verify import EXPECTED_MANIFEST, parse_expected
+from kimi_deploy.io.weights_verify import EXPECTED_MANIFEST, parse_expected
 
 SHA = "9f62e4e9fffbd0a83ddd60e1c209d828994b3569"
 
@@ -208,7 +208,7 @@ def test_local_source_needs_a_revision(tmp_path):
 def test_no_space_is_found_through_wrapping_exceptions():
     import errno
 
-    from kimi_deploy.hf_fetch import _no_space
+    from kimi_deploy.io.hf_fetch import _no_space
 
     try:
         try:

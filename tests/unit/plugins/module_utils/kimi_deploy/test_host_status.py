@@ -7,8 +7,8 @@ import json
 import kimi_vllm_status
 import pytest
 from ansible.module_utils.basic import AnsibleModule
-from kimi_deploy.diagnose import diagnose, last_failure
-from kimi_deploy.host_status import acceptance_windows, host_status, parse_time, service_state
+from kimi_deploy.core.diagnose import diagnose, last_failure
+from kimi_deploy.core.host_status import acceptance_windows, host_status, parse_time, service_state
 from module_harness import run_module
 
 RELEASE = {"id": "0.32.0-abc1234567", "activations": ["2026-11-30T09:00:00.000000Z", "2026-12-01T10:00:00.123456Z"],

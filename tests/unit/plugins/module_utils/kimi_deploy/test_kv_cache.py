@@ -7,8 +7,8 @@ x bytes; KDA: (kernel-1) x conv_dim/TP x 2 + heads/TP x head_dim^2 x 4, written 
 from __future__ import annotations
 
 import pytest
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.kv_cache import (
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.core.kv_cache import (
     attention_page_bytes_per_token,
     build_kv_cache_layout,
     check_pp_partition,
@@ -17,7 +17,7 @@ from kimi_deploy.kv_cache import (
     kda_state_bytes_per_layer,
     kv_cache_groups,
 )
-from kimi_deploy.model_profile import load_profile, load_profile_from_path, read_config
+from kimi_deploy.core.model_profile import load_profile, load_profile_from_path, read_config
 from repo_paths import REPO
 
 MODELS = REPO / "data" / "models"

@@ -8,9 +8,9 @@ import json
 import multiprocessing
 
 import pytest
-from kimi_deploy import acceptance as acc
-from kimi_deploy import ledger, vllm_log
-from kimi_deploy.errors import KimiDeployError
+from kimi_deploy.core import acceptance as acc
+from kimi_deploy.core import ledger, vllm_log
+from kimi_deploy.core.errors import KimiDeployError
 from repo_paths import FIXTURES
 
 SECRET = "sk-live-7f3a9c2e51b04d8e"

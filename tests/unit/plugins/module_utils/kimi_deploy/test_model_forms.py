@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from kimi_deploy.core.errors import KimiDeployError
 from kimi_deploy.core.model_forms import (
     FORM_IMAGE,
     FORM_REASONING,
@@ -17,7 +18,6 @@ from kimi_deploy.core.model_forms import (
     multimodal_budget,
     navit_resize,
 )
-from kimi_deploy.errors import KimiDeployError
 
 CONFIGS = Path(os.environ.get("KIMI_REFERENCE_CONFIGS", "/work/shared/reference/configs"))
 

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.model_profile import (
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.core.model_profile import (
     ATTENTION_GQA,
     ATTENTION_HYBRID_KDA_MLA,
     ATTENTION_MHA,

@@ -10,9 +10,9 @@ import shlex
 
 import pytest
 import yaml
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.model_profile import load_profile_from_path
-from kimi_deploy.multinode import (
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.core.model_profile import load_profile_from_path
+from kimi_deploy.core.multinode import (
     NODE_FLAGS,
     RECIPE_MULTINODE_ENV,
     VLLM_DP_RPC_PORT,
@@ -31,8 +31,8 @@ from kimi_deploy.multinode import (
     replicas_per_batch,
     vllm_node_args,
 )
-from kimi_deploy.sizing import BusinessNeed, PlanOptions, plan_deployment
-from kimi_deploy.tensor_sharding import WeightInventory, records_from_tensor_table
+from kimi_deploy.core.sizing import BusinessNeed, PlanOptions, plan_deployment
+from kimi_deploy.core.tensor_sharding import WeightInventory, records_from_tensor_table
 from repo_paths import REPO
 
 MODELS = REPO / "data" / "models"

@@ -2,8 +2,8 @@ import json
 import os
 
 import pytest
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.releases import (
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.core.releases import (
     Release,
     collectable_shared,
     list_releases,
@@ -187,7 +187,7 @@ RELEASE_FIXTURES = FIXTURES / "release-json"
 
 @pytest.mark.parametrize("name", sorted(p.name for p in RELEASE_FIXTURES.glob("v*.json")))
 def test_every_earlier_release_json_reads_as_the_current_version(tmp_path, name):
-    from kimi_deploy.releases import RELEASE_SCHEMA_VERSION, load_release
+    from kimi_deploy.core.releases import RELEASE_SCHEMA_VERSION, load_release
 
     doc = json.loads((RELEASE_FIXTURES / name).read_text())
     rid = doc["id"]
@@ -204,8 +204,8 @@ def test_every_earlier_release_json_reads_as_the_current_version(tmp_path, name)
 
 
 def test_the_plan_of_an_old_release_names_its_backend_and_flags():
-    from kimi_deploy.multinode import backend_of, planned_gpus
-    from kimi_deploy.releases import read_release_doc
+    from kimi_deploy.core.multinode import backend_of, planned_gpus
+    from kimi_deploy.core.releases import read_release_doc
 
     doc = read_release_doc(json.loads((RELEASE_FIXTURES / "v0-plan-twice-ray-multinode.json").read_text()))
     plan = doc["inputs"]["plan"]
@@ -216,7 +216,7 @@ def test_the_plan_of_an_old_release_names_its_backend_and_flags():
 
 
 def test_a_release_json_of_a_later_version_is_refused_with_the_fix():
-    from kimi_deploy.releases import RELEASE_SCHEMA_VERSION, read_release_doc
+    from kimi_deploy.core.releases import RELEASE_SCHEMA_VERSION, read_release_doc
 
     with pytest.raises(KimiDeployError, match="update the collection"):
         read_release_doc({"schema_version": RELEASE_SCHEMA_VERSION + 1})
@@ -224,7 +224,7 @@ def test_a_release_json_of_a_later_version_is_refused_with_the_fix():
 
 
 def test_a_new_release_stores_the_plan_once():
-    from kimi_deploy.releases import RELEASE_SCHEMA_VERSION, new_release_doc
+    from kimi_deploy.core.releases import RELEASE_SCHEMA_VERSION, new_release_doc
 
     plan = {"max_model_len": 512, "serve_args": ["--max-model-len", "512"]}
     doc = new_release_doc({"id": "r", "plan": plan, "host": "h"}, {"plan": plan, "venv": "v"})

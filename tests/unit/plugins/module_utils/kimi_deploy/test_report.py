@@ -6,7 +6,7 @@ import base64
 import re
 
 import matplotlib
-from kimi_deploy import ledger, report
+from kimi_deploy.core import ledger, report
 from test_ledger import SECRET, _acceptance, _row
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -109,7 +109,7 @@ def test_report_shows_kv_tokens_and_percentiles(tmp_path):
 
 
 def test_report_shows_memory_items_as_a_table_and_a_bar_chart_with_the_error(tmp_path):
-    from kimi_deploy import vllm_log
+    from kimi_deploy.core import vllm_log
     from test_ledger import _MEMORY_LOG, _PREDICTED
 
     facts = vllm_log.memory_profile(_MEMORY_LOG)

@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from kimi_deploy import calibration as cal
-from kimi_deploy import vllm_log
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.model_profile import load_profile_from_path
-from kimi_deploy.sizing import BusinessNeed, GiB, PlanOptions, plan_deployment
-from kimi_deploy.tensor_sharding import WeightInventory, records_from_tensor_table
+from kimi_deploy.core import calibration as cal
+from kimi_deploy.core import vllm_log
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.core.model_profile import load_profile_from_path
+from kimi_deploy.core.sizing import BusinessNeed, GiB, PlanOptions, plan_deployment
+from kimi_deploy.core.tensor_sharding import WeightInventory, records_from_tensor_table
 from repo_paths import REPO
 
 LOGS = REPO / "tests" / "fixtures" / "vllm-memory-logs"
@@ -154,7 +154,7 @@ def test_vllm_startup_plan_is_off_and_a_calibration_start_logs_at_debug(plan_fn)
 def test_calibrate_step_round_trip_from_a_ledger_row_to_the_plan(plan_fn, tmp_path):
     """deploy records the start -> kimi_calibration writes the file -> the pinned file feeds the next plan."""
     import kimi_calibration
-    from kimi_deploy import ledger
+    from kimi_deploy.core import ledger
     from module_harness import run_module
 
     plan = cal.plan_with_calibration(plan_fn, OPTIONS, None, IDENTITY)

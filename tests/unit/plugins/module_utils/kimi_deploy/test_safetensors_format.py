@@ -1,8 +1,8 @@
 import struct
 
 import pytest
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.safetensors_format import read_header, tensor_nbytes, write_file
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.core.safetensors_format import read_header, tensor_nbytes, write_file
 
 
 def _write(path, tensors):

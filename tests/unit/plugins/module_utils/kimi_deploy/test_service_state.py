@@ -9,14 +9,14 @@ from unittest import mock
 import kimi_vllm_health
 import kimi_vllm_state
 import pytest
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.health import probe_address, probe_url
-from kimi_deploy.service_state import (
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.core.service_state import (
     parse_environ,
     restart_decision,
     running_release,
     secrets_hash,
 )
+from kimi_deploy.io.health import probe_address, probe_url
 from module_harness import run_module
 from repo_paths import REPO
 
@@ -116,7 +116,7 @@ def test_health_module_probes_the_bound_interface():
 
     def fake_http(url, **_):
         seen.append(url)
-        from kimi_deploy.health import HttpAnswer
+        from kimi_deploy.io.health import HttpAnswer
         return HttpAnswer(200, '{"data": [{"id": "tiny"}]}', 1.0)
 
     def fake_wait(base_url, **_):

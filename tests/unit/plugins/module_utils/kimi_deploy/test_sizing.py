@@ -13,10 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.gpu_facts import collect_nvml
-from kimi_deploy.model_profile import load_profile_from_path
-from kimi_deploy.sizing import (
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.core.model_profile import load_profile_from_path
+from kimi_deploy.core.sizing import (
     CUDAGRAPH_RESERVE_BYTES,
     DEFAULT_GPU_MEMORY_UTILIZATION,
     MXFP4_MOE_WORKSPACE_BYTES,
@@ -31,7 +30,8 @@ from kimi_deploy.sizing import (
     parse_version,
     plan_deployment,
 )
-from kimi_deploy.tensor_sharding import WeightInventory, records_from_tensor_table
+from kimi_deploy.core.tensor_sharding import WeightInventory, records_from_tensor_table
+from kimi_deploy.io.gpu_facts import collect_nvml
 from repo_paths import REPO
 
 MODELS = REPO / "data" / "models"
@@ -521,8 +521,8 @@ def test_cpu_auto_sized_kv_holds_the_target_concurrency(tiny, arch, count, optio
 def test_a_dense_model_scales_out_as_single_node_replicas_not_a_pipeline():
     """Llama-3.1-8B (tensor list from its config): 2,000 requests of 8K on 4 nodes of 8 H100 are replicas of
     one node each, not a pipeline across the nodes (which would hold them with the same GPUs)."""
-    from kimi_deploy.model_profile import load_profile
-    from kimi_deploy.tensor_sharding import records_from_config
+    from kimi_deploy.core.model_profile import load_profile
+    from kimi_deploy.core.tensor_sharding import records_from_config
     from published_logs import ENTRIES
 
     config = next(e for e in ENTRIES if e["id"] == "llama31-8b-rtx3090-20k")["config"]

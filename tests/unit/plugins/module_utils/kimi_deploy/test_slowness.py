@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import kimi_vllm_slowness
-from kimi_deploy.slowness import metrics_from_text, rows_from_jsonl, slowness
+from kimi_deploy.core.slowness import metrics_from_text, rows_from_jsonl, slowness
 from module_harness import run_module
 
 

@@ -9,10 +9,10 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.model_profile import load_profile, load_profile_from_path
-from kimi_deploy.safetensors_format import tensor_nbytes
-from kimi_deploy.tensor_sharding import (
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.core.model_profile import load_profile, load_profile_from_path
+from kimi_deploy.core.safetensors_format import tensor_nbytes
+from kimi_deploy.core.tensor_sharding import (
     DENSE_MLP,
     EVERY,
     EXPERT,
@@ -250,6 +250,7 @@ def test_hub_metadata_becomes_records(monkeypatch):
 def test_library_imports_without_huggingface_hub():
     code = ("import sys; sys.modules['huggingface_hub'] = None; "
             f"sys.path.insert(0, {str(REPO / 'plugins' / 'module_utils')!r}); "
-            "import kimi_deploy.tensor_sharding, kimi_deploy.model_profile, kimi_deploy.sizing; print('ok')")
+            "import kimi_deploy.core.tensor_sharding, kimi_deploy.core.model_profile, "
+            "kimi_deploy.core.sizing; print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "ok"

@@ -14,8 +14,8 @@ import kimi_inputs_check
 import kimi_vllm_plan
 import pytest
 import yaml
-from kimi_deploy import validation
-from kimi_deploy.validation import check
+from kimi_deploy.core import validation
+from kimi_deploy.core.validation import check
 from module_harness import run_module
 from repo_paths import REPO
 

@@ -4,8 +4,8 @@ from pathlib import Path
 import kimi_vllm_venv
 import pytest
 import yaml
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.venvs import entrypoint_script, pip_environment, pip_install_argv, venv_key
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.core.venvs import entrypoint_script, pip_environment, pip_install_argv, venv_key
 from module_harness import run_module
 from repo_paths import REPO
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from kimi_deploy import vllm_log
+from kimi_deploy.core import vllm_log
 from repo_paths import FIXTURES
 
 GiB = 1024**3
@@ -40,12 +40,12 @@ def test_metrics_kv_tokens():
 
 def test_no_other_module_keeps_a_kv_tokens_parser():
     """Issue 12: one parser per vLLM fact. The ledger and kv_cache used to carry their own."""
-    from kimi_deploy import kv_cache, ledger
+    from kimi_deploy.core import kv_cache, ledger
 
     assert not hasattr(ledger, "kv_tokens_from_log")
     assert not hasattr(kv_cache, "logged_kv_cache_tokens") and not hasattr(kv_cache, "metrics_kv_cache_tokens")
     calibration_test = (FIXTURES.parent / "integration" / "test_calibration.py").read_text()
-    assert "from kimi_deploy.vllm_log import" in calibration_test
+    assert "from kimi_deploy.core.vllm_log import" in calibration_test
 
 
 # --- the memory items, per wording ------------------------------------------------------------------------

@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from kimi_deploy.errors import KimiDeployError
-from kimi_deploy.safetensors_format import read_header, write_file
-from kimi_deploy.weights_verify import (
+from kimi_deploy.core.errors import KimiDeployError
+from kimi_deploy.core.safetensors_format import read_header, write_file
+from kimi_deploy.io.weights_verify import (
     HASH_CACHE,
     ExpectedFile,
     hash_file,

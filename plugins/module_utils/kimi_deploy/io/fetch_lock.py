@@ -21,7 +21,7 @@ import signal
 import time
 from collections.abc import Callable
 
-from .errors import KimiDeployError
+from ..core.errors import KimiDeployError
 
 LOCK_NAME = ".fetch.lock"
 

@@ -13,7 +13,7 @@ import socket
 import time
 from collections.abc import Callable
 
-from .errors import KimiDeployError
+from ..core.errors import KimiDeployError
 
 # The admin states a caller may ask for, and the `show stat` status words that mean one is in force.
 STATES = ("drain", "ready", "maint")

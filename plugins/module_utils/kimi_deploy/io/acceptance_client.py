@@ -8,7 +8,7 @@ python because vLLM depends on it.
 It can also run on its own, which is how CI and the integration tests drive it under the vLLM venv:
 
     PYTHONPATH=plugins/module_utils KIMI_API_KEY=... \\
-      /path/venv/bin/python -m kimi_deploy.acceptance_client --served-model-name tiny \\
+      /path/venv/bin/python -m kimi_deploy.io.acceptance_client --served-model-name tiny \\
       --max-model-len 512 --max-output-tokens 16 --concurrency 4 --profile quick \\
       --api-key-env KIMI_API_KEY --results-file /tmp/acceptance.json
 
@@ -30,7 +30,8 @@ from typing import Any
 
 import httpx
 
-from .acceptance import (
+from ..core import acceptance_checks as judge
+from ..core.acceptance import (
     AbnormalCase,
     AcceptanceConfig,
     CheckResult,
@@ -45,12 +46,11 @@ from .acceptance import (
     profile_plan,
     token_id_prompt,
 )
-from .core import acceptance_checks as judge
-from .core.acceptance_checks import CheckFailed, Outcome, summary_line
-from .errors import KimiDeployError
-from .files import write_json_atomic
-from .io.acceptance_http import AcceptanceHttp, open_client
-from .io.acceptance_load import load_nvml, run_load
+from ..core.acceptance_checks import CheckFailed, Outcome, summary_line
+from ..core.errors import KimiDeployError
+from ..core.files import write_json_atomic
+from .acceptance_http import AcceptanceHttp, open_client
+from .acceptance_load import load_nvml, run_load
 
 __all__ = ["AcceptanceRunner", "main", "run_acceptance", "summary_line", "write_results"]
 
@@ -298,7 +298,7 @@ def write_results(path: str | Path, results: Mapping[str, Any]) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m kimi_deploy.acceptance_client",
+    p = argparse.ArgumentParser(prog="python -m kimi_deploy.io.acceptance_client",
                                 description="Run the kimi-deploy acceptance suite against a vLLM server.")
     p.add_argument("--base-url", default="http://127.0.0.1:8000")
     p.add_argument("--served-model-name", required=True)

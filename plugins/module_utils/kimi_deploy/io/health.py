@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import KimiDeployError
+from ..core.errors import KimiDeployError
 
 
 @dataclass

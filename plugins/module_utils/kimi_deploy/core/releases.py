@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .core.plan import Plan
 from .errors import KimiDeployError
+from .plan import Plan
 
 RELEASE_SCHEMA_VERSION = 1
 RELEASE_FILE = "release.json"

@@ -35,8 +35,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import KimiDeployError
-from .safetensors_format import read_header
+from ..core.errors import KimiDeployError
+from ..core.safetensors_format import read_header
 
 INDEX_SUFFIX = ".safetensors.index.json"
 # ``-00001-of-000096`` with any zero padding: the Hub writes five digits, K3 six, others none.

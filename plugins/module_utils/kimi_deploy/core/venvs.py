@@ -78,7 +78,7 @@ def entrypoint_script(python: str) -> str:
     the script behaves exactly like the ``vllm`` console script.
     """
     return f'''#!{python}
-# kimi-deploy: entry point for `vllm` in this venv (see kimi_deploy/venvs.py for why it exists).
+# kimi-deploy: entry point for `vllm` in this venv (see kimi_deploy/core/venvs.py for why it exists).
 import importlib.metadata as _metadata
 import sys
 

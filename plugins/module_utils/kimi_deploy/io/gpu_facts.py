@@ -17,8 +17,8 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .core.gpu_arch import architecture_for, capability_from_name
-from .errors import KimiDeployError
+from ..core.errors import KimiDeployError
+from ..core.gpu_arch import architecture_for, capability_from_name
 
 MIB = 1024 * 1024
 

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import KimiDeployError
+from ..core.errors import KimiDeployError
 
 DEFAULT_STALE_AFTER_S = 900.0
 DEFAULT_HEARTBEAT_S = 60.0

@@ -28,8 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .core.plan import BACKENDS, Layout, Plan
 from .errors import KimiDeployError
+from .plan import BACKENDS, Layout, Plan
 
 # vLLM's defaults (config/parallel.py: master_port, data_parallel_rpc_port) and Ray's GCS port.
 VLLM_MASTER_PORT = 29501

@@ -45,9 +45,9 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .core.hub_names import is_commit_sha, model_dir_name, validate_repo_id
-from .errors import KimiDeployError
-from .files import write_json_atomic
+from ..core.errors import KimiDeployError
+from ..core.files import write_json_atomic
+from ..core.hub_names import is_commit_sha, model_dir_name, validate_repo_id
 from .weights_verify import EXPECTED_MANIFEST, list_model_files, relative_name
 
 DEFAULT_HEADROOM_BYTES = 2 * 1024**3

@@ -31,10 +31,10 @@ from typing import Any
 
 from . import calibration, vllm_log
 from .acceptance import CHECKS_BY_NAME
-from .core.argv import argv_params, scalar
-from .core.plan import Plan, launch_params
+from .argv import argv_params, scalar
 from .errors import KimiDeployError
 from .files import dig
+from .plan import Plan, launch_params
 
 try:  # POSIX hosts and controllers; the lock is only skipped where fcntl does not exist
     import fcntl

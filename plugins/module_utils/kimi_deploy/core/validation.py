@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .core.hub_names import REPO_ID_RE, is_commit_sha
+from .hub_names import REPO_ID_RE, is_commit_sha
 
 SERVED_NAME_RE = re.compile(r"^[A-Za-z0-9._/:-]{1,256}$")
 SERVICE_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")

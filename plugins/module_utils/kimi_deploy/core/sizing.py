@@ -29,9 +29,20 @@ from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any
 
-from .core.inputs import BusinessNeed, NodeFacts, PlanOptions
-from .core.layouts import LayoutSearch, attention_pp_partition
-from .core.memory import (
+from .errors import KimiDeployError
+from .gpu_arch import architecture_for
+from .inputs import BusinessNeed, NodeFacts, PlanOptions
+from .kv_cache import (
+    ATTENTION_BACKEND_MIN_BLOCK,
+    CUDA_DEFAULT_BLOCK_SIZE,
+    KvCacheLayout,
+    build_kv_cache_layout,
+    cdiv,
+    default_pp_partition,
+    resolve_kv_cache_dtype,
+)
+from .layouts import LayoutSearch, attention_pp_partition
+from .memory import (
     CPU_PROCESS_RESERVE_BYTES,
     CUDAGRAPH_RESERVE_BYTES,
     DEFAULT_GPU_MEMORY_UTILIZATION,
@@ -45,19 +56,8 @@ from .core.memory import (
     default_max_num_batched_tokens,
     gib,
 )
-from .core.plan import BACKENDS, Layout, Memory, Plan, ServeFlags
-from .errors import KimiDeployError
-from .gpu_facts import architecture_for
-from .kv_cache import (
-    ATTENTION_BACKEND_MIN_BLOCK,
-    CUDA_DEFAULT_BLOCK_SIZE,
-    KvCacheLayout,
-    build_kv_cache_layout,
-    cdiv,
-    default_pp_partition,
-    resolve_kv_cache_dtype,
-)
 from .model_profile import ModelProfile, load_profile, load_profile_from_path, read_config, read_hub_config
+from .plan import BACKENDS, Layout, Memory, Plan, ServeFlags
 from .tensor_sharding import (
     WeightInventory,
     WeightLayout,
