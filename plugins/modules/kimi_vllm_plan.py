@@ -156,6 +156,25 @@ options:
     description: Skip the vision tower (C(--language-model-only)).
     type: bool
     default: false
+  input_forms:
+    description:
+      - The input forms the users send. Unset keeps the model family's flags (the tool-call and reasoning parsers
+        the model's files call for, vision as O(language_model_only) says).
+      - Set, it decides the flags. C(tools) turns on the tool-call parser the model's markup calls for; C(image)
+        serves O(images_per_prompt) images per prompt (C(--limit-mm-per-prompt)), and without C(image) a model with
+        a vision tower is served with C(--language-model-only). The reasoning parser follows the model.
+      - A plan whose context cannot hold one worst-case image (computed from the model's processor config) is
+        refused, naming the variable to change.
+    type: list
+    elements: str
+    choices: [text, image, tools]
+  images_per_prompt:
+    description: Images one prompt may carry when O(input_forms) has C(image) (default 1).
+    type: int
+  fit_images_per_prompt:
+    description: Lower O(images_per_prompt) to what O(max_model_len) holds (with a warning) instead of refusing.
+    type: bool
+    default: false
   cpu_amx:
     description: CPU build only, whether the host has AMX tiles (decides the MLA block size); default from C(cpu_flags).
     type: bool
@@ -346,8 +365,20 @@ plan:
     serve_flags:
       description: The flags besides layout and sizes (C(kv_cache_memory_bytes), C(kv_cache_dtype), C(block_size),
         C(trust_remote_code), C(enforce_eager), C(enable_prefix_caching), C(language_model_only),
-        C(speculative_config), C(attention_backend), C(recipe_args), C(attention_config),
+        C(limit_mm_per_prompt), C(speculative_config), C(attention_backend), C(recipe_args) (the tool-call and
+        reasoning parsers the model's forms call for, then the family's known-good flags), C(attention_config),
         C(distributed_executor_backend), C(extra_args)).
+      type: dict
+    model_forms:
+      description: What the model accepts and emits, each with its evidence from the model's files
+        (C(input_forms), C(output_forms), C(vision), C(tool_calls), C(reasoning), C(structured_output)), and
+        C(declared_input_forms) (O(input_forms); null when not declared). Acceptance checks these forms.
+      type: dict
+    multimodal:
+      description: The image budget when O(input_forms) has C(image) (C(images_per_prompt), C(tokens_per_image),
+        C(prompt_image_tokens), C(encoder_cache_tokens), C(encoder_cache_bytes), C(encoder_compute_tokens),
+        C(profile_items_per_prompt), C(profile_items_per_batch), C(profile_encoder_tokens), C(modality),
+        C(worst_case_size)); absent otherwise.
       type: dict
     schema_version:
       description: Version of this dict's shape; a release keeps it, so a later collection reads the plan back.
@@ -378,6 +409,7 @@ from ansible.module_utils.kimi_deploy.core.sizing import (
     BACKENDS,
     BusinessNeed,
     PlanOptions,
+    load_forms,
     load_model,
     plan_deployment,
 )
@@ -425,6 +457,9 @@ ARGUMENT_SPEC = dict(
     enable_prefix_caching=dict(type="bool"),
     speculative_config=dict(type="dict"),
     language_model_only=dict(type="bool", default=False),
+    input_forms=dict(type="list", elements="str", choices=["text", "image", "tools"]),
+    images_per_prompt=dict(type="int"),
+    fit_images_per_prompt=dict(type="bool", default=False),
     cpu_amx=dict(type="bool"),
     max_suggested_nodes=dict(type="int", default=64),
     distributed_executor_backend=dict(type="str", default="mp", choices=list(BACKENDS)),
@@ -442,6 +477,7 @@ def plan_options(params):
     options = {key: params[key] for key in PLAN_OPTION_KEYS}
     options["pp_layer_partition"] = tuple(params["pp_layer_partition"]) if params["pp_layer_partition"] else None
     options["extra_args"] = tuple(params["extra_args"] or ())
+    options["input_forms"] = tuple(params["input_forms"]) if params["input_forms"] is not None else None
     return PlanOptions(**options)
 
 
@@ -460,13 +496,14 @@ def main():
             model_dir=p["model_dir"], model_config=p["model_config"], tensor_table=p["tensor_table"],
             hf_repo=p["hf_repo"], revision=p["revision"], hf_endpoint=p["hf_endpoint"], hf_token=p["hf_token"],
             name=p["model_name"])
+        forms = load_forms(model_dir=p["model_dir"], model_config=p["model_config"])
         need = BusinessNeed.from_tokens(max_input_tokens=p["max_input_tokens"],
                                         max_output_tokens=p["max_output_tokens"],
                                         max_model_len=p["max_model_len"], concurrency=p["concurrency"])
         identity = cal.plan_key(gpu=cal.gpu_model(p["nodes"]), vllm_version=p["vllm_version"],
                                 model_repo=p["model_name"] or p["hf_repo"],
                                 model_revision=p["model_revision"] or p["revision"])
-        plan = cal.plan_with_calibration(lambda o: plan_deployment(profile, weights, p["nodes"], need, o),
+        plan = cal.plan_with_calibration(lambda o: plan_deployment(profile, weights, p["nodes"], need, o, forms),
                                          plan_options(p), p["calibration"], identity,
                                          debug_logging=p["calibration_start"])
     except KimiDeployError as err:

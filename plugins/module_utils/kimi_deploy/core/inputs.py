@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import KimiDeployError
+from .model_forms import DECLARABLE_INPUT_FORMS, FORM_IMAGE
 from .plan import BACKENDS
 
 
@@ -82,12 +83,25 @@ class PlanOptions:
     enable_prefix_caching: bool | None = None
     speculative_config: dict[str, Any] | None = None
     language_model_only: bool = False
+    # The input forms the users send (text, image, tools); None: not declared, the flags stay as the family's
+    # table and language_model_only say. Declared: the tool parser only with tools, and images either
+    # --limit-mm-per-prompt images_per_prompt (default 1) or --language-model-only.
+    input_forms: tuple[str, ...] | None = None
+    images_per_prompt: int | None = None
+    fit_images_per_prompt: bool = False  # lower images_per_prompt to what max_model_len holds instead of refusing
     cpu_amx: bool | None = None
     max_suggested_nodes: int = 64
     # Passed through to the release: the executor of a multi-node replica, the operator's flags and environment.
     distributed_executor_backend: str = "mp"
     extra_args: tuple[str, ...] = ()
     extra_env: dict[str, str] | None = None
+
+    @property
+    def declared_images_per_prompt(self) -> int | None:
+        """Images per prompt the declared forms ask for: None undeclared, 0 text only."""
+        if self.input_forms is None:
+            return None
+        return (self.images_per_prompt or 1) if FORM_IMAGE in self.input_forms else 0
 
     @property
     def num_speculative_tokens(self) -> int:
@@ -121,4 +135,16 @@ class PlanOptions:
                           f"(got {self.distributed_executor_backend!r})")
         if self.num_speculative_tokens < 0:
             errors.append(f"num_speculative_tokens must be >= 0 (got {self.num_speculative_tokens})")
+        return errors + self._form_errors()
+
+    def _form_errors(self) -> list[str]:
+        errors = []
+        unknown = sorted(set(self.input_forms or ()) - set(DECLARABLE_INPUT_FORMS))
+        if unknown:
+            errors.append(f"input_forms {unknown} unknown: use {', '.join(DECLARABLE_INPUT_FORMS)}")
+        if self.images_per_prompt is not None and self.images_per_prompt < 1:
+            errors.append(f"images_per_prompt must be >= 1 (got {self.images_per_prompt}); leave image out of "
+                          "input_forms to serve text only")
+        if self.input_forms is not None and FORM_IMAGE in self.input_forms and self.language_model_only:
+            errors.append("input_forms declares image but language_model_only is true (vision off); drop one")
         return errors

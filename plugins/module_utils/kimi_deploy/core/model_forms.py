@@ -33,6 +33,8 @@ FORM_IMAGE = "image"
 FORM_TOOLS = "tools"
 FORM_REASONING = "reasoning"
 FORM_STRUCTURED = "structured_output"
+# The input forms an inventory can declare (what its users send).
+DECLARABLE_INPUT_FORMS = (FORM_TEXT, FORM_IMAGE, FORM_TOOLS)
 
 
 @dataclass(frozen=True)
@@ -182,23 +184,34 @@ class ModelForms:
         """Patterns of an unparsed call whose special-token markers were skipped on decode."""
         return tuple(p for markup in (self.tool_calls, self.reasoning) if markup for p in markup.residue)
 
-    def serve_flags(self, *, images_per_prompt: int = 0, tools: bool = True, reasoning: bool = True) -> tuple[str, ...]:
-        """The vLLM flags these forms need. ``images_per_prompt`` 0 serves text only."""
+    def parser_flags(self, *, tools: bool = True, reasoning: bool = True) -> tuple[str, ...]:
+        """The tool-call and reasoning parser flags (the planner's only source of them)."""
         flags: list[str] = []
         if self.tool_calls and tools:
             flags += ["--enable-auto-tool-choice", "--tool-call-parser", self.tool_calls.parser]
         if self.reasoning and reasoning:
             flags += ["--reasoning-parser", self.reasoning.parser]
-        if self.vision:
-            if images_per_prompt > 0:
-                if self.image is None:
-                    raise KimiDeployError(f"images requested but the image budget is unknown: {self.image_problem}")
-                limit = {self.image_modality: images_per_prompt}
-                flags += ["--limit-mm-per-prompt", json.dumps(limit, separators=(",", ":"))]
-            else:
-                flags.append("--language-model-only")
-        elif images_per_prompt > 0:
+        return tuple(flags)
+
+    def image_limit(self, images_per_prompt: int) -> dict[str, int] | None:
+        """``--limit-mm-per-prompt`` for ``images_per_prompt`` images; None: serve text only
+        (``--language-model-only`` when the model has a vision tower)."""
+        if images_per_prompt <= 0:
+            return None
+        if not self.vision:
             raise KimiDeployError(f"images requested but the model has no vision tower ({self.vision_evidence})")
+        if self.image is None:
+            raise KimiDeployError(f"images requested but the image budget is unknown: {self.image_problem}")
+        return {self.image_modality: images_per_prompt}
+
+    def serve_flags(self, *, images_per_prompt: int = 0, tools: bool = True, reasoning: bool = True) -> tuple[str, ...]:
+        """The vLLM flags these forms need. ``images_per_prompt`` 0 serves text only."""
+        flags = list(self.parser_flags(tools=tools, reasoning=reasoning))
+        limit = self.image_limit(images_per_prompt)
+        if limit is not None:
+            flags += ["--limit-mm-per-prompt", json.dumps(limit, separators=(",", ":"))]
+        elif self.vision:
+            flags.append("--language-model-only")
         return tuple(flags)
 
 

@@ -151,6 +151,7 @@ class ServeFlags:
     enforce_eager: bool = False
     enable_prefix_caching: bool | None = None
     language_model_only: bool = False
+    limit_mm_per_prompt: dict[str, int] | None = None  # {modality: images} when the declared forms send images
     speculative_config: dict[str, Any] | None = None
     attention_backend: str | None = None
     recipe_args: tuple[str, ...] = ()  # the known-good flags of the model family on this GPU
@@ -201,6 +202,12 @@ class Plan:
     env: dict[str, str] = field(default_factory=dict)
     summary: str = ""
     calibration: dict[str, Any] | None = None
+    # What the model accepts and emits, with evidence (ModelForms.record()), and the declared input forms.
+    model_forms: dict[str, Any] | None = None
+    # The image side of the plan (MultimodalBudget): images per prompt, tokens per image, encoder cache.
+    multimodal: dict[str, Any] | None = None
+
+    _OPTIONAL = ("calibration", "model_forms", "multimodal")  # absent from the dict when None (older plans)
 
     @property
     def serve_args(self) -> list[str]:
@@ -215,8 +222,9 @@ class Plan:
             elif f.name in ("reasons", "warnings"):
                 value = list(value)
             out[f.name] = value
-        if self.calibration is None:
-            del out["calibration"]
+        for name in self._OPTIONAL:
+            if out[name] is None:
+                del out[name]
         out["serve_args"] = render_argv(self)
         return out
 
@@ -255,9 +263,9 @@ _LAYOUT_FLAGS = ("tensor_parallel_size", "pipeline_parallel_size", "data_paralle
                  "decode_context_parallel_size")
 _SIZE_FLAGS = ("max_model_len", "max_num_seqs", "max_num_batched_tokens", "gpu_memory_utilization")
 _FLAG_FIELDS = ("kv_cache_memory_bytes", "kv_cache_dtype", "block_size", "trust_remote_code", "enforce_eager",
-                "enable_prefix_caching", "language_model_only", "speculative_config", "attention_backend",
-                "attention_config", "distributed_executor_backend")
-_JSON_FLAGS = ("speculative_config", "attention_config")
+                "enable_prefix_caching", "language_model_only", "limit_mm_per_prompt", "speculative_config",
+                "attention_backend", "attention_config", "distributed_executor_backend")
+_JSON_FLAGS = ("speculative_config", "attention_config", "limit_mm_per_prompt")
 
 
 def _with_argv(plan: Plan, argv: Sequence[str]) -> Plan:
@@ -327,6 +335,8 @@ def render_argv(plan: Plan) -> list[str]:  # noqa: C901, PLR0912 - one branch pe
         args.append("--enable-prefix-caching" if flags.enable_prefix_caching else "--no-enable-prefix-caching")
     if flags.language_model_only:
         args.append("--language-model-only")
+    if flags.limit_mm_per_prompt:
+        args += ["--limit-mm-per-prompt", _compact_json(flags.limit_mm_per_prompt)]
     if flags.speculative_config:
         args += ["--speculative-config", _compact_json(flags.speculative_config)]
     if flags.attention_backend:

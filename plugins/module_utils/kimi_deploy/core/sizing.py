@@ -56,6 +56,14 @@ from .memory import (
     default_max_num_batched_tokens,
     gib,
 )
+from .model_forms import (
+    FORM_TOOLS,
+    ModelForms,
+    derive_forms,
+    forms_from_dir,
+    max_images_that_fit,
+    multimodal_budget,
+)
 from .model_profile import ModelProfile, load_profile, load_profile_from_path, read_config, read_hub_config
 from .plan import BACKENDS, Layout, Memory, Plan, ServeFlags
 from .tensor_sharding import (
@@ -71,7 +79,7 @@ __all__ = [
     "BACKENDS", "CUDAGRAPH_RESERVE_BYTES", "DEFAULT_GPU_MEMORY_UTILIZATION", "MXFP4_MOE_WORKSPACE_BYTES",
     "BusinessNeed", "GiB", "Layout", "MiB", "NodeFacts", "Plan", "PlanOptions", "Planner", "activation_peak_bytes",
     "attention_pp_partition", "default_gpu_memory_utilization", "default_max_num_batched_tokens", "gpu_architecture",
-    "known_good", "load_model", "parse_nodes", "parse_version", "plan_deployment", "summarize",
+    "known_good", "load_forms", "load_model", "parse_nodes", "parse_version", "plan_deployment", "summarize",
 ]
 
 # --- GPUs ---------------------------------------------------------------------------------------
@@ -171,8 +179,8 @@ class KnownGood:
 
 
 KNOWN_GOOD: dict[tuple[str, str], KnownGood] = {
+    # The tool-call and reasoning parsers are not here: they follow the model's files (model_forms.py).
     ("kimi_k3", "*"): KnownGood(
-        args=("--enable-auto-tool-choice", "--tool-call-parser", "kimi_k3", "--reasoning-parser", "kimi_k3"),
         env=(("VLLM_ENGINE_READY_TIMEOUT_S", "3600"),),
         multinode_env=(("NCCL_CUMEM_ENABLE", "1"), ("VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS", "1800")),
     ),
@@ -192,9 +200,6 @@ KNOWN_GOOD: dict[tuple[str, str], KnownGood] = {
         kv_cache_dtype="fp8",
         mxfp4_workspace=True,
         prefill_query_quantization_with_fp8=True,
-    ),
-    ("kimi_k2", "*"): KnownGood(
-        args=("--enable-auto-tool-choice", "--tool-call-parser", "kimi_k2", "--reasoning-parser", "kimi_k2"),
     ),
 }
 
@@ -237,15 +242,21 @@ class Planner:
     (``MemoryAccounting``), sizes the fleet, and builds the ``Plan`` with its flags, or the refusal."""
 
     def __init__(self, profile: ModelProfile, weights: WeightInventory, nodes: Sequence[dict[str, Any]],
-                 need: BusinessNeed, options: PlanOptions | None = None) -> None:
+                 need: BusinessNeed, options: PlanOptions | None = None, forms: ModelForms | None = None) -> None:
         self.profile = profile
         self.weights = weights
         self.nodes = parse_nodes(nodes)
         self.need = need
-        self.options = options or PlanOptions()
-        errors = self.options.range_errors()
+        options = options or PlanOptions()
+        errors = options.range_errors()
         if errors:
             raise KimiDeployError("plan options out of range: " + "; ".join(errors))
+        self.forms = forms or forms_of_family(profile)
+        self.images_per_prompt = options.declared_images_per_prompt
+        if self.images_per_prompt == 0 and self.forms.vision:
+            # Users send no images: the vision tower is neither loaded nor profiled (and its weights leave the ledger).
+            options = replace(options, language_model_only=True)
+        self.options = options
         self.version = parse_version(self.options.vllm_version)
         self.warnings: list[str] = []
         self.layouts = LayoutSearch(profile, self.options)
@@ -603,7 +614,14 @@ class Planner:
             raise KimiDeployError(f"{profile.name} has attention layers but the plan stores 0 B/token for them; "
                                   "this is a planner bug, report it with the config")
         layout = replace(lay, pp_layer_partition=partition, nodes=tuple(node_names))
-        flags, env = self._serve_flags(platform, layout, arch, kv_dtype, memory)
+        images, multimodal, image_problems = self._multimodal(ev.max_num_batched_tokens, max_num_seqs)
+        if image_problems:
+            fits, reasons = False, [*reasons, *image_problems]
+        elif multimodal and multimodal["images_per_prompt"] != self.images_per_prompt:
+            warnings.append(f"images_per_prompt lowered from {self.images_per_prompt} to "
+                            f"{multimodal['images_per_prompt']}: more worst-case images do not fit max_model_len "
+                            f"{need.max_model_len} (fit_images_per_prompt is on)")
+        flags, env = self._serve_flags(platform, layout, arch, kv_dtype, memory, images)
         plan = Plan(
             fits=bool(fits),
             reasons=tuple(reasons),
@@ -627,8 +645,48 @@ class Planner:
             **self._fleet_fields(ev, fleet, platform),
             serve_flags=flags,
             env=env,
+            model_forms={**self.forms.record(), "declared_input_forms":
+                         sorted(o.input_forms) if o.input_forms is not None else None},
+            multimodal=multimodal,
         )
         return replace(plan, summary=summarize(plan))
+
+    def _multimodal(self, max_num_batched_tokens: int, max_num_seqs: int
+                    ) -> tuple[int | None, dict[str, Any] | None, list[str]]:
+        """(images per prompt to serve, the image budget, refusals) for the declared forms.
+
+        A prompt that cannot hold one worst-case image is refused; more images than fit are refused too, or
+        lowered to what fits when ``fit_images_per_prompt`` allows it."""
+        images, forms, need = self.images_per_prompt, self.forms, self.need
+        if not images:
+            return images, None, []
+        if not forms.vision or forms.image is None:
+            why = forms.image_problem or forms.vision_evidence
+            return None, None, [f"input_forms declares image but {self.profile.name} cannot take images ({why}); "
+                                f"drop image from input_forms (kimi_input_forms)"]
+        fitting = max_images_that_fit(forms, max_model_len=need.max_model_len)
+        if fitting < 1:
+            budget = multimodal_budget(forms, images_per_prompt=1, max_model_len=need.max_model_len,
+                                       max_num_batched_tokens=max_num_batched_tokens, max_num_seqs=max_num_seqs)
+            return None, None, [f"max_model_len {need.max_model_len} cannot hold one image: {budget.problems[0]}; "
+                                "raise max_input_tokens (kimi_max_input_tokens) or drop image from input_forms"]
+        if images > fitting and self.options.fit_images_per_prompt:
+            images = fitting
+        budget = multimodal_budget(forms, images_per_prompt=images, max_model_len=need.max_model_len,
+                                   max_num_batched_tokens=max_num_batched_tokens, max_num_seqs=max_num_seqs)
+        problems = [f"{p} (images_per_prompt / kimi_images_per_prompt, or fit_images_per_prompt to lower it)"
+                    for p in budget.problems]
+        record = {"images_per_prompt": images, "tokens_per_image": budget.tokens_per_image,
+                  "prompt_image_tokens": budget.prompt_image_tokens,
+                  "encoder_cache_tokens": budget.encoder_cache_tokens,
+                  "encoder_cache_bytes": budget.encoder_cache_bytes,
+                  "encoder_compute_tokens": budget.encoder_compute_tokens,
+                  "profile_items_per_prompt": budget.profile_items_per_prompt,
+                  "profile_items_per_batch": budget.profile_items_per_batch,
+                  "profile_encoder_tokens": budget.profile_encoder_tokens,
+                  "modality": forms.image_modality,
+                  "worst_case_size": [forms.image.max_width, forms.image.max_height]}
+        return (images if not problems else None), record, problems
 
     def _fleet_fields(self, ev: Evaluation, fleet: Fleet | None, platform: str) -> dict[str, Any]:
         """How many replicas of this layout the target concurrency takes (1 when one replica holds it)."""
@@ -646,12 +704,13 @@ class Planner:
             "replica_layout": fleet.as_dict(),
         }
 
-    def _serve_flags(self, platform: str, layout: Layout, arch: str, kv_dtype: str, memory: Memory
-                     ) -> tuple[ServeFlags, dict[str, str]]:
+    def _serve_flags(self, platform: str, layout: Layout, arch: str, kv_dtype: str, memory: Memory,
+                     images: int | None) -> tuple[ServeFlags, dict[str, str]]:
         """The flags and environment besides layout and sizes: the options, the recipe's, the operator's."""
         o, profile = self.options, self.profile
         env: dict[str, str] = {}
-        recipe: list[str] = []
+        tools = o.input_forms is None or FORM_TOOLS in o.input_forms
+        recipe: list[str] = list(self.forms.parser_flags(tools=tools))
         backend = attention_config = None
         if layout.pp_layer_partition:
             env["VLLM_PP_LAYER_PARTITION"] = ",".join(str(p) for p in layout.pp_layer_partition)
@@ -687,6 +746,7 @@ class Planner:
             enforce_eager=o.enforce_eager,
             enable_prefix_caching=o.enable_prefix_caching,
             language_model_only=o.language_model_only,
+            limit_mm_per_prompt=self.forms.image_limit(images) if images else None,
             speculative_config=o.speculative_config or None,
             attention_backend=backend,
             recipe_args=tuple(recipe),
@@ -794,6 +854,12 @@ def summarize(plan: Plan) -> str:
         lines.append(f"fleet: {plan.replicas_needed:,} replica(s) of {replica['description']}, "
                      f"{plan.concurrency_per_replica:,} full-length requests each; {plan.gpus_total:,} GPUs "
                      f"on {plan.nodes_total:,} nodes in all")
+    if plan.multimodal:
+        mm = plan.multimodal
+        lines.append(f"images: {mm['images_per_prompt']} per prompt x {mm['tokens_per_image']} tokens "
+                     f"(worst case {mm['worst_case_size'][0]}x{mm['worst_case_size'][1]}); encoder cache "
+                     f"{mm['encoder_cache_tokens']} tokens ({gib(mm['encoder_cache_bytes'])} GiB), profile "
+                     f"{mm['profile_items_per_batch']} image(s) per batch")
     lines.extend(plan.reasons)
     return "\n".join(lines)
 
@@ -827,7 +893,26 @@ def load_model(*, model_dir: str | None = None, model_config: str | dict[str, An
     return profile, WeightInventory.from_records(records, profile)
 
 
+def forms_of_family(profile: ModelProfile) -> ModelForms:
+    """The forms a profile alone shows (no files read): the family's chat markup, no images."""
+    return derive_forms({"model_type": profile.model_type, "architectures": [profile.architecture],
+                         "text_config": {"model_type": profile.text_model_type, "hidden_size": profile.hidden_size}})
+
+
+def load_forms(*, model_dir: str | None = None, model_config: str | dict[str, Any] | None = None
+               ) -> ModelForms | None:
+    """The model's forms from the local source ``load_model`` read: a model directory's files (config, processor,
+    tokenizer, chat template), the directory of a ``config.json`` path, or a config alone. None for a hub
+    repository (its config is all that is read): the planner then uses the family's (``forms_of_family``)."""
+    if model_dir:
+        return forms_from_dir(model_dir)
+    if isinstance(model_config, str):
+        return forms_from_dir(PurePath(model_config).parent)
+    return derive_forms(model_config) if model_config else None
+
+
 def plan_deployment(profile: ModelProfile, weights: WeightInventory, nodes: Sequence[dict[str, Any]],
-                    need: BusinessNeed, options: PlanOptions | None = None) -> dict[str, Any]:
+                    need: BusinessNeed, options: PlanOptions | None = None,
+                    forms: ModelForms | None = None) -> dict[str, Any]:
     """Plan one vLLM deployment (``Plan.to_dict()``, the shape the roles read); see the module docstring."""
-    return Planner(profile, weights, nodes, need, options).plan().to_dict()
+    return Planner(profile, weights, nodes, need, options, forms).plan().to_dict()
