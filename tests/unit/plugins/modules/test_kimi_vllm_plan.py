@@ -157,3 +157,13 @@ def test_the_backend_and_the_operators_flags_go_through_the_planner():
     assert plan["serve_flags"]["distributed_executor_backend"] == "ray"
     assert plan["serve_args"][-4:] == ["--distributed-executor-backend", "ray", "--seed", "7"]
     assert plan["env"]["NCCL_IB_HCA"] == "mlx5"
+
+
+def test_declared_input_forms_decide_vision_and_images_without_a_processor_config_are_refused():
+    text_tools = run_module(kimi_vllm_plan, {**K3_ARGS, "nodes": h200_nodes(2), "input_forms": ["text", "tools"]})
+    assert not text_tools.get("failed"), text_tools.get("msg")
+    assert "--language-model-only" in text_tools["plan"]["serve_args"]
+    assert text_tools["plan"]["model_forms"]["declared_input_forms"] == ["text", "tools"]
+    # data/models/kimi-k3 has config.json only: the per-image tokens cannot be computed, so images are refused.
+    images = run_module(kimi_vllm_plan, {**K3_ARGS, "nodes": h200_nodes(2), "input_forms": ["text", "image"]})
+    assert images["failed"] and "cannot take images" in images["msg"] and "preprocessor_config.json" in images["msg"]
