@@ -139,6 +139,21 @@ CHECKS: tuple[CheckSpec, ...] = (
     _abnormal("emoji", "emoji with ZWJ sequences, skin tones and flags: 200"),
     _abnormal("very_long_line", "one line without whitespace, about half the context long: 200"),
     _abnormal("over_char_precheck", "a prompt longer than the server's character pre-check gets 400"),
+    CheckSpec("image_input", "forms",
+              "a base64 PNG in a chat message: 200, usage.prompt_tokens above the text-only request by the "
+              "image's tokens computed from the model's processor config"),
+    CheckSpec("image_over_limit", "forms", "one image more than --limit-mm-per-prompt gets 4xx; /health 200"),
+    CheckSpec("image_corrupt", "forms", "a base64 image that is not an image gets 4xx; /health 200"),
+    CheckSpec("tools_call", "forms",
+              "a tools request (tool_choice auto): 200, a well-formed envelope, calls parsed into tool_calls, "
+              "no tool-call markup in content"),
+    CheckSpec("tools_bad_schema", "forms", "a tool whose parameters are not a schema gets 400; /health 200"),
+    CheckSpec("reasoning_split", "forms",
+              "reasoning in message.reasoning (reasoning_content: the deprecated alias), no markup in content, "
+              "and a --reasoning-parser served"),
+    CheckSpec("structured_output", "forms",
+              "structured_outputs with an enum-bounded JSON schema (thinking off where a reasoning parser runs): "
+              "the content validates"),
     CheckSpec("concurrency", "load",
               "concurrency streams for duration_s: no errors, no steady memory growth, no latency "
               "degradation; request rate, tokens/s, TTFT and ITL percentiles recorded"),
@@ -219,6 +234,10 @@ class AcceptanceConfig:
     max_memory_growth_per_min: float = 0.01
     max_latency_degradation: float = 1.5
     server_pid: int | None = None
+    # The plan the release serves (its model_forms and serve_args decide the form checks) and the declared
+    # input forms (None: the plan's declared_input_forms).
+    plan: dict[str, Any] | None = None
+    input_forms: list[str] | None = None
 
     def validate(self) -> None:
         if not self.served_model_name:

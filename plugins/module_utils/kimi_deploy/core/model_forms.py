@@ -94,6 +94,28 @@ class ImageBudget:
     min_pixels: int | None = None  # qwen2_vl
     max_pixels: int | None = None  # qwen2_vl
 
+    _PARAMS = ("method", "patch_size", "merge_size", "in_patch_limit", "side_limit", "fixed_output_tokens",
+               "min_pixels", "max_pixels")
+
+    def processor_params(self) -> dict[str, Any]:
+        """What ``from_record`` needs to count any image's tokens again (the plan carries it to acceptance)."""
+        return {name: getattr(self, name) for name in self._PARAMS}
+
+    @classmethod
+    def from_record(cls, image: dict[str, Any]) -> ImageBudget:
+        """The budget a plan recorded (``ModelForms.record()["vision"]["image"]``)."""
+        params = image.get("processor") or {}
+        if not params.get("method"):
+            raise KimiDeployError("the plan's image record has no processor parameters; plan the release again")
+        width, height = image.get("worst_case_size") or (0, 0)
+        return cls(method=str(params["method"]), patch_size=int(params["patch_size"]),
+                   merge_size=int(params["merge_size"]), max_tokens_per_image=int(image["max_tokens_per_image"]),
+                   max_width=int(width), max_height=int(height),
+                   max_patches_per_image=int(image.get("max_patches_per_image") or 0),
+                   source=str(image.get("source") or ""),
+                   **{k: params.get(k) for k in ("in_patch_limit", "side_limit", "fixed_output_tokens",
+                                                 "min_pixels", "max_pixels")})
+
     def tokens_for_image(self, width: int, height: int) -> int:
         """Embedding tokens one ``width`` x ``height`` image becomes (what usage's prompt_tokens grows by,
         less the few text tokens of the placeholder around it)."""
@@ -166,7 +188,7 @@ class ModelForms:
             image = {"method": self.image.method, "max_tokens_per_image": self.image.max_tokens_per_image,
                      "worst_case_size": [self.image.max_width, self.image.max_height],
                      "max_patches_per_image": self.image.max_patches_per_image, "source": self.image.source,
-                     "modality": self.image_modality}
+                     "modality": self.image_modality, "processor": self.image.processor_params()}
         return {
             "input_forms": sorted(self.input_forms),
             "output_forms": sorted(self.output_forms),

@@ -31,6 +31,7 @@ from typing import Any
 import httpx
 
 from ..core import acceptance_checks as judge
+from ..core import acceptance_forms as forms_judge
 from ..core.acceptance import (
     AbnormalCase,
     AcceptanceConfig,
@@ -47,6 +48,7 @@ from ..core.acceptance import (
     token_id_prompt,
 )
 from ..core.acceptance_checks import CheckFailed, Outcome, summary_line
+from ..core.acceptance_forms import FORM_CHECKS, FormsUnderTest
 from ..core.errors import KimiDeployError
 from ..core.files import write_json_atomic
 from .acceptance_http import AcceptanceHttp, open_client
@@ -72,6 +74,7 @@ class AcceptanceRunner:
         self.server: dict[str, Any] = {}
         self.notes: list[str] = []
         self._cases = {c.check_name: c for c in abnormal_cases(config.served_model_name, config.max_model_len)}
+        self.forms = FormsUnderTest.from_plan(config.plan, config.input_forms)
 
     # ------------------------------------------------------------------------------------- driver
 
@@ -93,11 +96,20 @@ class AcceptanceRunner:
                                                           spec.expectation)
                     continue
                 await self._run_check(spec)
+                if spec.name in FORM_CHECKS:
+                    self.metrics.setdefault("forms", {}).setdefault("latency_ms", {})[spec.name] = \
+                        round(self.results[spec.name].duration_s * 1000, 1)
                 if spec.name == "health" and self.results["health"].status == "failed":
                     healthy_at_start = False
                     continue
                 if spec.name == "health":
                     await self._read_server_info()
+        if self.forms is not None:
+            gap = self.forms.gap(self.results)
+            self.metrics.setdefault("forms", {}).update(gap)
+            self.notes.extend(m for m in gap["messages"] if "does not declare" in m)
+            if self.cfg.plan and self.cfg.plan.get("multimodal"):
+                self.metrics["forms"]["multimodal"] = self.cfg.plan["multimodal"]
         return judge.suite_results(self.cfg, self.results, started_at=started_at, duration_s=time.monotonic() - t0,
                                    server=self.server, metrics=self.metrics, notes=self.notes)
 
@@ -272,6 +284,72 @@ class AcceptanceRunner:
             last_env = env
         return judge.precheck_not_reached_outcome(tried, last_env)
 
+    # -------------------------------------------------------------------------------------- forms
+
+    def _form_skip(self, name: str) -> str | None:
+        if self.forms is None:
+            return "the plan records no model forms (planned before they were; plan again) or no plan was given"
+        return self.forms.skip_reason(name)
+
+    async def _form_check(self, name: str, run: Callable[[FormsUnderTest], Any]) -> Outcome:
+        reason = self._form_skip(name)
+        if reason:
+            return Outcome(None, f"skipped: {reason}")
+        return await run(self.forms)
+
+    async def _chat(self, body: dict[str, Any]) -> judge.Exchange:
+        return await self.http.send("POST", "/v1/chat/completions", json_body=body)
+
+    async def _refused_then_healthy(self, body: dict[str, Any], what: str) -> Outcome:
+        ex = await self._chat(body)
+        healthy, health_ex = await self.http.healthy()
+        return forms_judge.refused_outcome(ex, healthy, health_ex, what)
+
+    async def _check_image_input(self) -> Outcome:
+        async def run(forms: FormsUnderTest) -> Outcome:
+            model = self.cfg.served_model_name
+            text_ex = await self._chat(forms_judge.text_baseline_body(model))
+            image_ex = await self._chat(forms_judge.image_body(model))
+            return forms_judge.image_outcome(forms, text_ex, image_ex)
+        return await self._form_check("image_input", run)
+
+    async def _check_image_over_limit(self) -> Outcome:
+        async def run(forms: FormsUnderTest) -> Outcome:
+            body = forms_judge.image_body(self.cfg.served_model_name, count=int(forms.image_limit or 0) + 1)
+            return await self._refused_then_healthy(body, f"{int(forms.image_limit or 0) + 1} images over a limit "
+                                                          f"of {forms.image_limit}")
+        return await self._form_check("image_over_limit", run)
+
+    async def _check_image_corrupt(self) -> Outcome:
+        async def run(forms: FormsUnderTest) -> Outcome:
+            body = forms_judge.image_body(self.cfg.served_model_name, payload=b"not a png at all")
+            return await self._refused_then_healthy(body, "a corrupt base64 image")
+        return await self._form_check("image_corrupt", run)
+
+    async def _check_tools_call(self) -> Outcome:
+        async def run(forms: FormsUnderTest) -> Outcome:
+            ex = await self._chat(forms_judge.tools_body(self.cfg.served_model_name))
+            return forms_judge.tools_outcome(forms, ex)
+        return await self._form_check("tools_call", run)
+
+    async def _check_tools_bad_schema(self) -> Outcome:
+        async def run(forms: FormsUnderTest) -> Outcome:
+            body = forms_judge.tools_body(self.cfg.served_model_name, bad_schema=True)
+            return await self._refused_then_healthy(body, "a tool whose parameters are not a schema")
+        return await self._form_check("tools_bad_schema", run)
+
+    async def _check_reasoning_split(self) -> Outcome:
+        async def run(forms: FormsUnderTest) -> Outcome:
+            ex = await self._chat(forms_judge.reasoning_body(self.cfg.served_model_name))
+            return forms_judge.reasoning_outcome(forms, ex)
+        return await self._form_check("reasoning_split", run)
+
+    async def _check_structured_output(self) -> Outcome:
+        async def run(forms: FormsUnderTest) -> Outcome:
+            ex = await self._chat(forms_judge.structured_body(self.cfg.served_model_name, forms))
+            return forms_judge.structured_outcome(ex)
+        return await self._form_check("structured_output", run)
+
     # --------------------------------------------------------------------------------------- load
 
     async def _check_concurrency(self) -> Outcome:
@@ -316,6 +394,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--load-output-tokens", type=int, default=128)
     p.add_argument("--request-timeout-s", type=float, default=600.0)
     p.add_argument("--results-file")
+    p.add_argument("--plan-file", help="the release's plan (JSON): its model_forms and serve_args decide the form "
+                                       "checks")
+    p.add_argument("--input-forms", help="comma-separated declared input forms (text,image,tools); default: the "
+                                         "plan's")
     return p
 
 
@@ -327,8 +409,11 @@ def main(argv: list[str] | None = None) -> int:
         api_key=os.environ.get(args.api_key_env, "") if args.api_key_env else "", expect_api_key=not args.no_api_key,
         profile=args.profile, duration_s=args.duration_s, server_pid=args.server_pid,
         sample_interval_s=args.sample_interval_s, load_input_tokens=args.load_input_tokens,
-        load_output_tokens=args.load_output_tokens, request_timeout_s=args.request_timeout_s)
+        load_output_tokens=args.load_output_tokens, request_timeout_s=args.request_timeout_s,
+        input_forms=args.input_forms.split(",") if args.input_forms else None)
     try:
+        if args.plan_file:
+            config.plan = json.loads(Path(args.plan_file).read_text(encoding="utf-8"))
         config.validate()
         results = run_acceptance(config)
     except KimiDeployError as err:

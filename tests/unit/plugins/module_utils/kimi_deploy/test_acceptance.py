@@ -15,6 +15,7 @@ import pytest
 from fake_vllm import FakeVllm
 from kimi_deploy.core import acceptance as acc
 from kimi_deploy.core import acceptance_checks as judge
+from kimi_deploy.core.acceptance_forms import FORM_CHECKS
 from kimi_deploy.core.errors import KimiDeployError
 from kimi_deploy.io import acceptance_client as client
 from kimi_deploy.io import acceptance_http, acceptance_load
@@ -479,7 +480,9 @@ def test_runner_accepts_a_good_server_and_records_numbers():
     failed = {n: c["detail"] for n, c in results["checks"].items() if c["status"] == "failed"}
     assert results["passed"], failed
     assert results["failed_checks"] == []
-    assert {n for n, c in results["checks"].items() if c["status"] == "skipped"} == set(acc.QUICK_SKIPS)
+    skipped = {n for n, c in results["checks"].items() if c["status"] == "skipped"}
+    assert skipped == set(acc.QUICK_SKIPS) | set(FORM_CHECKS)  # no plan given: the forms are unknown, and say so
+    assert all("no model forms" in results["checks"][n]["detail"] for n in FORM_CHECKS)
     long = results["metrics"]["long"]
     assert long["text"]["usage"]["prompt_tokens"] == 120 and long["text"]["usage"]["completion_tokens"] == 8
     assert long["chat"]["usage"]["prompt_tokens"] == 120
@@ -501,7 +504,7 @@ def test_runner_accepts_a_good_server_and_records_numbers():
 def test_runner_full_profile_runs_every_abnormal_input():
     results = _run(FakeVllm(), profile="full")
     assert results["passed"], results["msg"]
-    assert all(c["status"] == "passed" for c in results["checks"].values())
+    assert all(c["status"] == "passed" for n, c in results["checks"].items() if n not in FORM_CHECKS)
     abnormal = results["metrics"]["abnormal"]
     assert abnormal["invalid_utf8"]["status"] == 400 and abnormal["unknown_model"]["status"] == 404
     assert abnormal["over_char_precheck"]["attempts"][0] == {"chars": 2049, "status": 400, "param": "input_text"}
