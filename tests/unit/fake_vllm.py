@@ -17,7 +17,8 @@ class FakeVllm:
     TEMPLATE_TOKENS = 6
 
     def __init__(self, *, max_model_len=128, api_key="sk-test", served="tiny", over_limit_status=400,
-                 enforce_key=True, healthy=True, rss_growth_per_s=0.0, delay_s=0.002, stream_fault=None):
+                 enforce_key=True, healthy=True, rss_growth_per_s=0.0, delay_s=0.002, stream_fault=None,
+                 image_limit=None, image_tokens=9, tool_parser=None, reasoning_parser=None):
         self.max_model_len = max_model_len
         self.api_key = api_key
         self.served = served
@@ -29,6 +30,14 @@ class FakeVllm:
         self.stream_fault = stream_fault  # None, "error_event" or "no_done"
         self.t0 = None
         self.requests: list[httpx.Request] = []
+        # Forms (vLLM 0.32's answers on the tiny K2.5 vision model, docs/multimodal-trial.md): images
+        # allowed per prompt (None or 0: --language-model-only / no vision), the tokens one test image becomes,
+        # the tool-call parser ("kimi_k2"; "unparsed": markup left in content; None: not served), the reasoning
+        # parser (None: not served).
+        self.image_limit = image_limit
+        self.image_tokens = image_tokens
+        self.tool_parser = tool_parser
+        self.reasoning_parser = reasoning_parser
 
     @staticmethod
     def count(text: str) -> int:
@@ -76,6 +85,9 @@ class FakeVllm:
         if body.get("model", self.served) != self.served:
             return self._error(404, f"The model `{body['model']}` does not exist.", "model", "NotFoundError")
         chat = path.endswith("/chat/completions")
+        if chat and body.get("messages") and (isinstance(body["messages"][0].get("content"), list)
+                                              or "tools" in body or "structured_outputs" in body):
+            return self._forms_answer(body)
         if chat and "messages" not in body:
             return self._error(400, "1 validation error: missing body.messages", "body.messages", "Bad Request")
         if chat and not body["messages"]:
@@ -130,3 +142,41 @@ class FakeVllm:
         text = "".join(f"data: {json.dumps(e)}\n\n" for e in events)
         text += "" if self.stream_fault == "no_done" else "data: [DONE]\n\n"
         return httpx.Response(200, text=text, headers={"content-type": "text/event-stream"})
+
+    # -- forms ---------------------------------------------------------------------------------------------
+
+    def _message(self, message, prompt, finish="length"):
+        usage = {"prompt_tokens": prompt, "completion_tokens": 4, "total_tokens": prompt + 4}
+        return httpx.Response(200, json={"object": "chat.completion", "usage": usage, "choices": [
+            {"index": 0, "finish_reason": finish, "message": {"role": "assistant", **message}}]})
+
+    def _forms_answer(self, body):  # noqa: PLR0911 - one answer per form and per way it is refused
+        parts = body["messages"][0]["content"]
+        parts = parts if isinstance(parts, list) else [{"type": "text", "text": parts}]
+        images = [p for p in parts if p.get("type") == "image_url"]
+        text = " ".join(p.get("text", "") for p in parts if p.get("type") == "text")
+        prompt = self.TEMPLATE_TOKENS + self.count(text)
+        if images:
+            if len(images) > (self.image_limit or 0):
+                return self._error(400, f"At most {self.image_limit or 0} vision_chunk(s) may be provided in one "
+                                        "prompt.", "vision_chunk")
+            if any(not p["image_url"]["url"].startswith("data:image/png;base64,iVBORw0KGgo") for p in images):
+                return self._error(400, "Failed to load image: cannot identify image file <_io.BytesIO object>")
+            prompt += len(images) * (self.image_tokens + 9)  # + the media placeholder text around the pads
+        if "tools" in body:
+            if any(not isinstance(t.get("function", {}).get("parameters"), dict) for t in body["tools"]):
+                return self._error(400, "1 validation error: Input should be a valid dictionary",
+                                   "body.tools.0.function.parameters", "Bad Request")
+            if body.get("tool_choice") == "auto" and self.tool_parser is None:
+                return self._error(400, '"auto" tool choice requires --enable-auto-tool-choice and '
+                                        "--tool-call-parser to be set")
+            if self.tool_parser == "unparsed":
+                return self._message({"content": "<|tool_calls_section_begin|><|tool_call_begin|>functions."
+                                                 'get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}'
+                                                 "<|tool_call_end|><|tool_calls_section_end|>"}, prompt, "stop")
+            call = {"id": "functions.get_weather:0", "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
+            return self._message({"content": None, "tool_calls": [call]}, prompt, "tool_calls")
+        if "structured_outputs" in body:
+            return self._message({"content": '{"answer":"yes"}'}, prompt, "stop")
+        return self._message({"content": "ok"}, prompt)
