@@ -133,6 +133,23 @@ options:
         host) is reported in C(metrics.concurrency.latency_degradation.bursts) instead.
     type: float
     default: 1.5
+  plan:
+    description:
+      - The plan the release serves (C(kimi_plan_result)). Its C(model_forms) (what the model accepts and emits,
+        from its files) and C(serve_args) (parsers, C(--limit-mm-per-prompt), C(--language-model-only)) decide
+        the form checks C(image_input), C(image_over_limit), C(image_corrupt), C(tools_call),
+        C(tools_bad_schema), C(reasoning_split) and C(structured_output).
+      - Without it, or for a plan written before the planner recorded the forms, those checks are skipped, saying so.
+    type: dict
+  input_forms:
+    description:
+      - The input forms the users send (C(kimi_input_forms)); default the plan's C(declared_input_forms).
+      - A declared form always runs its check, so a release that cannot serve it fails by name; a form served but
+        not declared is checked and named in C(notes) and C(metrics.forms.extra); a form neither declared nor
+        served, or one the model lacks, is skipped with the reason.
+    type: list
+    elements: str
+    choices: [text, image, tools]
 attributes:
   check_mode:
     support: full
@@ -211,7 +228,9 @@ checks:
 metrics:
   description:
     - C(short) (latency, TTFT per short check), C(long) (usage and latency of the long-input requests),
-      C(abnormal) (status per abnormal input), and C(concurrency) with C(request_rate), C(output_tokens_per_s),
+      C(abnormal) (status per abnormal input), C(forms) (C(declared), C(served), C(missing), C(extra),
+      C(latency_ms) per form check, the plan's C(multimodal) budget), and C(concurrency) with C(request_rate),
+      C(output_tokens_per_s),
       C(ttft_ms), C(itl_ms), C(tpot_ms), C(latency_ms) (count, mean, min, p50, p95, p99, max), C(memory_growth)
       and C(latency_degradation) verdicts, C(series) (throughput per second, memory samples) and C(samples)
       (at most 2000 values each, for plots).
@@ -258,7 +277,7 @@ CONFIG_OPTIONS = (
     "base_url", "served_model_name", "api_key", "expect_api_key", "max_model_len", "max_output_tokens",
     "concurrency", "duration_s", "profile", "server_pid", "sample_interval_s", "load_input_tokens",
     "load_output_tokens", "request_timeout_s", "warmup_fraction", "max_memory_growth_per_min",
-    "max_latency_degradation",
+    "max_latency_degradation", "plan", "input_forms",
 )
 
 
@@ -284,6 +303,8 @@ def main():
             warmup_fraction=dict(type="float", default=0.25),
             max_memory_growth_per_min=dict(type="float", default=0.01),
             max_latency_degradation=dict(type="float", default=1.5),
+            plan=dict(type="dict"),
+            input_forms=dict(type="list", elements="str", choices=["text", "image", "tools"]),
             deploy_lock=LOCK_OPTION,
         ),
         supports_check_mode=True,
