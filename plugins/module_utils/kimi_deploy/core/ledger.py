@@ -63,7 +63,8 @@ LEDGER_COLUMNS: tuple[str, ...] = (
     "output_tokens_per_s", "ttft_p50_ms", "ttft_p95_ms", "ttft_p99_ms", "itl_p50_ms", "itl_p95_ms",
     "itl_p99_ms", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "short_ttft_ms",
     "long_input_latency_ms", "server_rss_growth_per_min", "gpu_memory_growth_per_min",
-    "kv_usage_growth_per_min", "suite_duration_s", "checks", "launch_params", "note",
+    "kv_usage_growth_per_min", "suite_duration_s", "form_check_ms", "forms_served", "multimodal", "checks",
+    "launch_params", "note",
 )
 
 # (column, True when higher is better): what a comparison with the previous row reports.
@@ -289,6 +290,10 @@ def build_row(*, host_group: str, release_id: str, previous_release_id: str | No
         "gpu_memory_growth_per_min": _round(dig(growth, "gpu_memory_used_bytes", "growth_per_min"), 6),
         "kv_usage_growth_per_min": _round(dig(growth, "kv_cache_usage", "growth_per_min"), 6),
         "suite_duration_s": _round(acc.get("suite_duration_s")),
+        # The form checks' latencies, the input forms the release served, the plan's image budget (acceptance).
+        "form_check_ms": dict(dig(acc, "metrics", "forms", "latency_ms") or {}),
+        "forms_served": list(dig(acc, "metrics", "forms", "served") or []),
+        "multimodal": dict(dig(acc, "metrics", "forms", "multimodal") or {}),
         "checks": checks,
         "launch_params": params,
         "note": note,

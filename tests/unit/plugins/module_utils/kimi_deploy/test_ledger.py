@@ -97,6 +97,8 @@ def _acceptance(passed=True) -> dict:
         "metrics": {
             "short": {"chat_stream": {"ttft_ms": 18.5}},
             "long": {"text": {"latency_ms": 92.8}},
+            "forms": {"latency_ms": {"image_input": 412.5, "tools_call": 88.0}, "served": ["image", "text", "tools"],
+                      "multimodal": {"images_per_prompt": 1, "tokens_per_image": 256, "encoder_cache_tokens": 8192}},
             "concurrency": {
                 "concurrency": 4, "duration_s": 10.0, "completed": 420, "errors": 0, "request_rate": 41.9,
                 "output_tokens_per_s": 670.4,
@@ -309,3 +311,17 @@ def test_launch_params_of_a_typed_plan_are_its_fields_then_the_recipe_and_operat
     assert params["moe_backend"] == "marlin" and params["distributed_executor_backend"] == "ray"
     assert params["max_num_seqs"] == 4  # the operator's flag comes last in the argv, and wins there too
     assert "api_key" not in params and SECRET not in json.dumps(params)
+
+
+def test_the_row_carries_the_form_checks_latency_the_served_forms_and_the_image_budget(tmp_path):
+    row = _row()
+    assert row["form_check_ms"] == {"image_input": 412.5, "tools_call": 88.0}
+    assert row["forms_served"] == ["image", "text", "tools"]
+    assert row["multimodal"]["tokens_per_image"] == 256
+    ledger.append_row(tmp_path, row)
+    header, line = list(csv.reader((tmp_path / "ledger.csv").read_text().splitlines()))
+    cell = dict(zip(header, line, strict=True))
+    assert json.loads(cell["form_check_ms"]) == {"image_input": 412.5, "tools_call": 88.0}
+    assert cell["forms_served"] == "image;text;tools"
+    old = _row(acceptance={**_acceptance(), "metrics": {}})  # a suite run before the form checks existed
+    assert old["form_check_ms"] == {} and old["forms_served"] == [] and old["multimodal"] == {}
