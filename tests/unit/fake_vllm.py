@@ -178,5 +178,5 @@ class FakeVllm:
                     "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
             return self._message({"content": None, "tool_calls": [call]}, prompt, "tool_calls")
         if "structured_outputs" in body:
-            return self._message({"content": '{"answer":"yes"}'}, prompt, "stop")
+            return self._message({"content": '"yes"'}, prompt, "stop")
         return self._message({"content": "ok"}, prompt)

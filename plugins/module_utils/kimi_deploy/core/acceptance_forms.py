@@ -46,10 +46,11 @@ TEST_IMAGE_SIZE = (64, 64)
 WEATHER_TOOL = {"type": "function", "function": {
     "name": "get_weather", "description": "Current weather of a city.",
     "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
-# Bounded so a random tiny model's answer closes within max_tokens (an enum, no free string, no whitespace).
-ANSWER_SCHEMA = {"type": "object", "properties": {"answer": {"enum": ["yes", "no"]}}, "required": ["answer"],
-                 "additionalProperties": False}
-STRUCTURED_MAX_TOKENS = 48
+# A top-level enum: the guided answer is exactly "yes" or "no". An object leaves whitespace slots that the
+# grammar lets a model fill up to max_tokens (seen live on the tiny model: 25 lines of it, no closing brace), and
+# vLLM 0.32 takes disable_any_whitespace only as a server setting (--structured-outputs-config), not per request.
+ANSWER_SCHEMA = {"enum": ["yes", "no"]}
+STRUCTURED_MAX_TOKENS = 16
 FORMS_MAX_TOKENS = 16
 
 
@@ -218,9 +219,9 @@ def reasoning_body(model: str) -> dict[str, Any]:
 
 
 def structured_body(model: str, forms: FormsUnderTest) -> dict[str, Any]:
-    return chat_body(model, [{"role": "user", "content": "Is the sky blue? Answer yes or no as JSON."}],
+    return chat_body(model, [{"role": "user", "content": "Is the sky blue? Answer yes or no."}],
                      max_tokens=STRUCTURED_MAX_TOKENS,
-                     structured_outputs={"json": ANSWER_SCHEMA, "disable_any_whitespace": True},
+                     structured_outputs={"json": ANSWER_SCHEMA},
                      **forms.thinking_off)
 
 
@@ -309,4 +310,5 @@ def structured_outcome(ex: Exchange) -> Outcome:
     except _Refused as err:
         return Outcome(False, str(err), observed, ex)
     verdict = form_checks.check_structured_output(data, ANSWER_SCHEMA)
+    observed["content"] = str(((data.get("choices") or [{}])[0].get("message") or {}).get("content"))[:200]
     return Outcome(verdict.ok, verdict.detail, observed, ex)
