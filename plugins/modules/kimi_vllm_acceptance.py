@@ -178,6 +178,8 @@ EXAMPLES = r"""
     concurrency: "{{ kimi_plan_result.max_num_seqs }}"
     profile: full
     results_file: "{{ kimi_root }}/releases/{{ kimi_release_id }}/acceptance.json"
+    plan: "{{ kimi_plan_result }}"  # the model's forms and the served flags decide the form checks
+    input_forms: [text, image, tools]  # what the users send: each must be served
   vars:
     ansible_python_interpreter: "{{ kimi_vllm_venv_path }}/bin/python"
   register: kimi_acceptance_result

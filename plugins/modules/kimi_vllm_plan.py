@@ -270,6 +270,15 @@ EXAMPLES = r"""
     vllm_version: 0.32.0
     calibration: "{{ lookup('ansible.builtin.file', 'calibration/k3-h200.json') | from_json }}"
 
+- name: Plan for users who send text, up to two images per prompt and tools (the image budget in plan.multimodal)
+  kimi_vllm_plan:
+    model_dir: /opt/kimi/shared/models/moonshotai--Kimi-K3@9f62e4e
+    nodes: "{{ __kimi_nodes }}"
+    max_input_tokens: 32768
+    max_output_tokens: 8192
+    input_forms: [text, image, tools]
+    images_per_prompt: 2
+
 - name: Size the CPU build's KV space for the demo
   kimi_vllm_plan:
     model_dir: /srv/kimi/shared/models/tiny-llama

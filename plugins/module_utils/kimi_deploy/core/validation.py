@@ -73,7 +73,7 @@ OVERRIDE_FRACTIONS = frozenset({"gpu_memory_utilization"})
 OVERRIDE_OTHER = frozenset({
     "enable_expert_parallel", "pp_layer_partition", "attention_backend", "enforce_eager",
     "enable_prefix_caching", "speculative_config", "language_model_only", "cpu_amx", "kv_cache_dtype",
-    "platform", "vllm_version", "fail_when_unfit", "model_name",
+    "platform", "vllm_version", "fail_when_unfit", "model_name", "fit_images_per_prompt",
 })
 OVERRIDE_KEYS = OVERRIDE_COUNTS | OVERRIDE_BYTES | OVERRIDE_FRACTIONS | OVERRIDE_OTHER
 
