@@ -10,9 +10,12 @@ import httpx
 import pytest
 from fake_vllm import FakeVllm
 from kimi_deploy.core import acceptance as acc
-from kimi_deploy.core.acceptance_forms import FORM_CHECKS, FormsUnderTest, png_bytes
+from kimi_deploy.core.acceptance_checks import Exchange
+from kimi_deploy.core.acceptance_forms import FORM_CHECKS, FormsUnderTest, png_bytes, tools_outcome
 from kimi_deploy.core.model_forms import derive_forms
+from kimi_deploy.core.model_profile import read_config
 from kimi_deploy.io import acceptance_client as client
+from repo_paths import FIXTURES, REPO
 
 # The tiny K2.5 vision model's forms (tools/build_tiny_model.py --arch kimi_k25_vl): Kimi NaViT limits, the
 # vision_chunk modality, K2 markup from the family; a 64x64 image is 9 tokens.
@@ -137,3 +140,14 @@ def test_the_test_image_is_a_valid_png():
 def test_every_form_check_is_in_the_catalogue_and_implemented(name):
     assert acc.CHECKS_BY_NAME[name].group == "forms"
     assert hasattr(client.AcceptanceRunner, f"_check_{name}")
+
+
+@pytest.mark.parametrize("variant", ["unparsed_response", "unparsed_with_special_tokens"])
+def test_recorded_k3_answers_of_a_server_without_its_tool_parser_fail_the_tools_check(variant):
+    """What vLLM returns for K3's recorded tool call when --tool-call-parser kimi_k3 is missing or wrong."""
+    doc = json.loads((FIXTURES / "model-forms" / "k3-tool-call.json").read_text())
+    k3 = derive_forms(read_config(REPO / "data" / "models" / "kimi-k3"))
+    forms = FormsUnderTest.from_plan(plan(["--enable-auto-tool-choice", "--tool-call-parser", "kimi_k2"], forms=k3))
+    exchange = Exchange("POST", "/v1/chat/completions", "{}", status=200, response=json.dumps(doc[variant]))
+    outcome = tools_outcome(forms, exchange)
+    assert outcome.passed is False and "markup left in content" in outcome.detail
