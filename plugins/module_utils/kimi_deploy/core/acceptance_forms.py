@@ -105,6 +105,8 @@ class FormsUnderTest:
     reasoning_parser: str | None
     reasoning_evidence: str
     reasoning_served: bool
+    tool_parser_served: str | None = None  # the parser names in the argv (a wrong one fails its check)
+    reasoning_parser_served: str | None = None
 
     @classmethod
     def from_plan(cls, plan: Mapping[str, Any] | None,
@@ -118,8 +120,10 @@ class FormsUnderTest:
         vision = record.get("vision") or {}
         image_record = vision.get("image")
         modality = (image_record or {}).get("modality") or "image"
-        limit_text = _flag(argv, "--limit-mm-per-prompt")
-        limit = json.loads(limit_text).get(modality) if limit_text else None
+        try:
+            limit = json.loads(_flag(argv, "--limit-mm-per-prompt") or "{}").get(modality)
+        except (ValueError, AttributeError):
+            limit = None  # a limit written some other way: the over-limit check says it has none to go over
         tools, reasoning = record.get("tool_calls") or {}, record.get("reasoning") or {}
         return cls(
             declared=frozenset(declared) if declared is not None else None,
@@ -133,7 +137,18 @@ class FormsUnderTest:
             _flag(argv, "--enable-auto-tool-choice") is not None,
             reasoning_parser=reasoning.get("parser"), reasoning_evidence=str(reasoning.get("evidence") or ""),
             reasoning_served=_flag(argv, "--reasoning-parser") is not None,
+            tool_parser_served=_flag(argv, "--tool-call-parser"),
+            reasoning_parser_served=_flag(argv, "--reasoning-parser"),
         )
+
+    def parser_mismatch(self, kind: str) -> str | None:
+        """A served parser that is not the one the model's markup needs (the answer would be left unparsed)."""
+        model, served = ((self.tool_parser, self.tool_parser_served) if kind == "tool-call" else
+                         (self.reasoning_parser, self.reasoning_parser_served))
+        if model and served and served != model:
+            return (f"the release serves --{kind}-parser {served} but the model's markup needs {model} "
+                    f"({self.tool_evidence if kind == 'tool-call' else self.reasoning_evidence})")
+        return None
 
     def declares(self, form: str) -> bool:
         return self.declared is not None and form in self.declared
@@ -286,6 +301,9 @@ def tools_outcome(forms: FormsUnderTest, ex: Exchange) -> Outcome:
     verdict = form_checks.check_tool_calls(data, markers=markup.markers if markup else (),
                                            residue=markup.residue if markup else (),
                                            tool_names=[WEATHER_TOOL["function"]["name"]])
+    mismatch = forms.parser_mismatch("tool-call")
+    if verdict.ok and mismatch:
+        return Outcome(False, mismatch, observed, ex)
     return Outcome(verdict.ok, verdict.detail, observed, ex)
 
 
@@ -297,6 +315,9 @@ def reasoning_outcome(forms: FormsUnderTest, ex: Exchange) -> Outcome:
     except _Refused as err:
         return Outcome(False, str(err), observed, ex)
     verdict = form_checks.check_reasoning(data, markers=markup.markers if markup else ())
+    mismatch = forms.parser_mismatch("reasoning")
+    if verdict.ok and mismatch:
+        return Outcome(False, mismatch, observed, ex)
     if verdict.ok and not forms.reasoning_served:
         return Outcome(False, f"the model reasons ({forms.reasoning_evidence}) but the release serves no "
                               "--reasoning-parser: reasoning would reach clients inside content", observed, ex)

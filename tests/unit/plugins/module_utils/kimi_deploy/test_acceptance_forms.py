@@ -151,3 +151,16 @@ def test_recorded_k3_answers_of_a_server_without_its_tool_parser_fail_the_tools_
     exchange = Exchange("POST", "/v1/chat/completions", "{}", status=200, response=json.dumps(doc[variant]))
     outcome = tools_outcome(forms, exchange)
     assert outcome.passed is False and "markup left in content" in outcome.detail
+
+
+def test_a_served_parser_other_than_the_models_fails_even_when_the_answer_looks_clean():
+    """A random model emits no markup for a wrong parser to leave behind: the argv itself names the mistake."""
+    wrong = ["--enable-auto-tool-choice", "--tool-call-parser", "hermes", "--reasoning-parser", "deepseek_r1"]
+    results = run(FakeVllm(image_limit=1, tool_parser="hermes", reasoning_parser="deepseek_r1"),
+                  plan([*wrong, *IMAGES_1]))
+    assert results["failed_checks"] == ["tools_call", "reasoning_split"]
+    assert "serves --tool-call-parser hermes but the model's markup needs kimi_k2" in \
+        results["checks"]["tools_call"]["detail"]
+    assert "--reasoning-parser deepseek_r1" in results["checks"]["reasoning_split"]["detail"]
+    forms = FormsUnderTest.from_plan(plan(["--limit-mm-per-prompt", "image=2"]))
+    assert forms.image_limit is None  # not JSON: no planned limit, and the suite still runs
