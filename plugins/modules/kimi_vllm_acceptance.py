@@ -21,7 +21,9 @@ description:
     C(abnormal_*) inputs (empty messages, empty prompt, invalid JSON, missing fields, negative and huge
     C(max_tokens), unknown model 404, control characters, mixed scripts, emoji, a very long line, a prompt over
     the character pre-check, and more), each with its documented status and C(/health) checked after every
-    one; and C(concurrency), O(concurrency) streams for O(duration_s)."
+    one; the form checks C(image_input), C(image_over_limit), C(image_corrupt), C(tools_call),
+    C(tools_bad_schema), C(reasoning_split), C(structured_output) (see O(plan) and O(input_forms)); and
+    C(concurrency), O(concurrency) streams for O(duration_s)."
   - The concurrency check reports request rate, output tokens/s, TTFT, inter-token latency and latency
     percentiles (p50/p95/p99), and samples memory during the run (C(vllm:kv_cache_usage_perc) and
     C(process_resident_memory_bytes) from C(/metrics), the vLLM process tree's RSS with O(server_pid), GPU
