@@ -7,7 +7,8 @@
 #     debootstrap and zstd to build the test-host image, git.
 #   - /etc/containers/containers.conf: runc, and ulimits capped to what this machine allows
 #     (podman's root default of 1048576 open files is refused without CAP_SYS_RESOURCE).
-#   - the controller venv (.venv): Ansible, molecule, linters, pinned in requirements/.
+#   - the controller venv (.venv): Ansible, molecule, linters, pinned in requirements/; and the
+#     link .ansible/collections/ansible_collections/kimi/deploy to this tree (the collection).
 #   - the vLLM wheelhouse ($KIMI_CACHE/wheelhouse): the test hosts are air-gapped like most GPU
 #     clusters, so the release venv is built with pip --no-index --find-links from it.
 #   - the test-host image localhost/kimi-testhost: Debian bookworm with systemd as PID 1 and
@@ -88,6 +89,8 @@ ensure_controller_venv() {
     echo "$want" > "$stamp"
   fi
   export PATH="$KIMI_VENV/bin:$PATH"
+  # ansible.cfg finds the collection kimi.deploy (this work tree) through this link.
+  bash "$REPO_ROOT/scripts/collection_link.sh"
 }
 
 ensure_wheelhouse() {

@@ -83,9 +83,13 @@ import tempfile
 from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.calibration import choose_row, dumps, from_ledger_row
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.ledger import JSONL_NAME, read_rows
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.calibration import (
+    choose_row,
+    dumps,
+    from_ledger_row,
+)
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.ledger import JSONL_NAME, read_rows
 
 
 def main():

@@ -76,7 +76,7 @@ options:
 notes:
   - In check mode the lock is still taken, refreshed and released, so a dry run does not race a real deploy.
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -137,8 +137,14 @@ held_by:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.deploy_lock import LockLost, acquire, heartbeat, hold, release
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.deploy_lock import (
+    LockLost,
+    acquire,
+    heartbeat,
+    hold,
+    release,
+)
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.errors import KimiDeployError
 
 
 def main():

@@ -220,13 +220,13 @@ import importlib
 import sys
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.gpu_devices import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.gpu_devices import (
     FABRIC_MANAGER_UNIT,
     device_problems,
     read_device_facts,
 )
-from ansible.module_utils.kimi_deploy.gpu_facts import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.gpu_facts import (
     driver_problems,
     gpu_problems,
     read_host_facts,

@@ -108,8 +108,8 @@ requirements:
 seealso:
   - module: kimi_weights_verify
 extends_documentation_fragment:
-  - kimi.DEPLOY_LOCK
-  - kimi.CHECK_MODE_NO_DIFF
+  - kimi.deploy.kimi.DEPLOY_LOCK
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -211,10 +211,14 @@ changed:
 import os
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.deploy_lock import LOCK_OPTION, keep_alive, lock_report
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.fetch_lock import FetchLock
-from ansible.module_utils.kimi_deploy.hf_fetch import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.deploy_lock import (
+    LOCK_OPTION,
+    keep_alive,
+    lock_report,
+)
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.fetch_lock import FetchLock
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.hf_fetch import (
     FetchRequest,
     fetch_snapshot,
     read_token_file,

@@ -34,7 +34,7 @@ options:
     choices: [deploy, plan]
     default: deploy
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -61,7 +61,7 @@ rules:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.validation import RULES, check
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.validation import RULES, check
 
 
 def main():

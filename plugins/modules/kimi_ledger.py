@@ -207,9 +207,9 @@ import re
 from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.calibration import drift_warning
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.ledger import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.calibration import drift_warning
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.ledger import (
     JSONL_NAME,
     append_row,
     build_row,
@@ -218,7 +218,7 @@ from ansible.module_utils.kimi_deploy.ledger import (
     read_rows,
     redact_strings,
 )
-from ansible.module_utils.kimi_deploy.report import render_report
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.report import render_report
 
 
 def _file_part(text: str) -> str:

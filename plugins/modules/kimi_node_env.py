@@ -165,8 +165,8 @@ import tempfile
 from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.multinode import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.multinode import (
     Layout,
     backend_of,
     check_serve_args,
@@ -177,7 +177,7 @@ from ansible.module_utils.kimi_deploy.multinode import (
     render_env_file,
     vllm_node_args,
 )
-from ansible.module_utils.kimi_deploy.releases import read_current, releases_dir
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.releases import read_current, releases_dir
 
 
 def _positive(value):

@@ -48,7 +48,7 @@ options:
     type: float
     default: 300
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -81,7 +81,7 @@ import sys
 import time
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.multinode import ray_cluster_problems
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.multinode import ray_cluster_problems
 
 
 def _summary(nodes):

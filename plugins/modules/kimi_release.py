@@ -226,9 +226,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.files import write_json_atomic
-from ansible.module_utils.kimi_deploy.releases import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.files import write_json_atomic
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.releases import (
     PENDING,
     RELEASE_FILE,
     SHARED_DIR,
@@ -245,7 +245,7 @@ from ansible.module_utils.kimi_deploy.releases import (
     to_prune,
     validate_id,
 )
-from ansible.module_utils.kimi_deploy.releases import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.releases import (
     release_id as derive_release_id,
 )
 

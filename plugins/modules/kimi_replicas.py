@@ -35,7 +35,7 @@ options:
     type: raw
     default: 1
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -80,8 +80,8 @@ order:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.multinode import plan_rollout
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.multinode import plan_rollout
 
 
 def main():

@@ -147,7 +147,7 @@ notes:
 seealso:
   - module: kimi_ledger
 extends_documentation_fragment:
-  - kimi.DEPLOY_LOCK
+  - kimi.deploy.kimi.DEPLOY_LOCK
 """
 
 EXAMPLES = r"""
@@ -240,19 +240,19 @@ msg:
   type: str
 """
 
-import traceback
-
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
-from ansible.module_utils.kimi_deploy.acceptance import AcceptanceConfig
-from ansible.module_utils.kimi_deploy.deploy_lock import LOCK_OPTION, keep_alive, lock_report
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-
-try:
-    from ansible.module_utils.kimi_deploy.acceptance_client import run_acceptance, write_results
-except ImportError:
-    HTTPX_IMPORT_ERROR = traceback.format_exc()
-else:
-    HTTPX_IMPORT_ERROR = None
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.acceptance import AcceptanceConfig
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.acceptance_client import (
+    HTTPX_IMPORT_ERROR,
+    run_acceptance,
+    write_results,
+)
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.deploy_lock import (
+    LOCK_OPTION,
+    keep_alive,
+    lock_report,
+)
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.errors import KimiDeployError
 
 CONFIG_OPTIONS = (
     "base_url", "served_model_name", "api_key", "expect_api_key", "max_model_len", "max_output_tokens",

@@ -61,7 +61,7 @@ options:
 notes:
   - Exactly one of O(log_text), O(log_file) and O(unit) is required.
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -147,8 +147,8 @@ import re
 from collections import deque
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.diagnose import diagnose
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.diagnose import diagnose
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.errors import KimiDeployError
 
 # journalctl's own lines: "-- No entries --", "-- Boot 3f2c... --".
 _JOURNAL_META = re.compile(r"^-- .* --$")

@@ -69,8 +69,8 @@ options:
     type: int
     default: 40
 extends_documentation_fragment:
-  - kimi.DEPLOY_LOCK
-  - kimi.CHECK_MODE_NO_DIFF
+  - kimi.deploy.kimi.DEPLOY_LOCK
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -120,9 +120,13 @@ journal:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.deploy_lock import LOCK_OPTION, keep_alive, lock_report
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.health import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.deploy_lock import (
+    LOCK_OPTION,
+    keep_alive,
+    lock_report,
+)
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.health import (
     UNIT_PROPERTIES,
     UnitState,
     check_models,

@@ -28,7 +28,7 @@ options:
     description: The log text to read instead of the journal (a captured log, a test).
     type: str
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 seealso:
   - module: kimi_ledger
 """
@@ -61,7 +61,7 @@ lines:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.vllm_log import memory_profile
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.vllm_log import memory_profile
 
 
 def main():

@@ -343,9 +343,14 @@ summary:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy import calibration as cal
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.sizing import BusinessNeed, PlanOptions, load_model, plan_deployment
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy import calibration as cal
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.sizing import (
+    BusinessNeed,
+    PlanOptions,
+    load_model,
+    plan_deployment,
+)
 
 PLAN_OPTION_KEYS = (
     "platform", "vllm_version", "kv_cache_dtype", "tensor_parallel_size", "pipeline_parallel_size",

@@ -29,7 +29,7 @@ options:
     type: str
     default: ""
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -74,7 +74,11 @@ line:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.slowness import metrics_from_text, slowness, summary_line
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.slowness import (
+    metrics_from_text,
+    slowness,
+    summary_line,
+)
 
 
 def main():

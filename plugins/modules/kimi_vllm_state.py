@@ -29,7 +29,7 @@ options:
     type: path
     required: true
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -69,7 +69,7 @@ active_state:
 import os
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.service_state import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.service_state import (
     SECRETS_HASH_VAR,
     UNIT_PROPERTIES,
     parse_environ,

@@ -48,7 +48,7 @@ options:
     type: str
     default: ""
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -117,11 +117,16 @@ import os
 import re
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.diagnose import diagnose, last_failure
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.host_status import UNIT_PROPERTIES, acceptance_windows, host_status, parse_time
-from ansible.module_utils.kimi_deploy.service_state import parse_properties
-from ansible.module_utils.kimi_deploy.slowness import metrics_from_text, slowness
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.diagnose import diagnose, last_failure
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.host_status import (
+    UNIT_PROPERTIES,
+    acceptance_windows,
+    host_status,
+    parse_time,
+)
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.service_state import parse_properties
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.slowness import metrics_from_text, slowness
 
 _JOURNAL_META = re.compile(r"^-- .* --$")
 

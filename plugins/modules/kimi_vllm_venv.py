@@ -57,7 +57,7 @@ attributes:
   diff_mode:
     support: full
 extends_documentation_fragment:
-  - kimi.DEPLOY_LOCK
+  - kimi.deploy.kimi.DEPLOY_LOCK
 """
 
 EXAMPLES = r"""
@@ -108,9 +108,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.deploy_lock import LOCK_OPTION, keep_alive, lock_report
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.venvs import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.deploy_lock import (
+    LOCK_OPTION,
+    keep_alive,
+    lock_report,
+)
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.venvs import (
     ENTRYPOINT,
     MARKER,
     VERSION_PROBE,

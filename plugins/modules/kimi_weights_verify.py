@@ -79,7 +79,7 @@ attributes:
 seealso:
   - module: kimi_hf_snapshot
 extends_documentation_fragment:
-  - kimi.DEPLOY_LOCK
+  - kimi.deploy.kimi.DEPLOY_LOCK
 """
 
 EXAMPLES = r"""
@@ -195,9 +195,13 @@ notes:
 import os
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.deploy_lock import LOCK_OPTION, keep_alive, lock_report
-from ansible.module_utils.kimi_deploy.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.weights_verify import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.deploy_lock import (
+    LOCK_OPTION,
+    keep_alive,
+    lock_report,
+)
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.weights_verify import (
     EXPECTED_MANIFEST,
     check_serving,
     load_expected,

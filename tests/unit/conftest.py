@@ -1,22 +1,37 @@
-"""Make ``kimi_deploy`` and the modules importable under plain pytest, the way Ansible ships them.
+"""Make the collection's Python importable under plain pytest, the way Ansible loads it.
 
-Modules import ``ansible.module_utils.kimi_deploy.<name>``; library tests import
-``kimi_deploy.<name>``. Every submodule is registered under both names as the *same* module
-object, so an exception class raised by the library is the one the module catches.
+Modules import ``ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.<name>``; library
+tests import ``kimi_deploy.<name>``. Every submodule is registered under both names as the *same*
+module object, so an exception class raised by the library is the one the module catches.
+
+The collection is found where ansible-test puts it (this tree is ``.../ansible_collections/kimi/deploy``)
+or through the repository's link ``.ansible/collections/ansible_collections/kimi/deploy``
+(scripts/collection_link.sh, which ansible.cfg's collections_path reads too).
 """
 
 import importlib
 import pkgutil
+import subprocess
 import sys
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO_ROOT / "plugins" / "module_utils"))
+COLLECTION_PACKAGE = "ansible_collections.kimi.deploy"
+
+
+def _collections_root() -> Path:
+    if REPO_ROOT.parent.parent.name == "ansible_collections":
+        return REPO_ROOT.parents[2]
+    subprocess.run(["bash", str(REPO_ROOT / "scripts" / "collection_link.sh")], check=True)
+    return REPO_ROOT / ".ansible" / "collections"
+
+
+if str(_collections_root()) not in sys.path:
+    sys.path.insert(0, str(_collections_root()))
 sys.path.insert(0, str(REPO_ROOT / "plugins" / "modules"))
 
-import kimi_deploy
-
-sys.modules["ansible.module_utils.kimi_deploy"] = kimi_deploy
+kimi_deploy = importlib.import_module(f"{COLLECTION_PACKAGE}.plugins.module_utils.kimi_deploy")
+sys.modules["kimi_deploy"] = kimi_deploy
 for _info in pkgutil.iter_modules(kimi_deploy.__path__):
-    _mod = importlib.import_module(f"kimi_deploy.{_info.name}")
-    sys.modules[f"ansible.module_utils.kimi_deploy.{_info.name}"] = _mod
+    _mod = importlib.import_module(f"{kimi_deploy.__name__}.{_info.name}")
+    sys.modules[f"kimi_deploy.{_info.name}"] = _mod

@@ -28,12 +28,20 @@ import os
 import secrets
 import sys
 import time
+import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+try:
+    import httpx
+except ImportError:
+    # Only the release venv has httpx (vLLM depends on it); the module says so with missing_required_lib.
+    httpx = None
+    HTTPX_IMPORT_ERROR: str | None = traceback.format_exc()
+else:
+    HTTPX_IMPORT_ERROR = None
 
 from .acceptance import (
     GROWTH_RULES,

@@ -679,7 +679,8 @@ class Planner:
                                           kv_dtype, start_block, kernel_min)
             if best is None or (ev.feasible, ev.num_blocks) > (best.feasible, best.num_blocks):
                 best = ev
-        assert best is not None
+        if best is None:  # every partition list has at least one entry
+            raise AssertionError("no partition evaluated")
         return best
 
     def _evaluate_partition(self, layout: Layout, partition: tuple[int, ...] | None, node: NodeFacts,
@@ -1272,7 +1273,6 @@ def load_model(*, model_dir: str | None = None, model_config: str | dict[str, An
         profile = load_profile(config, name=name or default_name)
         records = records_from_tensor_table(tensor_table)
     else:
-        assert hf_repo is not None
         config = read_hub_config(hf_repo, revision, hf_endpoint, hf_token)
         profile = load_profile(config, name=name or hf_repo.rsplit("/", 1)[-1])
         records = records_from_hub(hf_repo, revision, hf_endpoint, hf_token)
