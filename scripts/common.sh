@@ -78,7 +78,7 @@ EOC
 
 ensure_controller_venv() {
   local stamp="$KIMI_VENV/.requirements.sha256" want
-  want=$(cat "$REPO_ROOT"/requirements/controller.txt | sha256sum | cut -d' ' -f1)
+  want=$(cat "$REPO_ROOT"/requirements/controller.txt "$REPO_ROOT"/requirements/runtime.txt "$REPO_ROOT"/requirements.yml | sha256sum | cut -d' ' -f1)
   if [ ! -x "$KIMI_VENV/bin/ansible-playbook" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     log "Building the controller venv ($KIMI_VENV)"
     python3 -m venv "$KIMI_VENV"
@@ -86,6 +86,9 @@ ensure_controller_venv() {
     "$KIMI_VENV/bin/pip" install -q -r "$REPO_ROOT/requirements/controller.txt" 2>&1 \
       | grep -v '^WARNING: Location' || true
     "$KIMI_VENV/bin/ansible-playbook" --version >/dev/null
+    # The collections requirements.yml names come with the pinned ansible package: check, offline, that
+    # they satisfy it (Galaxy is not reachable here; an execution environment installs from the file).
+    (cd "$REPO_ROOT" && "$KIMI_VENV/bin/ansible-galaxy" collection install --offline -r requirements.yml >/dev/null)
     echo "$want" > "$stamp"
   fi
   export PATH="$KIMI_VENV/bin:$PATH"
