@@ -134,8 +134,8 @@ def step_proc_devices(host: Host, out: Path) -> dict[str, Any]:
 
 def step_dev_nvidia(host: Host, out: Path) -> dict[str, Any]:
     dev = Path(host.dev_dir)
-    paths = sorted(str(p) for p in dev.glob("nvidia*")) + ([str(dev / "infiniband")] if (dev / "infiniband").exists()
-                                                          else [])
+    infiniband = [str(dev / "infiniband")] if (dev / "infiniband").exists() else []
+    paths = sorted(str(p) for p in dev.glob("nvidia*")) + infiniband
     if not paths:
         return {"skipped": f"no {dev}/nvidia* nodes"}
     proc = _command(host, ["ls", "-l", *paths])

@@ -642,8 +642,10 @@ def test_runner_rejects_a_500_on_over_long_input_and_shows_the_exchange():
     assert "over_limit_text" in results["msg"] and "Response: 500" in results["msg"]
 
 
-@pytest.mark.parametrize(("fault", "detail"), [("error_event", "error event in the stream: EngineCore"),
-                                              ("no_done", "the stream ended without data: [DONE]")])
+@pytest.mark.parametrize(("fault", "detail"), [
+    ("error_event", "error event in the stream: EngineCore"),
+    ("no_done", "the stream ended without data: [DONE]"),
+])
 def test_runner_rejects_broken_streams(fault, detail):
     results = _run(FakeVllm(stream_fault=fault))
     check = results["checks"]["short_chat_stream"]

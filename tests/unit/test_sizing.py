@@ -242,8 +242,8 @@ def test_vllm_feature_limits(k3):
 
 
 def test_speculative_tokens_grow_the_kda_state(k3):
-    plan = plan_k3(k3, nodes(1, B300), speculative_config={"method": "dspark", "num_speculative_tokens": 8,
-                                                            "model": "RedHatAI/Kimi-K3-speculator.dspark"})
+    speculative = {"method": "dspark", "num_speculative_tokens": 8, "model": "RedHatAI/Kimi-K3-speculator.dspark"}
+    plan = plan_k3(k3, nodes(1, B300), speculative_config=speculative)
     assert plan["fits"]
     state = (3 + 8) * (3 * 96 * 128 // 8) * 2 + (96 // 8) * 128 * 128 * 4  # conv grows by the draft tokens
     assert plan["block_size"] == 128 * math.ceil(state / (128 * 576)) == 1664  # fp8 MLA page of 576 B/token

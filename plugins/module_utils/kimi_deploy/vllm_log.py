@@ -205,8 +205,8 @@ def memory_profile(text: str) -> dict[str, Any]:
                 "logged: estimated CUDA graph memory" if estimate_applied
                 else "logged: CUDA graph estimate disabled (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0), nothing "
                      "subtracted")
-        elif "kv_available" in raw and ("non_kv_profile" in raw or "torch_peak_profile" in raw
-                                         or "consumed" in raw or "non_torch_usage" in raw):
+        elif "kv_available" in raw and any(key in raw for key in ("non_kv_profile", "torch_peak_profile",
+                                                                      "consumed", "non_torch_usage")):
             put("cudagraph_reserve_bytes", 0.0, "logged: no CUDA graph estimate in this version, nothing subtracted")
         weights = raw.get("weights_profile", raw.get("weights_loaded", raw.get("weights_usage")))
         consumed = raw.get("consumed_profile", raw.get("consumed"))
@@ -265,4 +265,3 @@ def memory_profile(text: str) -> dict[str, Any]:
         "startup_plan": plan[-1] if plan else None,
         "debug": bool(_DEBUG_LINE.search(text)) and "non_kv_profile" in raw,
     }
-
