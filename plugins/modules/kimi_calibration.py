@@ -21,7 +21,7 @@ description:
     build).
   - The file is stable JSON; the same start always writes the same bytes, so C(changed) means the reserves moved.
 version_added: "0.2.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   ledger_dir:
     description: The controller's ledger directory (C(kimi_ledger_dir)).
@@ -46,8 +46,10 @@ attributes:
   diff_mode:
     support: full
 seealso:
-  - module: kimi_ledger
-  - module: kimi_vllm_plan
+  - module: kimi.deploy.kimi_ledger
+  - module: kimi.deploy.kimi_vllm_plan
+extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
 """
 
 EXAMPLES = r"""

@@ -13,7 +13,7 @@ description:
   - Read-only; it changes nothing and behaves the same in check mode.
   - Credential values are never echoed (shown as C(***)). Pass whether the API key is set, never the key.
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   settings:
     description:
@@ -34,6 +34,7 @@ options:
     choices: [deploy, plan]
     default: deploy
 extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
   - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 

@@ -18,7 +18,7 @@ description:
   - For the Ray backend, C(KIMI_RAY_ARGS) (the C(ray start) arguments of this node) and C(RAY_ADDRESS).
   - O(state=query) computes and checks all of it and writes nothing (preflight, and the plan's dry render).
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   root:
     description: Deploy root; the layout and arguments come from C(<root>/current/release.json), unless O(layout).
@@ -91,6 +91,8 @@ attributes:
     support: full
   diff_mode:
     support: full
+extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
 """
 
 EXAMPLES = r"""

@@ -15,7 +15,7 @@ description:
     before C(vllm serve --distributed-executor-backend ray) creates its placement group.
   - Read-only.
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 requirements:
   - ray (in the Python that runs the module)
 options:
@@ -48,6 +48,7 @@ options:
     type: float
     default: 300
 extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
   - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 

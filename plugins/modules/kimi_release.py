@@ -14,7 +14,7 @@ description:
   - Releases are ordered by C(created_at) in their C(release.json), never by mtime. The rollback
     target is the release that served before the current one and whose acceptance did not fail.
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   root:
     description: Deploy root on the host (holds C(releases/), C(shared/) and C(current)).
@@ -121,6 +121,8 @@ attributes:
     support: full
   diff_mode:
     support: full
+extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
 """
 
 EXAMPLES = r"""

@@ -14,7 +14,7 @@ description:
     C(unknown), with the next single variable to change.
   - Pure computation (C(module_utils/kimi_deploy/slowness.py)); read-only, runs in check mode.
 version_added: "0.5.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   ledger_rows:
     description: Rows of the controller's C(ledger.jsonl).
@@ -29,6 +29,7 @@ options:
     type: str
     default: ""
 extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
   - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 

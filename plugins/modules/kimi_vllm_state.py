@@ -14,7 +14,7 @@ description:
     environment against the secrets file.
   - Read-only; runs in check mode.
 version_added: "0.4.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   root:
     description: Deploy root (holds C(current)).
@@ -29,6 +29,7 @@ options:
     type: path
     required: true
 extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
   - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 

@@ -21,7 +21,7 @@ description:
   - Read-only; runs in check mode. The decisions are in C(module_utils/kimi_deploy/host_status.py),
     C(diagnose.py) and C(slowness.py).
 version_added: "0.5.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   root:
     description: Deploy root (holds C(current/release.json)).
@@ -48,6 +48,7 @@ options:
     type: str
     default: ""
 extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
   - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 

@@ -16,7 +16,7 @@ description:
     hosts, or from the host's pip configuration. Removes O(remove_packages) after install.
   - Writes C(bin/kimi-vllm), vLLM's CLI, which also works for the CPU build whose own console script is broken.
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   venvs_dir:
     description: Directory holding the venvs, for example C(/opt/kimi/shared/venvs).
@@ -57,6 +57,7 @@ attributes:
   diff_mode:
     support: full
 extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
   - kimi.deploy.kimi.DEPLOY_LOCK
 """
 
@@ -146,7 +147,7 @@ def _check_config_file(module, path):
 
 
 def _vllm_version(module, python):
-    rc, out, _ = module.run_command([python, "-c", VERSION_PROBE])
+    rc, out, _unused = module.run_command([python, "-c", VERSION_PROBE])
     if rc != 0 or not out.strip():
         return ""
     version, dist = out.split()[:2]

@@ -13,7 +13,7 @@ description:
     file size (a truncated shard is caught without hashing it).
   - Hashes every file (sha256, in parallel threads) against the expected checksums, from
     O(expected_sha256), O(manifest_file), or the C(.cache/kimi-deploy/expected.json) that
-    M(kimi_hf_snapshot) writes. A cache of (size, mtime, ctime, inode) -> sha256 makes re-verifying
+    M(kimi.deploy.kimi_hf_snapshot) writes. A cache of (size, mtime, ctime, inode) -> sha256 makes re-verifying
     an unchanged tree cost only C(stat) calls.
   - Checks the tokenizer is present and consistent with the configs (vocabulary within
     C(vocab_size), every special token the configs name exists) and that C(auto_map) code files are
@@ -24,7 +24,7 @@ description:
   - Fails, naming every failed file and why, when anything does not hold.
   - Needs only the standard library, so it runs on the host's system python.
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   path:
     description: The model directory.
@@ -35,7 +35,7 @@ options:
     type: dict
   manifest_file:
     description:
-      - Expected checksums, as JSON (M(kimi_hf_snapshot)'s C(expected.json), or a flat name to sha256 map)
+      - Expected checksums, as JSON (M(kimi.deploy.kimi_hf_snapshot)'s C(expected.json), or a flat name to sha256 map)
         or as C(sha256sum) output.
       - Without this and O(expected_sha256), C(<path>/.cache/kimi-deploy/expected.json) is used when present.
     type: path
@@ -77,8 +77,9 @@ attributes:
   diff_mode:
     support: none
 seealso:
-  - module: kimi_hf_snapshot
+  - module: kimi.deploy.kimi_hf_snapshot
 extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
   - kimi.deploy.kimi.DEPLOY_LOCK
 """
 
@@ -117,7 +118,8 @@ failed_shards:
 refetch:
   description:
     - Failed files whose bytes are wrong (missing, truncated, corrupt, extra, another revision), for
-      M(kimi_hf_snapshot) O(kimi_hf_snapshot#module:refetch). Empty when only compatibility failed (architecture, GPU).
+      M(kimi.deploy.kimi_hf_snapshot) O(kimi.deploy.kimi_hf_snapshot#module:refetch). Empty when only compatibility
+      failed (architecture, GPU).
   returned: always
   type: list
   elements: str
