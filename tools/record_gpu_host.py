@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env python
 """Record what the GPU-unit tests and the sizing ledger need from a real GPU host, into one directory.
 
     sudo python3 tools/record_gpu_host.py OUT_DIR [--service-user kimi-vllm] [--python VENV/bin/python]
@@ -288,7 +288,7 @@ def record_host(out: Path, host: Host, steps: list[str] | None = None) -> dict[s
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", maxsplit=1)[0])
     parser.add_argument("out", type=Path, help="directory to write (created)")
     parser.add_argument("--python", default=sys.executable,
                         help="interpreter with torch for the CUDA probe (a release venv's bin/python)")

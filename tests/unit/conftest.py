@@ -10,6 +10,7 @@ or through the repository's link ``.ansible/collections/ansible_collections/kimi
 """
 
 import importlib
+import os
 import pkgutil
 import subprocess
 import sys
@@ -26,8 +27,12 @@ def _collections_root() -> Path:
     return REPO_ROOT / ".ansible" / "collections"
 
 
-if str(_collections_root()) not in sys.path:
-    sys.path.insert(0, str(_collections_root()))
+COLLECTIONS_ROOT = _collections_root()
+if str(COLLECTIONS_ROOT) not in sys.path:
+    sys.path.insert(0, str(COLLECTIONS_ROOT))
+# The ansible commands the tests run find kimi.deploy there too, whatever ansible.cfg they read.
+os.environ["ANSIBLE_COLLECTIONS_PATH"] = os.pathsep.join(
+    p for p in (str(COLLECTIONS_ROOT), os.environ.get("ANSIBLE_COLLECTIONS_PATH")) if p)
 sys.path.insert(0, str(REPO_ROOT / "plugins" / "modules"))
 
 kimi_deploy = importlib.import_module(f"{COLLECTION_PACKAGE}.plugins.module_utils.kimi_deploy")

@@ -109,9 +109,9 @@ def test_bad_option_combinations_fail(args, message):
 
 
 def test_documentation_parses():
-    out = subprocess.run([str(REPO / ".venv/bin/ansible-doc"), "-M", str(REPO / "plugins/modules"), "--json",
-                          "kimi_vllm_plan"], capture_output=True, text=True, check=True)
-    doc = json.loads(out.stdout)["kimi_vllm_plan"]["doc"]
+    out = subprocess.run([str(Path(sys.executable).parent / "ansible-doc"), "-t", "module", "--json",
+                          "kimi.deploy.kimi_vllm_plan"], cwd=REPO, capture_output=True, text=True, check=True)
+    doc = json.loads(out.stdout)["kimi.deploy.kimi_vllm_plan"]["doc"]
     assert doc["options"]["hf_token"]["type"] == "str"
     assert doc["attributes"]["check_mode"]["support"] == "full"
 

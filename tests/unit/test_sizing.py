@@ -173,7 +173,7 @@ def test_other_overrides(k3):
 
 
 def test_activation_estimate_grows_with_the_token_budget(k3):
-    profile, _ = k3
+    profile, _unused = k3
     small = activation_peak_bytes(profile, tp=8, stage_layers=47, max_num_batched_tokens=4096, max_num_seqs=16)
     large = activation_peak_bytes(profile, tp=8, stage_layers=47, max_num_batched_tokens=8192, max_num_seqs=16)
     logits = 16 * profile.vocab_size * 4 * 3
@@ -181,7 +181,7 @@ def test_activation_estimate_grows_with_the_token_budget(k3):
 
 
 def test_pp_partition_is_chosen_for_kv_and_exported(k3):
-    profile, _ = k3
+    profile, _unused = k3
     assert attention_pp_partition(profile, 2) == (48, 45)  # 12 MLA layers per stage
     for gpu in (H200, B200):
         auto = plan_k3(k3, nodes(2, gpu))

@@ -377,7 +377,7 @@ class AcceptanceRunner:
             search = exact_token_prompt(target)
             candidate = next(search)
             while True:
-                count, _ = await self._count_tokens(candidate, chat)
+                count, _unused = await self._count_tokens(candidate, chat)
                 try:
                     candidate = search.send(count)
                 except StopIteration as stop:
@@ -386,7 +386,7 @@ class AcceptanceRunner:
         return self._prompt_cache[key]
 
     async def _seed_token_ids(self) -> list[int]:
-        _, ids = await self._count_tokens(filler_text(64), chat=False, add_special_tokens=False)
+        _unused, ids = await self._count_tokens(filler_text(64), chat=False, add_special_tokens=False)
         return ids
 
     # ------------------------------------------------------------------------------------- driver
@@ -784,7 +784,7 @@ class AcceptanceRunner:
 
     async def _check_concurrency(self) -> Outcome:
         cfg = self.cfg
-        overhead, _ = await self._count_tokens("", chat=True)
+        overhead, _unused = await self._count_tokens("", chat=True)
         in_tokens, out_tokens = cfg.load_shape(overhead)
         text = await self._exact_text(in_tokens, chat=True)
         gpu = GpuMemory(self.nvml_loader())
@@ -824,7 +824,7 @@ class AcceptanceRunner:
 
         sampler_task = asyncio.create_task(sampler())
         try:
-            await asyncio.gather(*(worker() for _ in range(cfg.concurrency)))
+            await asyncio.gather(*(worker() for _unused in range(cfg.concurrency)))
         finally:
             run_end = time.monotonic()
             stop.set()
@@ -832,7 +832,7 @@ class AcceptanceRunner:
             gpu.close()
         summary = load_summary(records, run_start, run_end)
         scale = cfg.max_memory_growth_per_min / DEFAULT_RSS_LIMIT_PER_MIN
-        growth = {name: memory_growth([(t, v) for t, v in series[name]], rule, run_start=run_start,
+        growth = {name: memory_growth(list(series[name]), rule, run_start=run_start,
                                       run_end=deadline, warmup_fraction=cfg.warmup_fraction, limit_scale=scale)
                   for name, rule in GROWTH_RULES.items() if name in series}
         degradation = latency_degradation(records, run_start=run_start, run_end=deadline,
@@ -929,16 +929,16 @@ def main(argv: list[str] | None = None) -> int:
         config.validate()
         results = run_acceptance(config)
     except KimiDeployError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {err}", file=sys.stderr)  # pylint: disable=ansible-bad-function
         return 2
     if args.results_file:
         write_results(args.results_file, results)
-    print(summary_line(results), file=sys.stderr)
+    print(summary_line(results), file=sys.stderr)  # pylint: disable=ansible-bad-function
     if not results["passed"]:
-        print(results["msg"], file=sys.stderr)
-    print(json.dumps({k: results[k] for k in ("passed", "failed_checks", "suite_duration_s", "server")}))
+        print(results["msg"], file=sys.stderr)  # pylint: disable=ansible-bad-function
+    print(json.dumps({k: results[k] for k in ("passed", "failed_checks", "suite_duration_s", "server")}))  # pylint: disable=ansible-bad-function
     return 0 if results["passed"] else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main())  # pylint: disable=ansible-bad-function

@@ -376,4 +376,5 @@ def render_report(row: Mapping[str, Any], acceptance: Mapping[str, Any] | None, 
         "</body></html>",
     ]
     write_atomic(out, "\n".join(p for p in parts if p).encode("utf-8"))
-    return {"report_path": str(out), "image_files": image_files, "plots": [n for n, _, _ in images], "notes": notes}
+    plots = [name for name, _unused, _unused in images]
+    return {"report_path": str(out), "image_files": image_files, "plots": plots, "notes": notes}

@@ -570,7 +570,7 @@ class Planner:
         return known_good(self.profile.family, arch)
 
     def _kv_dtype(self, arch: str) -> tuple[str, list[str]]:
-        _, specific = self._family_defaults(arch)
+        _unused, specific = self._family_defaults(arch)
         requested = self.options.kv_cache_dtype
         if requested in specific.forbidden_kv_cache_dtypes:
             return requested, [f"kv_cache_dtype {requested} is refused for {self.profile.name} on {arch}: "
@@ -581,7 +581,7 @@ class Planner:
 
     def _attention_backend(self, arch: str) -> tuple[str, int]:
         """Backend whose block sizes vLLM will use, and the block it starts from before alignment."""
-        _, specific = self._family_defaults(arch)
+        _unused, specific = self._family_defaults(arch)
         backend = self.options.attention_backend or specific.attention_backend
         if backend is None:
             if self.profile.uses_mla:
@@ -657,7 +657,7 @@ class Planner:
 
     def evaluate(self, layout: Layout, node: NodeFacts, arch: str, kv_dtype: str) -> Evaluation:
         o, profile = self.options, self.profile
-        _, specific = self._family_defaults(arch)
+        _unused, specific = self._family_defaults(arch)
         total = node.gpu_memory_bytes
         workspace = o.workspace_reserve_bytes if o.workspace_reserve_bytes is not None else (
             MXFP4_MOE_WORKSPACE_BYTES if specific.mxfp4_workspace and profile.quantization
@@ -694,7 +694,7 @@ class Planner:
         args = (layout, partition, node, total, util, requested, workspace, context, kv_dtype, start_block,
                 kernel_min)
         ev = self._ledger(*args, max_seqs_cap=target)
-        for _ in range(4):
+        for _unused in range(4):
             cap = min(target, ev.full_length_sequences)
             if self.options.max_num_seqs or not ev.feasible or cap < 1 or cap == ev.max_num_seqs_cap:
                 break
@@ -1140,7 +1140,7 @@ class Planner:
                          json.dumps({"use_prefill_query_quantization": True, "mla_prefill_backend": "flashinfer"},
                                     separators=(",", ":"))]
         else:
-            general, _ = known_good(profile.family, "cpu")
+            general, _unused = known_good(profile.family, "cpu")
             args += list(general.args)
         return args, env
 
