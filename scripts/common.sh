@@ -78,7 +78,8 @@ EOC
 
 ensure_controller_venv() {
   local stamp="$KIMI_VENV/.requirements.sha256" want
-  want=$(cat "$REPO_ROOT"/requirements/controller.txt "$REPO_ROOT"/requirements/runtime.txt "$REPO_ROOT"/requirements.yml | sha256sum | cut -d' ' -f1)
+  want=$(cd "$REPO_ROOT" && sha256sum requirements/controller.txt requirements/runtime.txt requirements.yml \
+    | sha256sum | cut -d' ' -f1)
   if [ ! -x "$KIMI_VENV/bin/ansible-playbook" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     log "Building the controller venv ($KIMI_VENV)"
     python3 -m venv "$KIMI_VENV"
@@ -217,8 +218,8 @@ start_test_host() {
       -v "$KIMI_WHEELHOUSE:/srv/wheelhouse:ro" \
       "$KIMI_HOST_IMAGE" /sbin/init >/dev/null
   fi
-  local i
-  for i in $(seq 1 60); do
+  local _
+  for _ in $(seq 1 60); do
     if ssh -i "$KIMI_SSH_KEY" -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
         -o ConnectTimeout=2 -o LogLevel=ERROR "root@$ip" true 2>/dev/null; then
       return 0
