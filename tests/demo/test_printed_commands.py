@@ -135,7 +135,7 @@ def test_not_root_with_sudo_runs_itself_through_sudo(new_shell, shared_tmp):
     (fake / "sudo").write_text('#!/bin/sh\necho "sudo $*"\n')
     (fake / "sudo").chmod(0o755)
     rc, out, _unused = new_shell(f"PATH={fake}:$PATH setpriv --reuid=65534 --regid=65534 --clear-groups "
-                           "scripts/test.sh lint unit")
+                                 "scripts/test.sh lint unit")
     assert rc == 0, out
     assert out.strip().endswith(f"-- {REPO_ROOT}/scripts/test.sh lint unit"), out
 
