@@ -41,6 +41,8 @@ options:
     description: With O(release_id), the replica group the row belongs to.
     type: str
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
   diff_mode:

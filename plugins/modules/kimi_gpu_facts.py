@@ -82,6 +82,8 @@ options:
         C(kimi_gpu_devices).
     type: dict
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
     description: The module only reads, so check mode runs it in full and returns the same facts.

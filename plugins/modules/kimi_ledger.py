@@ -127,6 +127,8 @@ options:
     elements: str
     default: []
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
     description: Builds the row and the comparison and returns them, writes nothing; C(changed) says whether a

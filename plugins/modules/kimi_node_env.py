@@ -87,6 +87,8 @@ options:
     type: dict
     default: {}
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
   diff_mode:

@@ -117,6 +117,8 @@ options:
     type: bool
     default: false
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
   diff_mode:

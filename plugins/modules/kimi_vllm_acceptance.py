@@ -136,6 +136,8 @@ options:
     type: float
     default: 1.5
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
     description: In check mode no request is sent; the task is reported skipped.

@@ -185,6 +185,8 @@ options:
     type: bool
     default: false
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
     details: The module only computes; it changes nothing in either mode.

@@ -52,6 +52,8 @@ options:
         line, error message or module argument.
     type: path
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
   diff_mode:

@@ -71,6 +71,8 @@ options:
     type: int
     default: 600
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
     details: Verification is read-only; check mode only skips updating the digest cache.
