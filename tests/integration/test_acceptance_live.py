@@ -23,7 +23,7 @@ from vllm_server import VllmServer
 REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "tests" / "unit"))
 # The unit tests' conftest makes the modules importable in-process (kimi_deploy registered as
-# ansible.module_utils.kimi_deploy); loaded under its own name, "conftest" is this directory's.
+# the collection's module_utils); loaded under its own name, "conftest" is this directory's.
 _spec = importlib.util.spec_from_file_location("kimi_unit_conftest", REPO_ROOT / "tests" / "unit" / "conftest.py")
 _spec.loader.exec_module(importlib.util.module_from_spec(_spec))
 import kimi_ledger

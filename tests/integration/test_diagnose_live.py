@@ -26,7 +26,7 @@ import pytest
 from vllm_server import VllmServer, base_env
 
 REPO = Path(__file__).resolve().parents[2]
-# The unit conftest registers kimi_deploy as ansible.module_utils.kimi_deploy and puts the modules on
+# The unit conftest registers kimi_deploy as the collection's module_utils and puts the modules on
 # sys.path; the module runs here need the same, so run it (it is idempotent).
 _spec = importlib.util.spec_from_file_location("kimi_unit_conftest", REPO / "tests/unit/conftest.py")
 _spec.loader.exec_module(importlib.util.module_from_spec(_spec))

@@ -23,7 +23,7 @@ import pytest
 from hub_mirror import HubServer, git_blob_sha1
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-# The unit conftest registers kimi_deploy as ansible.module_utils.kimi_deploy and puts the modules and
+# The unit conftest registers kimi_deploy as the collection's module_utils and puts the modules and
 # module_harness on sys.path; the module tests here need the same, so run it (it is idempotent).
 _spec = importlib.util.spec_from_file_location("kimi_unit_conftest", REPO_ROOT / "tests/unit/conftest.py")
 _spec.loader.exec_module(importlib.util.module_from_spec(_spec))

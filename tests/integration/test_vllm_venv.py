@@ -10,7 +10,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "plugins" / "modules"))
 sys.path.insert(0, str(REPO / "tests" / "unit"))
-import conftest as _unit_conftest  # noqa: F401  registers ansible.module_utils.kimi_deploy
+import conftest as _unit_conftest  # noqa: F401  registers the collection's kimi_deploy
 import kimi_vllm_venv
 from module_harness import run_module
 
