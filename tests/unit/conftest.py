@@ -31,9 +31,14 @@ COLLECTIONS_ROOT = _collections_root()
 if str(COLLECTIONS_ROOT) not in sys.path:
     sys.path.insert(0, str(COLLECTIONS_ROOT))
 # The ansible commands the tests run find kimi.deploy there too, whatever ansible.cfg they read.
-os.environ["ANSIBLE_COLLECTIONS_PATH"] = os.pathsep.join(
-    p for p in (str(COLLECTIONS_ROOT), os.environ.get("ANSIBLE_COLLECTIONS_PATH")) if p)
+# (ansible-test sets it already, to this one directory, and its pytest plugin wants it left so.)
+if str(COLLECTIONS_ROOT) not in os.environ.get("ANSIBLE_COLLECTIONS_PATH", "").split(os.pathsep):
+    os.environ["ANSIBLE_COLLECTIONS_PATH"] = os.pathsep.join(
+        p for p in (str(COLLECTIONS_ROOT), os.environ.get("ANSIBLE_COLLECTIONS_PATH")) if p)
 sys.path.insert(0, str(REPO_ROOT / "plugins" / "modules"))
+# The helpers beside the tests (module_harness, published_logs): ansible-test imports test files as
+# packages of the collection, so pytest does not put this directory on the path itself.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 kimi_deploy = importlib.import_module(f"{COLLECTION_PACKAGE}.plugins.module_utils.kimi_deploy")
 sys.modules["kimi_deploy"] = kimi_deploy
