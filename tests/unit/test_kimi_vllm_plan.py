@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -109,7 +111,9 @@ def test_bad_option_combinations_fail(args, message):
 
 
 def test_documentation_parses():
-    out = subprocess.run([str(Path(sys.executable).parent / "ansible-doc"), "-t", "module", "--json",
+    # The venv's own, else the one on the PATH (ansible-test's venvs have no ansible bin/ of their own).
+    ansible_doc = shutil.which("ansible-doc", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    out = subprocess.run([ansible_doc, "-t", "module", "--json",
                           "kimi.deploy.kimi_vllm_plan"], cwd=REPO, capture_output=True, text=True, check=True)
     doc = json.loads(out.stdout)["kimi.deploy.kimi_vllm_plan"]["doc"]
     assert doc["options"]["hf_token"]["type"] == "str"
