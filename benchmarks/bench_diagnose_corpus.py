@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env python
 """Accuracy of diagnose() on the real-failure corpus: the fresh held-out part, the training part, k-fold over training.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env python
 """Benchmark the sizing engine: plan Kimi-K3 for an inventory of 64 nodes x 8 GPUs.
 
 Prints figures (not a timed test). The baseline, measured in the same run, is planning the same model
@@ -47,7 +47,7 @@ def inventory(count: int, gpu: str) -> list[dict]:
 
 def timed(fn, repeat: int) -> tuple[float, object]:
     samples, result = [], None
-    for _ in range(repeat):
+    for _unused in range(repeat):
         start = time.perf_counter()
         result = fn()
         samples.append(time.perf_counter() - start)

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env python
 """Benchmark kimi_weights_verify's hashing against sha256sum, and a cached re-verify against the first.
 
     .venv/bin/python benchmarks/bench_verify.py [--total-gib 2.5] [--files 10] [--workers N] [--cold]

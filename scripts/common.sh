@@ -7,7 +7,8 @@
 #     debootstrap and zstd to build the test-host image, git.
 #   - /etc/containers/containers.conf: runc, and ulimits capped to what this machine allows
 #     (podman's root default of 1048576 open files is refused without CAP_SYS_RESOURCE).
-#   - the controller venv (.venv): Ansible, molecule, linters, pinned in requirements/.
+#   - the controller venv (.venv): Ansible, molecule, linters, pinned in requirements/; and the
+#     link .ansible/collections/ansible_collections/kimi/deploy to this tree (the collection).
 #   - the vLLM wheelhouse ($KIMI_CACHE/wheelhouse): the test hosts are air-gapped like most GPU
 #     clusters, so the release venv is built with pip --no-index --find-links from it.
 #   - the test-host image localhost/kimi-testhost: Debian bookworm with systemd as PID 1 and
@@ -78,7 +79,8 @@ EOC
 
 ensure_controller_venv() {
   local stamp="$KIMI_VENV/.requirements.sha256" want
-  want=$(cat "$REPO_ROOT"/requirements/controller.txt | sha256sum | cut -d' ' -f1)
+  want=$(cd "$REPO_ROOT" && sha256sum requirements/controller.txt requirements/runtime.txt requirements.yml \
+    | sha256sum | cut -d' ' -f1)
   if [ ! -x "$KIMI_VENV/bin/ansible-playbook" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     log "Building the controller venv ($KIMI_VENV)"
     python3 -m venv "$KIMI_VENV"
@@ -86,9 +88,14 @@ ensure_controller_venv() {
     "$KIMI_VENV/bin/pip" install -q -r "$REPO_ROOT/requirements/controller.txt" 2>&1 \
       | grep -v '^WARNING: Location' || true
     "$KIMI_VENV/bin/ansible-playbook" --version >/dev/null
+    # The collections requirements.yml names come with the pinned ansible package: check, offline, that
+    # they satisfy it (Galaxy is not reachable here; an execution environment installs from the file).
+    (cd "$REPO_ROOT" && "$KIMI_VENV/bin/ansible-galaxy" collection install --offline -r requirements.yml >/dev/null)
     echo "$want" > "$stamp"
   fi
   export PATH="$KIMI_VENV/bin:$PATH"
+  # ansible.cfg finds the collection kimi.deploy (this work tree) through this link.
+  bash "$REPO_ROOT/scripts/collection_link.sh"
 }
 
 ensure_wheelhouse() {
@@ -212,8 +219,8 @@ start_test_host() {
       -v "$KIMI_WHEELHOUSE:/srv/wheelhouse:ro" \
       "$KIMI_HOST_IMAGE" /sbin/init >/dev/null
   fi
-  local i
-  for i in $(seq 1 60); do
+  local _
+  for _ in $(seq 1 60); do
     if ssh -i "$KIMI_SSH_KEY" -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
         -o ConnectTimeout=2 -o LogLevel=ERROR "root@$ip" true 2>/dev/null; then
       return 0

@@ -120,6 +120,8 @@ deploy() {
   start_hub
 
   playbook deploy.yml "${DEMO_ARGS[@]}" "$@"
+  # The newest report (the names carry no spaces: <group>-<release>-<time>.html).
+  # shellcheck disable=SC2012
   report=$(ls -t "$DEMO_DIR"/ledger/reports/*.html 2>/dev/null | head -1)
   cat <<EOM
 

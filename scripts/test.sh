@@ -14,7 +14,7 @@ wants() { local s; for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done
 
 t0=$(date +%s)
 bootstrap_all
-cd "$REPO_ROOT"
+cd "$REPO_ROOT" || exit 1
 export KIMI_TEST_TIMINGS=$KIMI_CACHE/test-timings.tsv
 : > "$KIMI_TEST_TIMINGS"
 stage_time() {
@@ -28,15 +28,18 @@ stage_time setup $(( $(date +%s) - t0 ))
 # of ||, errexit does not apply.
 run_lint() {
   local s m p; s=$(date +%s)
-  log "Lint: ruff, ansible-lint (production profile), ansible-doc, syntax checks"
+  log "Lint: ruff, ansible-lint (production profile), ansible-doc, syntax checks, ansible-test sanity"
   ruff check . || return 1
   ansible-lint --profile production -q || return 1
   for m in plugins/modules/kimi_*.py; do
-    ansible-doc -M plugins/modules "$(basename "$m" .py)" >/dev/null || return 1
+    ansible-doc -t module "kimi.deploy.$(basename "$m" .py)" >/dev/null || return 1
   done
   for p in deploy.yml rollback.yml playbooks/*.yml; do
     ansible-playbook --syntax-check -i inventories/demo "$p" >/dev/null || return 1
   done
+  # The gate of every collection module (validate-modules, pylint, import, ...), on the collection as
+  # ansible-test stages it; the unit tests run once, in the unit stage, with plain pytest.
+  bash scripts/ansible_test.sh sanity || return 1
   stage_time lint $(( $(date +%s) - s ))
 }
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env python
 """Build a header-only stand-in of the published Kimi K3 checkpoint: the real layout, tiny data.
 
     build_k3_standin.py --out DIR [--table data/models/kimi-k3/tensor-table.json]

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env python
 """Build a tiny random-weight model that the real vLLM serves, with no hub and no torch.
 
     build_tiny_model.py --arch llama --out DIR [--seed 0] [--shards 2]
@@ -60,7 +60,7 @@ def _corpus(seed: int, lines: int = 4000) -> list[str]:
     rng = np.random.default_rng(seed)
     vocab = _WORDS + _EXTRA
     out = []
-    for _ in range(lines):
+    for _unused in range(lines):
         n = int(rng.integers(4, 16))
         words = [vocab[int(i)] for i in rng.integers(0, len(vocab), n)]
         out.append(" ".join(words) + rng.choice([".", "?", "!", ",", ":"]))

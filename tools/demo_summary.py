@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env python
 """What the demo's deploy just did, in a few lines: the plan's memory ledger, the acceptance verdict with
 its headline figures, the release serving now and the one before it.
 

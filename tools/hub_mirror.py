@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env python
 """A real hub-compatible server: olah 0.5.4 in offline mirror mode, serving git repos we build.
 
 Used by the fetch tests, the demo and the molecule scenarios, so the weights reach test hosts the

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env python
 """Record what the GPU-unit tests and the sizing ledger need from a real GPU host, into one directory.
 
     sudo python3 tools/record_gpu_host.py OUT_DIR [--service-user kimi-vllm] [--python VENV/bin/python]
@@ -133,8 +133,8 @@ def step_proc_devices(host: Host, out: Path) -> dict[str, Any]:
 
 def step_dev_nvidia(host: Host, out: Path) -> dict[str, Any]:
     dev = Path(host.dev_dir)
-    paths = sorted(str(p) for p in dev.glob("nvidia*")) + ([str(dev / "infiniband")] if (dev / "infiniband").exists()
-                                                          else [])
+    infiniband = [str(dev / "infiniband")] if (dev / "infiniband").exists() else []
+    paths = sorted(str(p) for p in dev.glob("nvidia*")) + infiniband
     if not paths:
         return {"skipped": f"no {dev}/nvidia* nodes"}
     proc = _command(host, ["ls", "-l", *paths])
@@ -287,7 +287,7 @@ def record_host(out: Path, host: Host, steps: list[str] | None = None) -> dict[s
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", maxsplit=1)[0])
     parser.add_argument("out", type=Path, help="directory to write (created)")
     parser.add_argument("--python", default=sys.executable,
                         help="interpreter with torch for the CUDA probe (a release venv's bin/python)")

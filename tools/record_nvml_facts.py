@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env python
 """Record what NVML says about a GPU host as JSON, and replay such JSON as fake pynvml bindings.
 
     record_nvml_facts.py --record OUT.json             # on a GPU host, with nvidia-ml-py installed
@@ -272,7 +272,7 @@ def record(nvml: Any) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", maxsplit=1)[0])
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--record", metavar="OUT", help="write this host's NVML answers to OUT (needs pynvml)")
     mode.add_argument("--show", metavar="FIXTURE", help="replay FIXTURE and print the facts it gives")

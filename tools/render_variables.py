@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env python
 """Write docs/variables.md from every role's meta/argument_specs.yml (the contract is the source).
 
     render_variables.py            # rewrite docs/variables.md

@@ -93,7 +93,7 @@ def record_timing(name: str, seconds: float) -> None:
 
 
 def healthy(host) -> bool:
-    status, _ = api(host, "/v1/models")
+    status, _unused = api(host, "/v1/models")
     return status == 200
 
 

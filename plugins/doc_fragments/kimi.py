@@ -11,6 +11,8 @@ attributes:
     support: full
   diff_mode:
     support: none
+  platform:
+    platforms: posix
 """
 
     # The long tasks that keep the run's deploy lock alive while they work.

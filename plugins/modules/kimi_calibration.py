@@ -21,7 +21,7 @@ description:
     build).
   - The file is stable JSON; the same start always writes the same bytes, so C(changed) means the reserves moved.
 version_added: "0.2.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   ledger_dir:
     description: The controller's ledger directory (C(kimi_ledger_dir)).
@@ -41,13 +41,17 @@ options:
     description: With O(release_id), the replica group the row belongs to.
     type: str
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
   diff_mode:
     support: full
 seealso:
-  - module: kimi_ledger
-  - module: kimi_vllm_plan
+  - module: kimi.deploy.kimi_ledger
+  - module: kimi.deploy.kimi_vllm_plan
+extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
 """
 
 EXAMPLES = r"""
@@ -83,9 +87,13 @@ import tempfile
 from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.calibration import choose_row, dumps, from_ledger_row
-from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.core.ledger import JSONL_NAME, read_rows
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.calibration import (
+    choose_row,
+    dumps,
+    from_ledger_row,
+)
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.ledger import JSONL_NAME, read_rows
 
 
 def main():

@@ -21,7 +21,7 @@ description:
   - O(state=released) removes the lock when O(run_id) holds it, and warns when another run took it over.
   - The lock leaves nothing behind once released, so all states report C(changed=false).
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   path:
     description:
@@ -76,7 +76,8 @@ options:
 notes:
   - In check mode the lock is still taken, refreshed and released, so a dry run does not race a real deploy.
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -137,8 +138,14 @@ held_by:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.io.deploy_lock import LockLost, acquire, heartbeat, hold, release
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.deploy_lock import (
+    LockLost,
+    acquire,
+    heartbeat,
+    hold,
+    release,
+)
 
 
 def main():

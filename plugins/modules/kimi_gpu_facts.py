@@ -1,4 +1,6 @@
 #!/usr/bin/python
+# Copyright: kimi-deploy contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Ansible module: read GPU facts through NVML (or take them from an override) and host limits."""
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ description:
     whether these stop the play.
   - Read-only; never changes anything.
 version_added: "0.1.0"
-author: kimi-deploy
+author: kimi-deploy contributors (!UNKNOWN)
 requirements:
   - On GPU hosts, the C(nvidia-ml-py) package for the Python that runs this module, and the NVIDIA driver.
 options:
@@ -80,6 +82,8 @@ options:
         C(kimi_gpu_devices).
     type: dict
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
     description: The module only reads, so check mode runs it in full and returns the same facts.
@@ -92,6 +96,9 @@ notes:
     systemd unit (C(LimitNOFILE)).
   - Memory in use comes from NVML's C(nvmlDeviceGetMemoryInfo); recent drivers count a few MiB of driver
     reservation as used on an idle GPU.
+extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.facts
 """
 
 EXAMPLES = r"""
@@ -220,13 +227,13 @@ import importlib
 import sys
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.core.gpu_devices import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.gpu_devices import (
     FABRIC_MANAGER_UNIT,
     device_problems,
     read_device_facts,
 )
-from ansible.module_utils.kimi_deploy.io.gpu_facts import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.gpu_facts import (
     driver_problems,
     gpu_problems,
     read_host_facts,

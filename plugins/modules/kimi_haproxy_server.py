@@ -74,8 +74,13 @@ status:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.io.haproxy_runtime import admin_state, server_stat, set_server_state, wait_idle
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.haproxy_runtime import (
+    admin_state,
+    server_stat,
+    set_server_state,
+    wait_idle,
+)
 
 
 def main():

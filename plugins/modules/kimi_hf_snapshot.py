@@ -17,7 +17,7 @@ description:
   - Downloads into C(<dir>.partial) and renames it when complete. Rerunning after an interruption
     fetches only the files that did not finish.
   - Writes the expected sha256 of every LFS file (git blob sha1 of small files) from the repo's tree
-    listing to C(<dir>/.cache/kimi-deploy/expected.json), which M(kimi_weights_verify) reads.
+    listing to C(<dir>/.cache/kimi-deploy/expected.json), which M(kimi.deploy.kimi_weights_verify) reads.
   - Writes a JSON progress file while downloading; watch it with C(watch -n5 cat <progress_file>),
     or run the task with C(async) and read it between polls.
   - With O(source_path), uses weights already on the host (an NFS export, or a copy pushed from the
@@ -25,7 +25,7 @@ description:
   - Check mode resolves the revision, lists the files, checks disk space and reports what would be
     fetched; it downloads nothing.
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   repo_id:
     description: Model repo as C(<org>/<name>); names the directory in the store.
@@ -68,7 +68,7 @@ options:
     default: 8
   refetch:
     description:
-      - Files to fetch again although present (M(kimi_weights_verify) returns them as C(refetch)).
+      - Files to fetch again although present (M(kimi.deploy.kimi_weights_verify) returns them as C(refetch)).
       - A named file that is not in the repo at the pinned sha is removed (an extra shard from another revision).
     type: list
     elements: str
@@ -106,10 +106,11 @@ options:
 requirements:
   - huggingface_hub >= 2.0 on the host python (not needed with O(source_path))
 seealso:
-  - module: kimi_weights_verify
+  - module: kimi.deploy.kimi_weights_verify
 extends_documentation_fragment:
-  - kimi.DEPLOY_LOCK
-  - kimi.CHECK_MODE_NO_DIFF
+  - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.DEPLOY_LOCK
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -190,7 +191,9 @@ bytes_required:
   returned: when anything is to be fetched or copied
   type: int
 manifest_file:
-  description: Expected checksums for M(kimi_weights_verify) (O(manifest_file) there).
+  description: >-
+    Expected checksums for M(kimi.deploy.kimi_weights_verify)
+    (O(kimi.deploy.kimi_weights_verify#module:manifest_file)).
   returned: always
   type: str
 progress_file:
@@ -211,10 +214,14 @@ changed:
 import os
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.io.deploy_lock import LOCK_OPTION, keep_alive, lock_report
-from ansible.module_utils.kimi_deploy.io.fetch_lock import FetchLock
-from ansible.module_utils.kimi_deploy.io.hf_fetch import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.deploy_lock import (
+    LOCK_OPTION,
+    keep_alive,
+    lock_report,
+)
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.fetch_lock import FetchLock
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.hf_fetch import (
     FetchRequest,
     fetch_snapshot,
     read_token_file,

@@ -13,7 +13,7 @@ description:
   - Read-only; it changes nothing and behaves the same in check mode.
   - Credential values are never echoed (shown as C(***)). Pass whether the API key is set, never the key.
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   settings:
     description:
@@ -34,7 +34,8 @@ options:
     choices: [deploy, plan]
     default: deploy
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -61,7 +62,7 @@ rules:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.validation import RULES, check
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.validation import RULES, check
 
 
 def main():

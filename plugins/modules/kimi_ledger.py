@@ -1,4 +1,6 @@
 #!/usr/bin/python
+# Copyright: kimi-deploy contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Ansible module: append a deploy attempt's row to the controller's ledger and write its HTML report."""
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ description:
   - "Runs on the controller; use C(delegate_to: localhost). Appends are serialised with a lock file, so
     several hosts may record at once."
 version_added: "0.1.0"
-author: kimi-deploy
+author: kimi-deploy contributors (!UNKNOWN)
 requirements:
   - matplotlib on the controller for the plots (the report is written without them otherwise).
 options:
@@ -80,11 +82,12 @@ options:
     default: ""
   log_facts:
     description:
-      - What M(kimi_vllm_log_facts) read from the start's log on the host (its C(facts)); replaces O(journal_text).
+      - What M(kimi.deploy.kimi_vllm_log_facts) read from the start's log on the host (its C(facts));
+        replaces O(journal_text).
     type: dict
   predicted_memory:
     description:
-      - The plan's C(memory) (M(kimi_vllm_plan)); each memory item the start measured is recorded beside its
+      - The plan's C(memory) (M(kimi.deploy.kimi_vllm_plan)); each memory item the start measured is recorded beside its
         prediction, with the error, in the row's C(reserves).
     type: dict
   plan_calibration:
@@ -95,12 +98,14 @@ options:
     type: dict
   acceptance:
     description:
-      - The registered result of M(kimi_vllm_acceptance), passed or failed. Left out (with
+      - The registered result of M(kimi.deploy.kimi_vllm_acceptance), passed or failed. Left out (with
         O(acceptance_file) also left out) when the attempt failed before acceptance; the row then records
         the check C(acceptance_not_run) as failed.
     type: dict
   acceptance_file:
-    description: The acceptance results JSON on the controller (its O(kimi_vllm_acceptance) C(results_file), fetched).
+    description: >-
+      The acceptance results JSON on the controller (O(kimi.deploy.kimi_vllm_acceptance#module:results_file),
+      fetched).
     type: path
   report:
     description: Write the HTML report.
@@ -123,6 +128,8 @@ options:
     elements: str
     default: []
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
     description: Builds the row and the comparison and returns them, writes nothing; C(changed) says whether a
@@ -130,7 +137,9 @@ attributes:
   diff_mode:
     support: none
 seealso:
-  - module: kimi_vllm_acceptance
+  - module: kimi.deploy.kimi_vllm_acceptance
+extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
 """
 
 EXAMPLES = r"""
@@ -208,9 +217,9 @@ import re
 from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.calibration import drift_warning
-from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.core.ledger import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.calibration import drift_warning
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.ledger import (
     JSONL_NAME,
     append_row,
     build_row,
@@ -219,7 +228,7 @@ from ansible.module_utils.kimi_deploy.core.ledger import (
     read_rows,
     redact_strings,
 )
-from ansible.module_utils.kimi_deploy.core.report import render_report
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.report import render_report
 
 
 def _file_part(text: str) -> str:
@@ -227,7 +236,7 @@ def _file_part(text: str) -> str:
 
 
 def _report_path(report_dir: Path, row: dict) -> Path:
-    stamp = re.sub(r"[^0-9T]", "", str(row["time"]).split("+")[0])
+    stamp = re.sub(r"[^0-9T]", "", str(row["time"]).split("+", maxsplit=1)[0])
     return report_dir / f"{_file_part(row['host_group'])}-{_file_part(row['release_id'])}-{stamp}.html"
 
 
@@ -244,7 +253,7 @@ def main():
             model_revision=dict(type="str", default=""),
             vllm_version=dict(type="str", default=""),
             launch_params=dict(type="raw"),
-            predicted_kv_tokens=dict(type="int"),
+            predicted_kv_tokens=dict(type="int", no_log=False),
             journal_text=dict(type="str", default=""),
             log_facts=dict(type="dict"),
             predicted_memory=dict(type="dict"),

@@ -18,7 +18,7 @@ description:
   - For the Ray backend, C(KIMI_RAY_ARGS) (the C(ray start) arguments of this node) and C(RAY_ADDRESS).
   - O(state=query) computes and checks all of it and writes nothing (preflight, and the plan's dry render).
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   root:
     description: Deploy root; the layout and arguments come from C(<root>/current/release.json), unless O(layout).
@@ -87,10 +87,14 @@ options:
     type: dict
     default: {}
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
   diff_mode:
     support: full
+extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
 """
 
 EXAMPLES = r"""
@@ -164,8 +168,8 @@ import tempfile
 from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.core.multinode import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.multinode import (
     Layout,
     backend_of,
     check_serve_args,
@@ -176,7 +180,7 @@ from ansible.module_utils.kimi_deploy.core.multinode import (
     render_env_file,
     vllm_node_args,
 )
-from ansible.module_utils.kimi_deploy.core.releases import load_release, read_current
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.releases import load_release, read_current
 
 
 def _positive(value):

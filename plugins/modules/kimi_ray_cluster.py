@@ -15,7 +15,7 @@ description:
     before C(vllm serve --distributed-executor-backend ray) creates its placement group.
   - Read-only.
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 requirements:
   - ray (in the Python that runs the module)
 options:
@@ -48,7 +48,8 @@ options:
     type: float
     default: 300
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -81,7 +82,7 @@ import sys
 import time
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.multinode import ray_cluster_problems
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.multinode import ray_cluster_problems
 
 
 def _summary(nodes):

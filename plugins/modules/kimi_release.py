@@ -14,7 +14,7 @@ description:
   - Releases are ordered by C(created_at) in their C(release.json), never by mtime. The rollback
     target is the release that served before the current one and whose acceptance did not fail.
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   root:
     description: Deploy root on the host (holds C(releases/), C(shared/) and C(current)).
@@ -121,10 +121,14 @@ options:
     type: bool
     default: false
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
   diff_mode:
     support: full
+extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
 """
 
 EXAMPLES = r"""
@@ -230,9 +234,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.core.files import write_json_atomic
-from ansible.module_utils.kimi_deploy.core.releases import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.files import write_json_atomic
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.releases import (
     PENDING,
     RELEASE_FILE,
     SHARED_DIR,
@@ -250,7 +254,7 @@ from ansible.module_utils.kimi_deploy.core.releases import (
     to_prune,
     validate_id,
 )
-from ansible.module_utils.kimi_deploy.core.releases import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.releases import (
     release_id as derive_release_id,
 )
 

@@ -15,7 +15,7 @@ description:
     list it, and a host claimed by two replicas, saying what to change.
   - Pure computation on inventory data; run it on the controller. Changes nothing.
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   hosts:
     description: The play's hosts, in play order (C(ansible_play_hosts_all)).
@@ -35,7 +35,8 @@ options:
     type: raw
     default: 1
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -80,8 +81,8 @@ order:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.core.multinode import plan_rollout
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.multinode import plan_rollout
 
 
 def main():

@@ -1,4 +1,6 @@
 #!/usr/bin/python
+# Copyright: kimi-deploy contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Ansible module: run the acceptance suite against a vLLM server and fail the task when it rejects."""
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ description:
     (median TTFT or time per output token in four windows after the warm-up).
   - Sends real requests but changes nothing, so it never reports C(changed).
 version_added: "0.1.0"
-author: kimi-deploy
+author: kimi-deploy contributors (!UNKNOWN)
 requirements:
   - httpx (0.23 or later) for the Python that runs the module. vLLM depends on it, so run the task with
     C(ansible_python_interpreter) set to the release venv's python.
@@ -153,6 +155,8 @@ options:
     elements: str
     choices: [text, image, tools]
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
     description: In check mode no request is sent; the task is reported skipped.
@@ -164,9 +168,10 @@ notes:
     the flat ones (top-level C(message), C(type), C(code), or FastAPI's C(detail)).
   - The suite needs C(/tokenize) (on by default in vLLM's OpenAI server) to count prompt tokens exactly.
 seealso:
-  - module: kimi_ledger
+  - module: kimi.deploy.kimi_ledger
 extends_documentation_fragment:
-  - kimi.DEPLOY_LOCK
+  - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.DEPLOY_LOCK
 """
 
 EXAMPLES = r"""
@@ -266,12 +271,20 @@ msg:
 import traceback
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
-from ansible.module_utils.kimi_deploy.core.acceptance import AcceptanceConfig
-from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.io.deploy_lock import LOCK_OPTION, keep_alive, lock_report
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.acceptance import AcceptanceConfig
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.deploy_lock import (
+    LOCK_OPTION,
+    keep_alive,
+    lock_report,
+)
 
 try:
-    from ansible.module_utils.kimi_deploy.io.acceptance_client import run_acceptance, write_results
+    # Only the release venv has httpx (vLLM depends on it); the module says so with missing_required_lib.
+    from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.acceptance_client import (
+        run_acceptance,
+        write_results,
+    )
 except ImportError:
     HTTPX_IMPORT_ERROR = traceback.format_exc()
 else:
@@ -293,7 +306,7 @@ def main():
             api_key=dict(type="str", default="", no_log=True),
             expect_api_key=dict(type="bool", default=True),
             max_model_len=dict(type="int", required=True),
-            max_output_tokens=dict(type="int", required=True),
+            max_output_tokens=dict(type="int", no_log=False, required=True),
             concurrency=dict(type="int", required=True),
             duration_s=dict(type="float"),
             profile=dict(type="str", choices=["full", "quick"], default="full"),
@@ -301,8 +314,8 @@ def main():
             fail_on_reject=dict(type="bool", default=True),
             server_pid=dict(type="int"),
             sample_interval_s=dict(type="float", default=2.0),
-            load_input_tokens=dict(type="int", default=512),
-            load_output_tokens=dict(type="int", default=128),
+            load_input_tokens=dict(type="int", no_log=False, default=512),
+            load_output_tokens=dict(type="int", no_log=False, default=128),
             request_timeout_s=dict(type="float", default=600.0),
             warmup_fraction=dict(type="float", default=0.25),
             max_memory_growth_per_min=dict(type="float", default=0.01),

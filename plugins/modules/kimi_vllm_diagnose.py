@@ -13,7 +13,7 @@ description:
     and, where the log gives the number, a concrete parameter change such as C(max_model_len).
   - The phase is that of the last milestone vLLM logged before the error (weights loaded, KV cache
     allocated, server listening), or of the step its traceback names. Warnings are returned as
-    O(risks) and become the cause only when a failure they explain follows. A serving engine whose
+    RV(risks) and become the cause only when a failure they explain follows. A serving engine whose
     only errors are clients' 4xx answers C(healthy=true) with phase C(none) and the client errors
     counted by status and route.
   - Wrapper lines such as C(Engine core initialization failed. See root cause above) are looked past
@@ -21,10 +21,10 @@ description:
     the latest failed start is diagnosed; errors logged after a requested shutdown are ignored.
   - Read-only; runs in check mode too.
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   log_text:
-    description: Log text to diagnose, for example the C(journal) returned by M(kimi_vllm_health).
+    description: Log text to diagnose, for example the C(journal) returned by M(kimi.deploy.kimi_vllm_health).
     type: str
   log_file:
     description: Path on the managed host of a log file the server wrote; its last O(lines) lines are read.
@@ -61,7 +61,8 @@ options:
 notes:
   - Exactly one of O(log_text), O(log_file) and O(unit) is required.
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -147,8 +148,8 @@ import re
 from collections import deque
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.diagnose import diagnose
-from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.diagnose import diagnose
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
 
 # journalctl's own lines: "-- No entries --", "-- Boot 3f2c... --".
 _JOURNAL_META = re.compile(r"^-- .* --$")

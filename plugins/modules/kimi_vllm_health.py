@@ -13,7 +13,7 @@ description:
     module fails at once instead of waiting out O(timeout_s). The journal tail is returned for diagnosis.
   - Read-only. Runs in check mode too (the probes change nothing).
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   url:
     description:
@@ -69,8 +69,9 @@ options:
     type: int
     default: 40
 extends_documentation_fragment:
-  - kimi.DEPLOY_LOCK
-  - kimi.CHECK_MODE_NO_DIFF
+  - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.DEPLOY_LOCK
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -120,9 +121,13 @@ journal:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.io.deploy_lock import LOCK_OPTION, keep_alive, lock_report
-from ansible.module_utils.kimi_deploy.io.health import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.deploy_lock import (
+    LOCK_OPTION,
+    keep_alive,
+    lock_report,
+)
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.health import (
     UNIT_PROPERTIES,
     UnitState,
     check_models,
@@ -147,7 +152,7 @@ def main():
             timeout_s=dict(type="float", default=3600),
             interval_s=dict(type="float", default=3),
             smoke=dict(type="bool", default=True),
-            smoke_max_tokens=dict(type="int", default=8),
+            smoke_max_tokens=dict(type="int", no_log=False, default=8),
             previous_invocation=dict(type="str", default=""),
             journal_lines=dict(type="int", default=40),
             deploy_lock=LOCK_OPTION,
@@ -171,7 +176,7 @@ def main():
         return UnitState.parse(out)
 
     def journal():
-        rc, out, _ = module.run_command(
+        rc, out, _unused = module.run_command(
             ["journalctl", "-u", unit, "-o", "cat", "--no-pager", "-n", str(p["journal_lines"])]
         )
         return out if rc == 0 else ""

@@ -19,7 +19,7 @@ description:
     never logged and are returned in C(facts.not_measured)."
   - Read-only.
 version_added: "0.2.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   unit:
     description: The systemd unit (without C(.service)) whose last start is read. Ignored with O(text).
@@ -28,9 +28,10 @@ options:
     description: The log text to read instead of the journal (a captured log, a test).
     type: str
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 seealso:
-  - module: kimi_ledger
+  - module: kimi.deploy.kimi_ledger
 """
 
 EXAMPLES = r"""
@@ -61,7 +62,7 @@ lines:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.vllm_log import memory_profile
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.vllm_log import memory_profile
 
 
 def main():

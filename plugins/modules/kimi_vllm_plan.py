@@ -19,7 +19,7 @@ description:
     C(--kv-cache-memory-bytes), with the token capacity vLLM will log.
   - Read-only; reads config.json and safetensors headers (locally, or from the hub's metadata), never weights.
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   model_dir:
     description: Local model directory (C(config.json) and safetensors shards; only headers are read).
@@ -49,8 +49,8 @@ options:
     type: str
   nodes:
     description:
-      - The nodes of this host group, as M(kimi_gpu_facts) reports them, C(name), C(gpus) (each with C(name) and
-        C(memory_total_mib), optionally C(memory_used_mib), C(compute_capability), C(architecture)),
+      - The nodes of this host group, as M(kimi.deploy.kimi_gpu_facts) reports them, C(name), C(gpus) (each with
+        C(name) and C(memory_total_mib), optionally C(memory_used_mib), C(compute_capability), C(architecture)),
         C(memory_total_mib) (host RAM), C(cpu_count) and optionally C(cpu_flags).
       - Nodes with C(gpus) empty select the CPU build when O(platform=auto).
     type: list
@@ -205,9 +205,9 @@ options:
     default: true
   calibration:
     description:
-      - The content of a calibration file the calibrate step wrote (M(kimi_calibration)), pinned by the inventory
-        (C(kimi_plan_calibration_file)). Its measured reserves (activation, non-torch, CUDA graphs) replace the
-        estimates when its key (GPU model, vLLM version, model and revision, layout, KV dtype) matches this plan;
+      - The content of a calibration file the calibrate step wrote (M(kimi.deploy.kimi_calibration)), pinned by the
+        inventory (C(kimi_plan_calibration_file)). Its measured reserves (activation, non-torch, CUDA graphs) replace
+        the estimates when its key (GPU model, vLLM version, model and revision, layout, KV dtype) matches this plan;
         otherwise the plan uses estimates and says why in C(warnings). A reserve set by hand wins over it.
       - The plan never reads a measurement by itself, so the same inputs always give the same plan.
     type: dict
@@ -221,6 +221,8 @@ options:
     type: bool
     default: false
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
     details: The module only computes; it changes nothing in either mode.
@@ -229,8 +231,10 @@ attributes:
 notes:
   - The memory ledger and every reserve are explained in C(docs/sizing.md).
 seealso:
-  - module: kimi_gpu_facts
-  - module: kimi_weights_verify
+  - module: kimi.deploy.kimi_gpu_facts
+  - module: kimi.deploy.kimi_weights_verify
+extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
 """
 
 EXAMPLES = r"""
@@ -412,9 +416,9 @@ summary:
 from dataclasses import fields
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core import calibration as cal
-from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.core.sizing import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core import calibration as cal
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.sizing import (
     BACKENDS,
     BusinessNeed,
     PlanOptions,
@@ -436,8 +440,8 @@ ARGUMENT_SPEC = dict(
     hf_token=dict(type="str", no_log=True),
     model_name=dict(type="str"),
     nodes=dict(type="list", elements="dict", required=True),
-    max_input_tokens=dict(type="int"),
-    max_output_tokens=dict(type="int"),
+    max_input_tokens=dict(type="int", no_log=False),
+    max_output_tokens=dict(type="int", no_log=False),
     max_model_len=dict(type="int"),
     concurrency=dict(type="int", default=1),
     kv_cache_dtype=dict(type="str", default="auto",
@@ -452,7 +456,7 @@ ARGUMENT_SPEC = dict(
     pp_layer_partition=dict(type="list", elements="int"),
     gpu_memory_utilization=dict(type="float"),
     max_num_seqs=dict(type="int"),
-    max_num_batched_tokens=dict(type="int"),
+    max_num_batched_tokens=dict(type="int", no_log=False),
     block_size=dict(type="int"),
     attention_backend=dict(type="str"),
     kv_cache_memory_bytes=dict(type="int"),

@@ -14,7 +14,7 @@ description:
     C(unknown), with the next single variable to change.
   - Pure computation (C(module_utils/kimi_deploy/core/slowness.py)); read-only, runs in check mode.
 version_added: "0.5.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   ledger_rows:
     description: Rows of the controller's C(ledger.jsonl).
@@ -29,7 +29,8 @@ options:
     type: str
     default: ""
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -74,7 +75,11 @@ line:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.slowness import metrics_from_text, slowness, summary_line
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.slowness import (
+    metrics_from_text,
+    slowness,
+    summary_line,
+)
 
 
 def main():

@@ -14,7 +14,7 @@ description:
     environment against the secrets file.
   - Read-only; runs in check mode.
 version_added: "0.4.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   root:
     description: Deploy root (holds C(current)).
@@ -29,7 +29,8 @@ options:
     type: path
     required: true
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -69,7 +70,7 @@ active_state:
 import os
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.service_state import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.service_state import (
     SECRETS_HASH_VAR,
     UNIT_PROPERTIES,
     parse_environ,

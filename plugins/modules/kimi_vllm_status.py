@@ -21,7 +21,7 @@ description:
   - Read-only; runs in check mode. The decisions are in C(module_utils/kimi_deploy/core/host_status.py),
     C(diagnose.py) and C(slowness.py).
 version_added: "0.5.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   root:
     description: Deploy root (holds C(current/release.json)).
@@ -48,7 +48,8 @@ options:
     type: str
     default: ""
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""
@@ -117,16 +118,16 @@ import os
 import re
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.diagnose import diagnose, last_failure
-from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.core.host_status import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.diagnose import diagnose, last_failure
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.host_status import (
     UNIT_PROPERTIES,
     acceptance_windows,
     host_status,
     parse_time,
 )
-from ansible.module_utils.kimi_deploy.core.service_state import parse_properties
-from ansible.module_utils.kimi_deploy.core.slowness import metrics_from_text, slowness
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.service_state import parse_properties
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.slowness import metrics_from_text, slowness
 
 _JOURNAL_META = re.compile(r"^-- .* --$")
 

@@ -16,7 +16,7 @@ description:
     hosts, or from the host's pip configuration. Removes O(remove_packages) after install.
   - Writes C(bin/kimi-vllm), vLLM's CLI, which also works for the CPU build whose own console script is broken.
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   venvs_dir:
     description: Directory holding the venvs, for example C(/opt/kimi/shared/venvs).
@@ -52,12 +52,15 @@ options:
         line, error message or module argument.
     type: path
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
   diff_mode:
     support: full
 extends_documentation_fragment:
-  - kimi.DEPLOY_LOCK
+  - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.DEPLOY_LOCK
 """
 
 EXAMPLES = r"""
@@ -108,8 +111,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.core.venvs import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.venvs import (
     ENTRYPOINT,
     MARKER,
     VERSION_PROBE,
@@ -120,7 +123,11 @@ from ansible.module_utils.kimi_deploy.core.venvs import (
     scrub_pip_output,
     venv_key,
 )
-from ansible.module_utils.kimi_deploy.io.deploy_lock import LOCK_OPTION, keep_alive, lock_report
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.deploy_lock import (
+    LOCK_OPTION,
+    keep_alive,
+    lock_report,
+)
 
 
 def _run(module, argv, what, config_file=""):
@@ -142,7 +149,7 @@ def _check_config_file(module, path):
 
 
 def _vllm_version(module, python):
-    rc, out, _ = module.run_command([python, "-c", VERSION_PROBE])
+    rc, out, _unused = module.run_command([python, "-c", VERSION_PROBE])
     if rc != 0 or not out.strip():
         return ""
     version, dist = out.split()[:2]

@@ -13,7 +13,7 @@ description:
     file size (a truncated shard is caught without hashing it).
   - Hashes every file (sha256, in parallel threads) against the expected checksums, from
     O(expected_sha256), O(manifest_file), or the C(.cache/kimi-deploy/expected.json) that
-    M(kimi_hf_snapshot) writes. A cache of (size, mtime, ctime, inode) -> sha256 makes re-verifying
+    M(kimi.deploy.kimi_hf_snapshot) writes. A cache of (size, mtime, ctime, inode) -> sha256 makes re-verifying
     an unchanged tree cost only C(stat) calls.
   - Checks the tokenizer is present and consistent with the configs (vocabulary within
     C(vocab_size), every special token the configs name exists) and that C(auto_map) code files are
@@ -24,7 +24,7 @@ description:
   - Fails, naming every failed file and why, when anything does not hold.
   - Needs only the standard library, so it runs on the host's system python.
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   path:
     description: The model directory.
@@ -35,7 +35,7 @@ options:
     type: dict
   manifest_file:
     description:
-      - Expected checksums, as JSON (M(kimi_hf_snapshot)'s C(expected.json), or a flat name to sha256 map)
+      - Expected checksums, as JSON (M(kimi.deploy.kimi_hf_snapshot)'s C(expected.json), or a flat name to sha256 map)
         or as C(sha256sum) output.
       - Without this and O(expected_sha256), C(<path>/.cache/kimi-deploy/expected.json) is used when present.
     type: path
@@ -71,15 +71,18 @@ options:
     type: int
     default: 600
 attributes:
+  platform:
+    platforms: posix
   check_mode:
     support: full
     details: Verification is read-only; check mode only skips updating the digest cache.
   diff_mode:
     support: none
 seealso:
-  - module: kimi_hf_snapshot
+  - module: kimi.deploy.kimi_hf_snapshot
 extends_documentation_fragment:
-  - kimi.DEPLOY_LOCK
+  - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.DEPLOY_LOCK
 """
 
 EXAMPLES = r"""
@@ -117,7 +120,8 @@ failed_shards:
 refetch:
   description:
     - Failed files whose bytes are wrong (missing, truncated, corrupt, extra, another revision), for
-      M(kimi_hf_snapshot) O(kimi_hf_snapshot#module:refetch). Empty when only compatibility failed (architecture, GPU).
+      M(kimi.deploy.kimi_hf_snapshot) O(kimi.deploy.kimi_hf_snapshot#module:refetch). Empty when only compatibility
+      failed (architecture, GPU).
   returned: always
   type: list
   elements: str
@@ -195,9 +199,13 @@ notes:
 import os
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.kimi_deploy.core.errors import KimiDeployError
-from ansible.module_utils.kimi_deploy.io.deploy_lock import LOCK_OPTION, keep_alive, lock_report
-from ansible.module_utils.kimi_deploy.io.weights_verify import (
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.deploy_lock import (
+    LOCK_OPTION,
+    keep_alive,
+    lock_report,
+)
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.weights_verify import (
     EXPECTED_MANIFEST,
     check_serving,
     load_expected,

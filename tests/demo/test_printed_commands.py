@@ -124,7 +124,7 @@ def test_readme_commands_need_no_sudo():
 
 
 def test_not_root_without_sudo_says_the_one_line_to_type(new_shell):
-    rc, out, _ = new_shell("setpriv --reuid=65534 --regid=65534 --clear-groups scripts/demo.sh rollback -v")
+    rc, out, _unused = new_shell("setpriv --reuid=65534 --regid=65534 --clear-groups scripts/demo.sh rollback -v")
     assert rc == 1, out
     assert f"type: su root -c '{REPO_ROOT}/scripts/demo.sh rollback -v'" in out
 
@@ -134,8 +134,8 @@ def test_not_root_with_sudo_runs_itself_through_sudo(new_shell, shared_tmp):
     fake.mkdir()
     (fake / "sudo").write_text('#!/bin/sh\necho "sudo $*"\n')
     (fake / "sudo").chmod(0o755)
-    rc, out, _ = new_shell(f"PATH={fake}:$PATH setpriv --reuid=65534 --regid=65534 --clear-groups "
-                           "scripts/test.sh lint unit")
+    rc, out, _unused = new_shell(f"PATH={fake}:$PATH setpriv --reuid=65534 --regid=65534 --clear-groups "
+                                 "scripts/test.sh lint unit")
     assert rc == 0, out
     assert out.strip().endswith(f"-- {REPO_ROOT}/scripts/test.sh lint unit"), out
 
@@ -150,7 +150,7 @@ def test_the_readme_first_command_deploys_and_prints_the_follow_up_commands(new_
     assert printed_block() in out, "the demo's closing lines are not what scripts/demo.sh commands prints"
 
 
-@pytest.mark.parametrize(("label", "command"), PRINTED, ids=[label for label, _ in PRINTED])
+@pytest.mark.parametrize(("label", "command"), PRINTED, ids=[label for label, _unused in PRINTED])
 def test_printed_command_works_in_a_new_shell(new_shell, label, command):
     rc, out, seconds = new_shell(command)
     record(label, command, seconds, rc, out)

@@ -114,7 +114,7 @@ def test_a_good_release_passes_every_check_with_numbers(good_results, server):
         assert load[key]["count"] > 0 and 0 < load[key]["p50"] <= load[key]["p95"] <= load[key]["p99"]
     memory = load["series"]["memory"]
     assert {"server_rss_bytes", "api_rss_bytes", "kv_cache_usage"} <= set(memory)
-    assert all(v > 1e8 for _, v in memory["server_rss_bytes"])  # the whole process tree, hundreds of MiB
+    assert all(v > 1e8 for _unused, v in memory["server_rss_bytes"])  # the whole process tree, hundreds of MiB
     assert all(g["passed"] for g in load["memory_growth"].values())
     assert results["server"]["vllm_version"] == "0.32.0"
     assert results["server"]["kv_cache_size_tokens"] == _derived_kv_tokens(server.model_dir)

@@ -116,7 +116,7 @@ def table_rows() -> list[str]:
 def rendered_readme() -> str:
     text = README.read_text(encoding="utf-8")
     head, rest = text.split(TABLE_START, 1)
-    _, tail = rest.split(TABLE_END, 1)
+    _unused, tail = rest.split(TABLE_END, 1)
     header = ("| id | kinds | vLLM | GPU | TP | max_model_len | available KV GiB | planner vs log | status |\n"
               "|---|---|---|---|---|---|---|---|---|\n")
     return head + TABLE_START + "\n" + header + "\n".join(table_rows()) + "\n" + TABLE_END + tail

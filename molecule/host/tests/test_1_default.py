@@ -77,7 +77,7 @@ def test_models_lists_served_name_and_chat_answers(host):
 
 
 def test_requests_without_the_key_are_refused(host):
-    status, _ = api(host, "/v1/models", key="")
+    status, _unused = api(host, "/v1/models", key="")
     assert status == 401
 
 

@@ -28,7 +28,7 @@ def _serving(host, release_id: str, max_num_seqs: int) -> None:
     args = process_args(host, main_pid(host))
     assert args[1] == f"{ROOT}/releases/{release_id}/venv/bin/kimi-vllm", args
     assert flag_value(args, "--max-num-seqs") == str(max_num_seqs)
-    status, _ = api(host, "/v1/models")
+    status, _unused = api(host, "/v1/models")
     assert status == 200
 
 

@@ -85,7 +85,7 @@ def test_second_concurrent_deploy_waits_then_stops_naming_the_holder(host):
         second = run_playbook("deploy.yml", "-l", "gpu_nodes", "-e", "kimi_preflight_lock_timeout_s=4", check=False)
     finally:
         os.killpg(first.pid, signal.SIGCONT)
-    rest, _ = first.communicate(timeout=900)
+    rest, _unused = first.communicate(timeout=900)
     out = " ".join(second.stdout.split())
     assert second.returncode != 0 and f"another deploy holds {LOCK}: {' '.join(holder.split())}" in out, _tail(second)
     assert first.returncode == 0, ("".join(seen) + rest)[-4000:]

@@ -4,6 +4,7 @@ builds a release whose ``model`` link resolves to them. It used to point at
 ``../../shared/models/<basename>``, which does not exist, and vLLM started on a dangling path."""
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -33,7 +34,9 @@ def test_release_model_link_resolves(tmp_path, in_place):
     (tmp_path / "play.yml").write_text(yaml.safe_dump(play))
     bindir = Path(sys.executable).parent
     env = {**os.environ, "PATH": f"{bindir}:{os.environ.get('PATH', '')}", "ANSIBLE_NOCOLOR": "1"}
-    proc = subprocess.run([str(bindir / "ansible-playbook"), "-i", "localhost,", str(tmp_path / "play.yml"),
+    # The venv's own, else the one on the PATH (ansible-test's venvs have no ansible bin/ of their own).
+    playbook = shutil.which("ansible-playbook", path=f"{bindir}{os.pathsep}{os.environ['PATH']}")
+    proc = subprocess.run([playbook, "-i", "localhost,", str(tmp_path / "play.yml"),
                            "-e", f"ansible_python_interpreter={sys.executable}"],
                           cwd=REPO, env=env, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]

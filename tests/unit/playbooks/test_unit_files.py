@@ -54,7 +54,7 @@ def device_allow(text: str) -> dict[str, str]:
     """DeviceAllow=char-<name> <access> lines as {name: access}."""
     allowed = {}
     for value in directives(text, "DeviceAllow"):
-        spec, _, access = value.partition(" ")
+        spec, _unused, access = value.partition(" ")
         assert spec.startswith("char-"), f"DeviceAllow by path or block device: {value}"
         allowed[spec.removeprefix("char-")] = access
     return allowed

@@ -53,7 +53,7 @@ def test_counts_match_the_published_checkpoint(standin):
 
 
 def test_ninety_six_shards_with_six_digit_totals(standin):
-    out, _ = standin
+    out, _unused = standin
     shards = sorted(p.name for p in out.glob("*.safetensors"))
     assert len(shards) == 96
     assert shards[0] == "model-00001-of-000096.safetensors" and shards[-1] == "model-00096-of-000096.safetensors"
@@ -61,7 +61,7 @@ def test_ninety_six_shards_with_six_digit_totals(standin):
 
 
 def test_tensors_sit_where_the_report_puts_them(standin):
-    out, _ = standin
+    out, _unused = standin
     index = json.loads((out / "model.safetensors.index.json").read_text())["weight_map"]
     assert index["language_model.model.layers.0.mlp.down_proj.weight"] == "model-00001-of-000096.safetensors"
     assert index["language_model.lm_head.weight"] == "model-00094-of-000096.safetensors"
@@ -74,12 +74,12 @@ def test_tensors_sit_where_the_report_puts_them(standin):
 
 
 def test_whole_standin_is_small(standin):
-    out, _ = standin
+    out, _unused = standin
     assert sum(p.stat().st_size for p in out.iterdir() if p.is_file()) < 200 * 1024**2
 
 
 def test_verifier_accepts_it_and_reports_what_k3_needs(standin, tmp_path):
-    out, _ = standin
+    out, _unused = standin
     model = link_tree(out, tmp_path / out.name)
     result = verify_model(model, workers=2)
     assert result.ok, result.failed
@@ -93,7 +93,7 @@ def test_verifier_accepts_it_and_reports_what_k3_needs(standin, tmp_path):
 
 
 def test_a_missing_shard_of_the_real_layout_is_named(standin, tmp_path):
-    out, _ = standin
+    out, _unused = standin
     model = link_tree(out, tmp_path / out.name)
     (model / "model-00050-of-000096.safetensors").unlink()
     truncated = model / "model-00051-of-000096.safetensors"

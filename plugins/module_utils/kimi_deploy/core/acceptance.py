@@ -186,11 +186,12 @@ PROFILES: dict[str, dict[str, Any]] = {
 
 
 def profile_plan(profile: str,
-                 profiles: Mapping[str, Mapping[str, Any]] = PROFILES) -> list[tuple[CheckSpec, str | None]]:
+                 profiles: Mapping[str, Mapping[str, Any]] | None = None) -> list[tuple[CheckSpec, str | None]]:
     """Every check in run order with the reason it is skipped (None when it runs).
 
     Raises when the profile is unknown or would skip a check of the mandatory long-input group.
     """
+    profiles = PROFILES if profiles is None else profiles
     if profile not in profiles:
         raise KimiDeployError(f"unknown acceptance profile {profile!r}: use one of {sorted(profiles)}")
     skips = profiles[profile]["skips"]
@@ -761,13 +762,13 @@ def memory_growth(samples: Sequence[tuple[float, float]], rule: GrowthRule, *, r
     limit = rule.limit_per_min * limit_scale
     result: dict[str, Any] = {"series": rule.series, "samples": len(kept), "limit_per_min": limit,
                               "relative": rule.relative, "noise_floor": rule.noise_floor}
-    if len(kept) < MIN_GROWTH_SAMPLES or len({t for t, _ in kept}) < 2:
+    if len(kept) < MIN_GROWTH_SAMPLES or len({t for t, _unused in kept}) < 2:
         result.update(passed=True, judged=False,
                       detail=f"{len(kept)} samples after warm-up, fewer than {MIN_GROWTH_SAMPLES}: not judged; "
                              "run longer or sample more often")
         return result
-    xs = [t for t, _ in kept]
-    ys = [v for _, v in kept]
+    xs = [t for t, _unused in kept]
+    ys = [v for _unused, v in kept]
     slope, intercept = least_squares(xs, ys)
     per_min = slope * 60.0
     mean = sum(ys) / len(ys)

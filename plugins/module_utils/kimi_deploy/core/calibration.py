@@ -89,7 +89,7 @@ def build(*, key: Mapping[str, Any], measured: Mapping[str, Any], source: Mappin
         "reserves": reserves,
         "measured": {k: int(v) for k, v in sorted(items.items())},
         "measured_from": dict(sorted((measured.get("from") or {}).items())),
-        "estimated": {k: v for k, v in sorted((measured.get("not_measured") or {}).items())},
+        "estimated": dict(sorted((measured.get("not_measured") or {}).items())),
         "source": {k: source[k] for k in sorted(source) if source[k] is not None},
     }
 

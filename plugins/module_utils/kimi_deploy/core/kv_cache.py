@@ -162,8 +162,8 @@ def kv_cache_groups(profile: ModelProfile) -> list[KvCacheGroup]:
         return [KvCacheGroup("attention", attention)]
     buckets = [("linear", linear), ("attention", attention)] if linear[0] < attention[0] else \
         [("attention", attention), ("linear", linear)]
-    smallest = min(len(layers) for _, layers in buckets)
-    largest = max(len(layers) for _, layers in buckets)
+    smallest = min(len(layers) for _unused, layers in buckets)
+    largest = max(len(layers) for _unused, layers in buckets)
     group_size = largest if largest < smallest * 1.5 else smallest
     groups = []
     for kind, layers in buckets:
@@ -196,7 +196,7 @@ class KvCacheLayout:
 
     def stage_bytes_per_block(self, stage: int) -> int:
         """``_get_kv_cache_bytes_per_block`` for this stage's projected groups."""
-        return max(count for _, count in self.stage_group_layers(stage)) * self.page_bytes
+        return max(count for _unused, count in self.stage_group_layers(stage)) * self.page_bytes
 
     def stage_kv_bytes_per_token(self, stage: int) -> int:
         attn = sum(count for g, count in self.stage_group_layers(stage) if g.kind == "attention")

@@ -332,6 +332,7 @@ def collectable_shared(root: str | Path, remaining: Iterable[str] | None = None)
             if kind_dir.is_dir() else []
     return unused_shared(entries, used)
 
+
 # ---------------------------------------------------------------------------------------------
 # Which release should serve, and how a release serves (issue 11 sections 2 and 3).
 

@@ -353,9 +353,9 @@ def render_report(row: Mapping[str, Any], acceptance: Mapping[str, Any] | None, 
         figures.append(f"<h3>{_e(caption)}</h3><img alt='{_e(caption)}' src='{src}'>")
     accepted = bool(row.get("accepted"))
     verdict = "accepted" if accepted else "rejected"
-    summary_rows = [[c, _fmt(row.get(c))] for c in ("time", "host_group", "release_id", "previous_release_id",
-                                                     "model_repo", "model_revision", "vllm_version",
-                                                     "served_model_name", "profile", "suite_duration_s")]
+    summary_columns = ("time", "host_group", "release_id", "previous_release_id", "model_repo", "model_revision",
+                       "vllm_version", "served_model_name", "profile", "suite_duration_s")
+    summary_rows = [[c, _fmt(row.get(c))] for c in summary_columns]
     failed = row.get("failed_checks") or []
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
@@ -376,6 +376,5 @@ def render_report(row: Mapping[str, Any], acceptance: Mapping[str, Any] | None, 
         "</body></html>",
     ]
     write_atomic(out, "\n".join(p for p in parts if p).encode("utf-8"))
-    return {"report_path": str(out), "image_files": image_files, "plots": [n for n, _, _ in images], "notes": notes}
-
-
+    plots = [name for name, _unused, _unused in images]
+    return {"report_path": str(out), "image_files": image_files, "plots": plots, "notes": notes}

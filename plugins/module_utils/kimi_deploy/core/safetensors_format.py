@@ -175,7 +175,7 @@ def encode_header(tensors: Mapping[str, tuple[str, tuple[int, ...]]],
 def write_file(path: str | Path, tensors: Mapping[str, tuple[str, tuple[int, ...], bytes]],
                metadata: Mapping[str, str] | None = None) -> int:
     """Write a safetensors file from name -> (dtype, shape, raw little-endian bytes); return its size."""
-    layout = {name: (dtype, tuple(shape)) for name, (dtype, shape, _) in tensors.items()}
+    layout = {name: (dtype, tuple(shape)) for name, (dtype, shape, _unused) in tensors.items()}
     prefix, offsets = encode_header(layout, metadata)
     path = Path(path)
     with path.open("wb") as fh:

@@ -253,7 +253,7 @@ class WeightInventory:
         partition = layout.pp_partition or default_pp_partition(self.profile.num_layers, layout.pp)
         ranges = stage_ranges(partition)
         stage_of = {layer: s for s, rng in enumerate(ranges) for layer in rng}
-        by_kind: list[dict[str, float]] = [defaultdict(float) for _ in ranges]
+        by_kind: list[dict[str, float]] = [defaultdict(float) for _unused in ranges]
         for (kind, where), nbytes in self.bytes_by_place.items():
             share = self.per_rank_bytes(kind, nbytes, layout)
             for stage in self._stages(where, stage_of, len(ranges)):
@@ -284,9 +284,9 @@ class WeightInventory:
 
     def bytes_by_kind(self) -> dict[str, int]:
         out: dict[str, int] = defaultdict(int)
-        for (kind, _), nbytes in self.bytes_by_place.items():
+        for (kind, _unused), nbytes in self.bytes_by_place.items():
             out[kind] += nbytes
-        for _, _, nbytes in self.vocab_entries:
+        for _unused, _unused, nbytes in self.vocab_entries:
             out[VOCAB] += nbytes
         return dict(out)
 

@@ -108,6 +108,9 @@ _DEBUG_LINE = re.compile(r"\bDEBUG\b")
 _UTIL = re.compile(r"Desired GPU memory utilization is \(([\d.]+),|Requested memory: ([\d.]+) \(util\)"
                    r"|gpu_memory_utilization[ =(]+([\d.]+)\)?")
 
+# Any of these next to kv_available: the line comes from a version without a CUDA graph estimate.
+NON_KV_KEYS = ("non_kv_profile", "torch_peak_profile", "consumed", "non_torch_usage")
+
 
 def _bytes(gib: float) -> int:
     return round(gib * GiB)
@@ -205,8 +208,7 @@ def memory_profile(text: str) -> dict[str, Any]:
                 "logged: estimated CUDA graph memory" if estimate_applied
                 else "logged: CUDA graph estimate disabled (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0), nothing "
                      "subtracted")
-        elif "kv_available" in raw and ("non_kv_profile" in raw or "torch_peak_profile" in raw
-                                         or "consumed" in raw or "non_torch_usage" in raw):
+        elif "kv_available" in raw and any(key in raw for key in NON_KV_KEYS):
             put("cudagraph_reserve_bytes", 0.0, "logged: no CUDA graph estimate in this version, nothing subtracted")
         weights = raw.get("weights_profile", raw.get("weights_loaded", raw.get("weights_usage")))
         consumed = raw.get("consumed_profile", raw.get("consumed"))
@@ -265,4 +267,3 @@ def memory_profile(text: str) -> dict[str, Any]:
         "startup_plan": plan[-1] if plan else None,
         "debug": bool(_DEBUG_LINE.search(text)) and "non_kv_profile" in raw,
     }
-

@@ -38,7 +38,7 @@ def lock_holders(locks_text: str, inode: int, dev: int | None = None) -> set[int
             pid, dev_inode = int(fields[i + 3]), fields[i + 4]
         except (IndexError, ValueError):
             continue
-        major_minor, _, ino = dev_inode.rpartition(":")
+        major_minor, _unused, ino = dev_inode.rpartition(":")
         if ino != str(inode):
             continue
         if dev is not None and major_minor.lower() != f"{os.major(dev):02x}:{os.minor(dev):02x}":

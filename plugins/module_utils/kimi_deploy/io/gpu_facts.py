@@ -217,8 +217,8 @@ def collect_nvml(nvml: Any) -> dict[str, Any]:
         nvml.nvmlInit()
     except nvml.NVMLError as err:
         raise _nvml_failure(nvml, err, "initialisation") from err
+    what = "driver query"
     try:
-        what = "driver query"
         driver_version = _text(nvml.nvmlSystemGetDriverVersion())
         cuda_driver_version = format_cuda_version(_cuda_driver_version(nvml))
         gpus = []
@@ -461,7 +461,7 @@ def parse_meminfo(text: str) -> tuple[int, int | None]:
     """(MemTotal, MemAvailable) in MiB from /proc/meminfo text (values there are kB = KiB)."""
     values = {}
     for line in text.splitlines():
-        key, _, rest = line.partition(":")
+        key, _unused, rest = line.partition(":")
         fields = rest.split()
         if fields and fields[0].isdigit():
             values[key.strip()] = int(fields[0])
@@ -504,7 +504,7 @@ def parse_cpu_flags(cpuinfo: str) -> list[str]:
     """The first processor's ``flags`` from /proc/cpuinfo, sorted (vLLM's CPU kernels depend on
     them: AMX tiles change the MLA block size, AVX-512 picks the kernel build)."""
     for line in cpuinfo.splitlines():
-        key, _, value = line.partition(":")
+        key, _unused, value = line.partition(":")
         if key.strip() == "flags":
             return sorted(set(value.split()))
     return []

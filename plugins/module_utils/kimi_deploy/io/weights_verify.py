@@ -112,7 +112,7 @@ class VerifyResult:
             "hashed_files": sorted(self.hashed_files),
             "hashed_bytes": self.hashed_bytes,
             "cached": sorted(self.cached),
-            "sha256": {k: v for k, v in sorted(self.digests.items())},
+            "sha256": dict(sorted(self.digests.items())),
             "shards": list(self.shards),
             "weight_bytes": self.weight_bytes,
             "architectures": list(self.architectures),

@@ -108,13 +108,13 @@ def test_prune_module_drops_failed_releases_and_collects_unused_weights_and_venv
     for d in (models / "tiny@abc", models / "tiny@old", models / "tiny@new.partial", venvs / "v-old", venvs / "v-1"):
         d.mkdir(parents=True)
     (models / "tiny@old.progress.json").write_text("{}")
-    old = _present(tmp_path, mml=128, links={"model": "../../shared/models/tiny@old",
-                                              "venv": "../../shared/venvs/v-old"})["release_id"]
+    old_links = {"model": "../../shared/models/tiny@old", "venv": "../../shared/venvs/v-old"}
+    old = _present(tmp_path, mml=128, links=old_links)["release_id"]
     _accept(tmp_path, old)
     good = []
     for mml in (256, 512):
-        rid = _present(tmp_path, mml=mml, links={"model": "../../shared/models/tiny@abc",
-                                                  "venv": "../../shared/venvs/v-1"})["release_id"]
+        links = {"model": "../../shared/models/tiny@abc", "venv": "../../shared/venvs/v-1"}
+        rid = _present(tmp_path, mml=mml, links=links)["release_id"]
         _accept(tmp_path, rid)
         good.append(rid)
     failed = _present(tmp_path, mml=768)["release_id"]

@@ -74,7 +74,7 @@ def test_unit_default_lines_and_no_since(journal):
 
 
 def test_journalctl_failure_fails_the_module(journal):
-    _, answer = journal
+    _unused, answer = journal
     answer.update(rc=1, err="Failed to add filter for units: No data available")
     result = run_module(kimi_vllm_diagnose, {"unit": "nope.service"})
     assert result["failed"] and "journalctl -u nope.service failed" in result["msg"]
@@ -82,7 +82,7 @@ def test_journalctl_failure_fails_the_module(journal):
 
 
 def test_empty_journal_is_unknown(journal):
-    _, answer = journal
+    _unused, answer = journal
     answer["out"] = "-- No entries --\n"
     result = run_module(kimi_vllm_diagnose, {"unit": "kimi-vllm.service"})
     assert (result["phase"], result["rule"], result["log_lines_read"]) == ("unknown", "no_vllm_log", 0)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import kimi_vllm_plan
 import pytest
@@ -108,9 +111,11 @@ def test_bad_option_combinations_fail(args, message):
 
 
 def test_documentation_parses():
-    out = subprocess.run([str(REPO / ".venv/bin/ansible-doc"), "-M", str(REPO / "plugins/modules"), "--json",
-                          "kimi_vllm_plan"], capture_output=True, text=True, check=True)
-    doc = json.loads(out.stdout)["kimi_vllm_plan"]["doc"]
+    # The venv's own, else the one on the PATH (ansible-test's venvs have no ansible bin/ of their own).
+    ansible_doc = shutil.which("ansible-doc", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    out = subprocess.run([ansible_doc, "-t", "module", "--json",
+                          "kimi.deploy.kimi_vllm_plan"], cwd=REPO, capture_output=True, text=True, check=True)
+    doc = json.loads(out.stdout)["kimi.deploy.kimi_vllm_plan"]["doc"]
     assert doc["options"]["hf_token"]["type"] == "str"
     assert doc["attributes"]["check_mode"]["support"] == "full"
 

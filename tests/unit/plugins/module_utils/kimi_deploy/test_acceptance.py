@@ -41,8 +41,8 @@ FLAT_OLD = ('{"object":"error","message":"This model\'s maximum context length i
 
 def test_full_profile_runs_every_check_in_catalogue_order():
     plan = acc.profile_plan("full")
-    assert [spec.name for spec, _ in plan] == [c.name for c in acc.CHECKS]
-    assert all(reason is None for _, reason in plan)
+    assert [spec.name for spec, _unused in plan] == [c.name for c in acc.CHECKS]
+    assert all(reason is None for _unused, reason in plan)
 
 
 def test_quick_profile_skips_exactly_the_documented_checks_and_never_the_long_input():
@@ -334,7 +334,7 @@ def _series(fn, seconds=300, step=5):
 def test_flat_memory_with_noise_passes():
     rng = np.random.default_rng(1)
     noise = rng.normal(0, 4 * 2**20, 61)
-    samples = [(t, 3 * GIB + noise[i]) for i, (t, _) in enumerate(_series(lambda t: 0))]
+    samples = [(t, 3 * GIB + noise[i]) for i, (t, _unused) in enumerate(_series(lambda t: 0))]
     v = acc.memory_growth(samples, RSS, run_start=0, run_end=300)
     assert v["passed"] and v["judged"]
 
@@ -523,8 +523,10 @@ def test_runner_rejects_a_500_on_over_long_input_and_shows_the_exchange():
     assert "over_limit_text" in results["msg"] and "Response: 500" in results["msg"]
 
 
-@pytest.mark.parametrize(("fault", "detail"), [("error_event", "error event in the stream: EngineCore"),
-                                              ("no_done", "the stream ended without data: [DONE]")])
+@pytest.mark.parametrize(("fault", "detail"), [
+    ("error_event", "error event in the stream: EngineCore"),
+    ("no_done", "the stream ended without data: [DONE]"),
+])
 def test_runner_rejects_broken_streams(fault, detail):
     results = _run(FakeVllm(stream_fault=fault))
     check = results["checks"]["short_chat_stream"]
@@ -550,7 +552,7 @@ def test_wrong_key_probe_sends_a_random_key_never_the_real_one():
     assert wrong, sent
     assert all("sk-test" not in h for h in wrong)
     # fresh each time, and never derived from the key
-    keys = {acceptance_http.wrong_key("sk-test") for _ in range(20)}
+    keys = {acceptance_http.wrong_key("sk-test") for _unused in range(20)}
     assert len(keys) == 20 and not any("sk-test" in k for k in keys)
     assert acceptance_http.wrong_key("") and len(acceptance_http.wrong_key("")) >= 32
 
@@ -618,7 +620,7 @@ def test_runner_samples_gpu_memory_through_nvml_when_present():
     cfg = _config()
     results = client.run_acceptance(cfg, transport=httpx.MockTransport(FakeVllm()), nvml_loader=FakeNvml)
     points = results["metrics"]["concurrency"]["series"]["memory"]["gpu_memory_used_bytes"]
-    assert points and all(v == 3 * 2**30 for _, v in points)
+    assert points and all(v == 3 * 2**30 for _unused, v in points)
     assert FakeNvml.shut
 
 

@@ -79,7 +79,7 @@ def test_a_heartbeat_keeps_a_long_held_lock_from_being_taken_over(lock):
     """A K3 first fetch plus an hour of load: 8 h held, heartbeats every 10 min, stale after 15 min."""
     clock = Clock()
     acquire(lock, "a", "run-a", timeout_s=0, stale_after_s=900, clock=clock)
-    for _ in range(48):
+    for _unused in range(48):
         clock.now += 600
         heartbeat(lock, "run-a", clock=clock)
     clock.now += 600
@@ -145,12 +145,12 @@ def test_racers_taking_over_a_stale_lock_in_real_processes_get_exactly_one_lock(
         procs = [ctx.Process(target=_race, args=(lock, f"r{round_}p{i}", barrier, results)) for i in range(16)]
         for proc in procs:
             proc.start()
-        got = [results.get(timeout=30) for _ in procs]
+        got = [results.get(timeout=30) for _unused in procs]
         for proc in procs:
             proc.join(timeout=30)
         winners = [w for w in got if w]
         rounds.append((winners, json.loads(lock.read_text())["run_id"]))
-    record_property("winners_per_round", [len(w) for w, _ in rounds])
+    record_property("winners_per_round", [len(w) for w, _unused in rounds])
     bad = [(i, w, holder) for i, (w, holder) in enumerate(rounds) if len(w) != 1 or w[0] != holder]
     assert not bad, f"rounds with other than one winner holding the lock: {bad}"
 

@@ -401,7 +401,7 @@ def test_other_wordings(text, phase, rule, source):
 def test_numbers_in_the_message_become_parameter_changes():
     assert diagnose(OTHER_WORDINGS[0][0])["parameter_changes"] == {"max_model_len": 4096}
     assert diagnose(OTHER_WORDINGS[2][0])["parameter_changes"] == {"dtype": "half"}
-    mamba = next(text for text, *_ in OTHER_WORDINGS if "Mamba" in text)
+    mamba = next(text for text, *_unused in OTHER_WORDINGS if "Mamba" in text)
     assert diagnose(mamba)["parameter_changes"] == {"max_num_seqs": 612}
 
 

@@ -205,7 +205,7 @@ def test_init_failure_is_actionable_and_skips_shutdown(error, advice):
     with pytest.raises(KimiDeployError, match=f"NVML initialisation failed with {error}") as caught:
         collect_nvml(nvml)
     assert advice in str(caught.value)
-    assert [name for name, _ in nvml.calls] == ["nvmlInit"]
+    assert [name for name, _unused in nvml.calls] == ["nvmlInit"]
 
 
 def test_driver_not_loaded_fixture():
@@ -262,7 +262,7 @@ def test_fake_matches_the_real_bindings():
     # ctypes char arrays read back as bytes, so the real busId is bytes, as the fake returns it.
     pci_fields = dict(real.nvmlPciInfo_t._fields_)
     assert pci_fields["busId"]._type_ is __import__("ctypes").c_char
-    assert [f for f, _ in real.c_nvmlMemory_t._fields_] == ["total", "free", "used"]
+    assert [f for f, _unused in real.c_nvmlMemory_t._fields_] == ["total", "free", "used"]
 
 
 def test_real_bindings_end_to_end():

@@ -149,10 +149,10 @@ def test_module_reads_the_journal_since_the_activation_in_check_mode(host):
 
 
 def test_module_answers_the_speed_question_with_ledger_rows(host):
-    root, _ = host
+    root, _unused = host
     rows = [{"host_group": "gpu_nodes", "time": f"2026-11-{day}T00:00:00Z", "concurrency": 1, "accepted": True,
-             "ttft_p50_ms": ttft, "itl_p50_ms": 10.0, "vllm_version": "0.32.0"} for day, ttft in (("28", 80.0),
-                                                                                                   ("29", 82.0))]
+             "ttft_p50_ms": ttft, "itl_p50_ms": 10.0, "vllm_version": "0.32.0"}
+            for day, ttft in (("28", 80.0), ("29", 82.0))]
     rows.append({"host_group": "gpu_nodes", "time": "2026-12-01T10:00:00Z", "concurrency": 1, "accepted": True,
                  "ttft_p50_ms": 250.0, "itl_p50_ms": 31.0, "vllm_version": "0.33.0"})
     result = run_module(kimi_vllm_status, {"root": str(root), "ledger_rows": rows, "host_group": "gpu_nodes"})

@@ -276,8 +276,8 @@ def test_node_env_refuses_what_the_launcher_cannot_split():
 
 def test_ray_start_arguments_and_address():
     head = ray_start_args(rank=0, head_address="10.0.0.1", node_ip="10.0.0.1", num_cpus=1, temp_dir="/opt/k/ray")
-    assert head[:2] == ["--head", "--port"] and "--include-dashboard" in head and head[-2:] == ["--temp-dir",
-                                                                                                 "/opt/k/ray"]
+    assert head[:2] == ["--head", "--port"] and "--include-dashboard" in head
+    assert head[-2:] == ["--temp-dir", "/opt/k/ray"]
     worker = ray_start_args(rank=2, head_address="fd00::1", node_ip="fd00::3", port=6380)
     assert worker[:2] == ["--address", "[fd00::1]:6380"] and "--head" not in worker
     env = node_env(rank=0, nnodes=3, head_address="10.0.0.1", network=NodeNetwork("eth0", "10.0.0.1", "t"),

@@ -172,7 +172,7 @@ def test_other_overrides(k3):
 
 
 def test_activation_estimate_grows_with_the_token_budget(k3):
-    profile, _ = k3
+    profile, _unused = k3
     small = activation_peak_bytes(profile, tp=8, stage_layers=47, max_num_batched_tokens=4096, max_num_seqs=16)
     large = activation_peak_bytes(profile, tp=8, stage_layers=47, max_num_batched_tokens=8192, max_num_seqs=16)
     logits = 16 * profile.vocab_size * 4 * 3
@@ -180,7 +180,7 @@ def test_activation_estimate_grows_with_the_token_budget(k3):
 
 
 def test_pp_partition_is_chosen_for_kv_and_exported(k3):
-    profile, _ = k3
+    profile, _unused = k3
     assert attention_pp_partition(profile, 2) == (48, 45)  # 12 MLA layers per stage
     for gpu in (H200, B200):
         auto = plan_k3(k3, nodes(2, gpu))
@@ -241,8 +241,8 @@ def test_vllm_feature_limits(k3):
 
 
 def test_speculative_tokens_grow_the_kda_state(k3):
-    plan = plan_k3(k3, nodes(1, B300), speculative_config={"method": "dspark", "num_speculative_tokens": 8,
-                                                            "model": "RedHatAI/Kimi-K3-speculator.dspark"})
+    speculative = {"method": "dspark", "num_speculative_tokens": 8, "model": "RedHatAI/Kimi-K3-speculator.dspark"}
+    plan = plan_k3(k3, nodes(1, B300), speculative_config=speculative)
     assert plan["fits"]
     state = (3 + 8) * (3 * 96 * 128 // 8) * 2 + (96 // 8) * 128 * 128 * 4  # conv grows by the draft tokens
     assert plan["block_size"] == 128 * math.ceil(state / (128 * 576)) == 1664  # fp8 MLA page of 576 B/token
