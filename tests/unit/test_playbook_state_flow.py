@@ -19,12 +19,30 @@ def _walk(tasks):
             yield from _walk(task.get(key))
 
 
-def _play(path):
-    return next(p for p in _tasks(path) if "tasks" in p)
+def _play_roles(path):
+    """The roles of the playbook's play that runs on the rollout (deploy.yml and rollback.yml are role lists)."""
+    return next(p for p in _tasks(path) if p.get("hosts") == "kimi_rollout")["roles"]
+
+
+def _phases(flow):
+    """The deploy flow with its phase files (import_tasks) in place, as Ansible reads them."""
+    tasks = []
+    for task in flow or []:
+        imported = task.get("ansible.builtin.import_tasks")
+        if imported:
+            tasks += _phases(_tasks(f"roles/kimi_deploy/tasks/{imported}"))
+            continue
+        task = dict(task)
+        for key in ("block", "rescue", "always"):
+            if key in task:
+                task[key] = _phases(task[key])
+        tasks.append(task)
+    return tasks
 
 
 def test_rollback_has_a_rescue_that_puts_back_what_served_and_an_always_ledger_row():
-    block = next(t for t in _play("playbooks/rollback.yml")["tasks"] if "rescue" in t)
+    assert _play_roles("playbooks/rollback.yml") == ["kimi_rollback"]
+    block = next(t for t in _tasks("roles/kimi_rollback/tasks/main.yml") if "rescue" in t)
     rescue = list(_walk(block["rescue"]))
     served = "{{ __kimi_rollback_from.current }}"
     back = [t for t in rescue if (t.get("kimi_release") or {}).get("release_id") == served]
@@ -37,16 +55,19 @@ def test_rollback_has_a_rescue_that_puts_back_what_served_and_an_always_ledger_r
 
 
 def test_deploy_recovers_before_building_and_records_pending_at_the_switch():
-    deploy = _play("playbooks/deploy.yml")["tasks"]
+    assert _play_roles("playbooks/deploy.yml") == ["kimi_deploy"]
+    deploy = _phases(_tasks("roles/kimi_deploy/tasks/main.yml"))
     under_lock = next(t for t in deploy if t.get("name") == "Deploy under the lock")
-    first = under_lock["block"][0]["ansible.builtin.import_role"]
+    first = next(t for t in under_lock["block"] if "ansible.builtin.import_role" in t)["ansible.builtin.import_role"]
     assert first == {"name": "kimi_release", "tasks_from": "recover.yml"}
     activate = next(t for t in _walk(under_lock["block"])
                     if t.get("ansible.builtin.import_role", {}).get("tasks_from") == "activate.yml")
-    assert activate["vars"]["__kimi_release_pending"] is True
+    assert activate["vars"]["kimi_release_pending"] == "{{ kimi_deploy_candidate_pending }}"
+    defaults = _tasks("roles/kimi_deploy/defaults/main.yml")
+    assert defaults["kimi_deploy_candidate_pending"] is True
     restore = next(t for t in _walk(under_lock["block"])
                    if t.get("ansible.builtin.include_role", {}).get("tasks_from") == "restore.yml")
-    assert "not __kimi_release_accepted" in restore["when"]  # also when this run did not move current
+    assert "not kimi_release_accepted" in restore["when"]  # also when this run did not move current
 
 
 def test_restore_and_recover_decide_from_release_json_verdicts():
