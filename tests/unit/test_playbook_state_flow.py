@@ -75,3 +75,27 @@ def test_restore_and_recover_decide_from_release_json_verdicts():
         tasks = _tasks(path)
         assert any((t.get("kimi_release") or {}).get("restore") is True for t in tasks), path
         assert not any("kimi_release_previous" in str(t.get("when", "")) for t in tasks), path
+
+
+def test_every_deploy_phase_has_a_documented_hook_before_and_after():
+    flow = _tasks("roles/kimi_deploy/tasks/main.yml")
+    hooks = [t["vars"]["__kimi_deploy_hook"] for t in _walk(flow) if t.get("ansible.builtin.import_tasks") == "hook.yml"]
+    phases = ["prepare", "candidate", "judge", "restore", "record", "prune"]
+    assert sorted(hooks) == sorted(f"{when}_{phase}" for phase in phases for when in ("before", "after"))
+    for phase in phases:  # each hook pair surrounds its phase's file
+        order = [(t.get("vars") or {}).get("__kimi_deploy_hook") or t["ansible.builtin.import_tasks"]
+                 for t in _walk(flow)
+                 if t.get("ansible.builtin.import_tasks") == f"{phase}.yml"
+                 or (t.get("vars") or {}).get("__kimi_deploy_hook", "").endswith(f"_{phase}")]
+        assert order == [f"before_{phase}", f"{phase}.yml", f"after_{phase}"], order
+    specs = _tasks("roles/kimi_deploy/meta/argument_specs.yml")["argument_specs"]["main"]["options"]
+    assert sorted(specs["kimi_deploy_hooks"]["options"]) == sorted(hooks)
+
+
+def test_tune_proves_each_value_with_the_deploys_candidate_phase():
+    value = list(_walk(_tasks("roles/kimi_tune/tasks/value.yml")))
+    candidate = [t for t in value if t.get("ansible.builtin.include_role") == {"name": "kimi_deploy",
+                                                                             "tasks_from": "candidate.yml"}]
+    assert len(candidate) == 1
+    assert not any(t.get("ansible.builtin.include_role", {}).get("tasks_from") in ("activate.yml", "start.yml")
+                   for t in value), "tune switches and starts only through the candidate phase"
