@@ -32,11 +32,11 @@ def _phases(flow):
         if imported:
             tasks += _phases(_tasks(f"roles/kimi_deploy/tasks/{imported}"))
             continue
-        task = dict(task)
+        expanded = dict(task)
         for key in ("block", "rescue", "always"):
-            if key in task:
-                task[key] = _phases(task[key])
-        tasks.append(task)
+            if key in expanded:
+                expanded[key] = _phases(expanded[key])
+        tasks.append(expanded)
     return tasks
 
 
@@ -79,7 +79,8 @@ def test_restore_and_recover_decide_from_release_json_verdicts():
 
 def test_every_deploy_phase_has_a_documented_hook_before_and_after():
     flow = _tasks("roles/kimi_deploy/tasks/main.yml")
-    hooks = [t["vars"]["__kimi_deploy_hook"] for t in _walk(flow) if t.get("ansible.builtin.import_tasks") == "hook.yml"]
+    hooks = [t["vars"]["__kimi_deploy_hook"] for t in _walk(flow)
+             if t.get("ansible.builtin.import_tasks") == "hook.yml"]
     phases = ["prepare", "candidate", "judge", "restore", "record", "prune"]
     assert sorted(hooks) == sorted(f"{when}_{phase}" for phase in phases for when in ("before", "after"))
     for phase in phases:  # each hook pair surrounds its phase's file
