@@ -26,7 +26,7 @@ def test_release_model_link_resolves(tmp_path, in_place):
             "kimi_root": str(root), "kimi_model_repo": "org/k3", "kimi_model_revision": "main",
             "kimi_weights_revision_sha": "0" * 40, "kimi_weights_model_dir": str(weights), "kimi_api_key": "k",
             "kimi_vllm_packages": ["vllm"],
-            "__kimi_vllm_venv": {"key": "v1", "vllm_version": "0.32.0", "python": sys.executable},
+            "kimi_vllm_venv_result": {"key": "v1", "vllm_version": "0.32.0", "python": sys.executable},
             "kimi_plan_result": {"serve_args": [], "env": {}, "layout": {"nnodes": 1}},
         },
         "tasks": [{"ansible.builtin.include_role": {"name": "kimi_release"}}],

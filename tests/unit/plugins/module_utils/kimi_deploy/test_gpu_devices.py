@@ -18,7 +18,7 @@ from module_harness import run_module
 from repo_paths import REPO
 
 DEVICE_ALLOW = [d["name"] for d in
-                yaml.safe_load((REPO / "roles/kimi/vars/main.yml").read_text())["__kimi_gpu_device_allow"]]
+                yaml.safe_load((REPO / "roles/kimi/vars/main.yml").read_text())["kimi_gpu_device_allow"]]
 R580 = "Character devices:\n195 nvidia\n195 nvidiactl\n509 nvidia-uvm\n511 nvidia-caps\n\nBlock devices:\n259 blkext\n"
 
 
@@ -143,6 +143,6 @@ def test_preflight_checks_devices_only_on_gpu_hosts_with_real_gpus():
     gather = next(t for t in tasks if "kimi_gpu_facts" in t)
     assert gather["kimi_gpu_facts"]["check_devices"] == (
         "{{ kimi_platform == 'cuda' and kimi_gpus_override | length == 0 }}")
-    assert "__kimi_gpu_device_allow" in gather["kimi_gpu_facts"]["device_allow"]
+    assert "kimi_gpu_device_allow" in gather["kimi_gpu_facts"]["device_allow"]
     check = next(t for t in tasks if "device_problems" in str(t.get("ansible.builtin.assert", "")))
     assert "device_problems" in check["ansible.builtin.assert"]["that"]

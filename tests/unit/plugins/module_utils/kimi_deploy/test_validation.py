@@ -296,7 +296,7 @@ def test_preflight_and_plan_run_the_same_check():
     tasks = plan[0]["tasks"]
     first = tasks[0]["ansible.builtin.import_role"]
     assert first == {"name": "kimi_preflight", "tasks_from": "validate.yml"}
-    assert tasks[0]["vars"]["__kimi_preflight_validate_purpose"] == "plan"
+    assert tasks[0]["vars"]["kimi_preflight_validate_purpose"] == "plan"
 
 
 def test_validate_task_passes_every_variable_a_rule_reads():
