@@ -180,7 +180,7 @@ def step_devices(host: Host, out: Path) -> dict[str, Any]:
         proc = _command(host, ["systemctl", "is-active", FABRIC_MANAGER_UNIT])
         facts["fabricmanager"] = proc if isinstance(proc, str) else proc.stdout.strip()
     names = [d["name"] for d in yaml.safe_load((REPO / "roles/kimi/vars/main.yml").read_text())[
-        "__kimi_gpu_device_allow"]]
+        "kimi_gpu_device_allow"]]
     problems = device_problems(facts, names)
     (out / "devices.json").write_text(json.dumps({"facts": facts, "device_allow": names, "problems": problems},
                                                  indent=2) + "\n", encoding="utf-8")

@@ -43,14 +43,14 @@ def test_rollback_has_a_rescue_that_puts_back_what_served_and_an_always_ledger_r
     block = next(t for t in _tasks("roles/kimi_rollback/tasks/main.yml") if "rescue" in t)
     rescue = list(_walk(block["rescue"]))
     served = "{{ __kimi_rollback_from.current }}"
-    back = [t for t in rescue if (t.get("kimi_release") or {}).get("release_id") == served]
+    back = [t for t in rescue if (t.get("kimi.deploy.kimi_release") or {}).get("release_id") == served]
     assert back, "no task points current back at the release that served before the rollback"
     assert any(t.get("ansible.builtin.include_role", {}).get("tasks_from") == "start.yml" for t in rescue)
     failing = [t for t in rescue if "ansible.builtin.fail" in t]
     assert failing and "__kimi_rollback_error" in failing[0]["ansible.builtin.fail"]["msg"] \
         and "__kimi_rollback_outcome" in failing[0]["ansible.builtin.fail"]["msg"]
     always_roles = [t.get("ansible.builtin.include_role", {}).get("name") for t in block["always"]]
-    assert "kimi_ledger" in always_roles
+    assert "kimi.deploy.kimi_ledger" in always_roles
 
 
 def test_deploy_recovers_before_building_and_records_pending_at_the_switch():
@@ -58,7 +58,7 @@ def test_deploy_recovers_before_building_and_records_pending_at_the_switch():
     deploy = _phases(_tasks("roles/kimi_deploy/tasks/main.yml"))
     under_lock = next(t for t in deploy if t.get("name") == "Deploy under the lock")
     first = next(t for t in under_lock["block"] if "ansible.builtin.import_role" in t)["ansible.builtin.import_role"]
-    assert first == {"name": "kimi_release", "tasks_from": "recover.yml"}
+    assert first == {"name": "kimi.deploy.kimi_release", "tasks_from": "recover.yml"}
     activate = next(t for t in _walk(under_lock["block"])
                     if t.get("ansible.builtin.import_role", {}).get("tasks_from") == "activate.yml")
     assert activate["vars"]["kimi_release_pending"] == "{{ kimi_deploy_candidate_pending }}"
@@ -72,7 +72,7 @@ def test_deploy_recovers_before_building_and_records_pending_at_the_switch():
 def test_restore_and_recover_decide_from_release_json_verdicts():
     for path in ("roles/kimi_release/tasks/restore.yml", "roles/kimi_release/tasks/recover.yml"):
         tasks = _tasks(path)
-        assert any((t.get("kimi_release") or {}).get("restore") is True for t in tasks), path
+        assert any((t.get("kimi.deploy.kimi_release") or {}).get("restore") is True for t in tasks), path
         assert not any("kimi_release_previous" in str(t.get("when", "")) for t in tasks), path
 
 
@@ -94,7 +94,7 @@ def test_every_deploy_phase_has_a_documented_hook_before_and_after():
 
 def test_tune_proves_each_value_with_the_deploys_candidate_phase():
     value = list(_walk(_tasks("roles/kimi_tune/tasks/value.yml")))
-    candidate = [t for t in value if t.get("ansible.builtin.include_role") == {"name": "kimi_deploy",
+    candidate = [t for t in value if t.get("ansible.builtin.include_role") == {"name": "kimi.deploy.kimi_deploy",
                                                                              "tasks_from": "candidate.yml"}]
     assert len(candidate) == 1
     assert not any(t.get("ansible.builtin.include_role", {}).get("tasks_from") in ("activate.yml", "start.yml")

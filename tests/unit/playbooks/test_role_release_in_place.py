@@ -29,7 +29,7 @@ def test_release_model_link_resolves(tmp_path, in_place):
             "kimi_vllm_venv_result": {"key": "v1", "vllm_version": "0.32.0", "python": sys.executable},
             "kimi_plan_result": {"serve_args": [], "env": {}, "layout": {"nnodes": 1}},
         },
-        "tasks": [{"ansible.builtin.include_role": {"name": "kimi_release"}}],
+        "tasks": [{"ansible.builtin.include_role": {"name": "kimi.deploy.kimi_release"}}],
     }]
     (tmp_path / "play.yml").write_text(yaml.safe_dump(play))
     bindir = Path(sys.executable).parent

@@ -198,7 +198,8 @@ def test_drain_and_ready_task_files_through_ansible(fleet, tmp_path):
                                                           "ansible_python_interpreter": sys.executable},
                          "children": {"lb_nodes": {"hosts": {"lb-local": {}}}}}}
     play = [{"hosts": "h200-1", "gather_facts": False, "vars": {"kimi_lb_runtime_socket": sock},
-             "tasks": [{"ansible.builtin.include_role": {"name": "kimi_lb", "tasks_from": "{{ step }}.yml"}}]}]
+             "tasks": [{"ansible.builtin.include_role": {"name": "kimi.deploy.kimi_lb",
+                                                         "tasks_from": "{{ step }}.yml"}}]}]
     (tmp_path / "inventory.yml").write_text(yaml.safe_dump(inventory))
     (tmp_path / "play.yml").write_text(yaml.safe_dump(play))
     bindir = Path(sys.executable).parent

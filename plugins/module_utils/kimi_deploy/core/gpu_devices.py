@@ -143,7 +143,7 @@ def device_problems(facts: Mapping[str, Any], device_allow: Iterable[str]) -> li
         problems.append(
             f"the driver registers {', '.join(left_out)} in /proc/devices, which the units' DeviceAllow "
             f"list ({', '.join(names)}) does not name: CUDA in the sandbox could not open them. A driver "
-            "that renamed its devices needs the name added to __kimi_gpu_device_allow (roles/kimi/vars/main.yml).")
+            "that renamed its devices needs the name added to kimi_gpu_device_allow (roles/kimi/vars/main.yml).")
     nodes = facts.get("dev_nodes") or {}
     uvm_majors = {major for major, name in proc if name == UVM_NAME}
     uvm = nodes.get(UVM_NAME)

@@ -27,10 +27,10 @@ def _weights_tasks():
 
 
 def test_every_fetch_reads_the_token_from_the_file():
-    fetches = [t for t in _weights_tasks() if "kimi_hf_snapshot" in t]
+    fetches = [t for t in _weights_tasks() if "kimi.deploy.kimi_hf_snapshot" in t]
     assert len(fetches) == 2  # the fetch, and the fetch again of failed files
     for task in fetches:
-        args = task["kimi_hf_snapshot"]
+        args = task["kimi.deploy.kimi_hf_snapshot"]
         assert args["token_file"].startswith("{{ __kimi_weights_token_file if __kimi_weights_token_on_disk")
         # the token itself only in check mode, on a host where the file is not written yet
         assert args["token"] == "{{ kimi_weights_hf_token if __kimi_weights_token_in_memory | bool else omit }}"
@@ -45,7 +45,7 @@ def test_the_token_file_is_written_root_only_before_the_fetch():
     copy = write["ansible.builtin.copy"]
     assert copy["mode"] == "0600" and copy["owner"] == "root" and write["no_log"] is True and write["diff"] is False
     names = [t.get("name") for t in tasks]
-    first_fetch = next(i for i, t in enumerate(tasks) if "kimi_hf_snapshot" in t)
+    first_fetch = next(i for i, t in enumerate(tasks) if "kimi.deploy.kimi_hf_snapshot" in t)
     assert names.index(write["name"]) < first_fetch
 
 

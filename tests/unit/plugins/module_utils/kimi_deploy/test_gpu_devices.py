@@ -140,9 +140,9 @@ def test_module_skips_the_device_checks_unless_asked():
 def test_preflight_checks_devices_only_on_gpu_hosts_with_real_gpus():
     """Hosts without GPUs (kimi_platform cpu, or GPUs given by kimi_gpus_override) skip the checks."""
     tasks = yaml.safe_load((REPO / "roles/kimi_preflight/tasks/facts.yml").read_text())
-    gather = next(t for t in tasks if "kimi_gpu_facts" in t)
-    assert gather["kimi_gpu_facts"]["check_devices"] == (
+    gather = next(t for t in tasks if "kimi.deploy.kimi_gpu_facts" in t)
+    assert gather["kimi.deploy.kimi_gpu_facts"]["check_devices"] == (
         "{{ kimi_platform == 'cuda' and kimi_gpus_override | length == 0 }}")
-    assert "kimi_gpu_device_allow" in gather["kimi_gpu_facts"]["device_allow"]
+    assert "kimi_gpu_device_allow" in gather["kimi.deploy.kimi_gpu_facts"]["device_allow"]
     check = next(t for t in tasks if "device_problems" in str(t.get("ansible.builtin.assert", "")))
     assert "device_problems" in check["ansible.builtin.assert"]["that"]

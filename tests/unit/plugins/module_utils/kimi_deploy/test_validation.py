@@ -289,18 +289,18 @@ def test_module_plan_purpose_skips_deploy_only_rules():
 
 def test_preflight_and_plan_run_the_same_check():
     validate = yaml.safe_load((REPO / "roles/kimi_preflight/tasks/validate.yml").read_text())
-    assert [t for t in validate if "kimi_inputs_check" in t]
+    assert [t for t in validate if "kimi.deploy.kimi_inputs_check" in t]
     preflight = yaml.safe_load((REPO / "roles/kimi_preflight/tasks/main.yml").read_text())
     assert any(t.get("ansible.builtin.import_tasks") == "validate.yml" for t in preflight)
     plan = yaml.safe_load((REPO / "playbooks/plan.yml").read_text())
     tasks = plan[0]["tasks"]
     first = tasks[0]["ansible.builtin.import_role"]
-    assert first == {"name": "kimi_preflight", "tasks_from": "validate.yml"}
+    assert first == {"name": "kimi.deploy.kimi_preflight", "tasks_from": "validate.yml"}
     assert tasks[0]["vars"]["kimi_preflight_validate_purpose"] == "plan"
 
 
 def test_validate_task_passes_every_variable_a_rule_reads():
     validate = yaml.safe_load((REPO / "roles/kimi_preflight/tasks/validate.yml").read_text())
-    settings = validate[0]["kimi_inputs_check"]["settings"]
+    settings = validate[0]["kimi.deploy.kimi_inputs_check"]["settings"]
     assert set(settings) == set(GOOD)
     assert "kimi_api_key" not in settings  # only whether it is set: the key never reaches the module

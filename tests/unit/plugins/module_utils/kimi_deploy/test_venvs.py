@@ -118,9 +118,9 @@ def test_venv_module_scrubs_credentials_pip_prints_in_its_errors(monkeypatch, tm
 
 def test_role_passes_pip_credentials_only_through_the_secret_pip_conf():
     install = yaml.safe_load((REPO / "roles/kimi_vllm/tasks/install.yml").read_text())
-    [venv_task] = [t for t in install if "kimi_vllm_venv" in t]
+    [venv_task] = [t for t in install if "kimi.deploy.kimi_vllm_venv" in t]
     assert "pip_index_url" not in json.dumps(venv_task)
-    assert venv_task["kimi_vllm_venv"]["pip_config_file"].startswith("{{ __kimi_vllm_pip_conf")
+    assert venv_task["kimi.deploy.kimi_vllm_venv"]["pip_config_file"].startswith("{{ __kimi_vllm_pip_conf")
     [conf_task] = [t for t in install if t.get("ansible.builtin.template", {}).get("src") == "secrets.pip.conf.j2"]
     assert conf_task["ansible.builtin.template"]["mode"] == "0600" and conf_task["no_log"] is True
     assert conf_task["diff"] is False

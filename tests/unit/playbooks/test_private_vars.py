@@ -9,7 +9,7 @@ facts and the parameters of its entry points.
 import re
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 PRIVATE = re.compile(r"\b__([a-z][a-z0-9_]*)")
 SUFFIXES = {".yml", ".yaml", ".j2"}
 

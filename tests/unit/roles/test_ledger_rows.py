@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def test_rows_with_escaped_newlines_are_read_whole(tmp_path):
@@ -22,7 +22,7 @@ def test_rows_with_escaped_newlines_are_read_whole(tmp_path):
     play = [{
         "hosts": "localhost", "connection": "local", "gather_facts": False,
         "vars": {"kimi_ledger_dir": str(tmp_path), "kimi_ledger_group": "gpu"},
-        "tasks": [{"ansible.builtin.include_role": {"name": "kimi_ledger", "tasks_from": "rows.yml"}},
+        "tasks": [{"ansible.builtin.include_role": {"name": "kimi.deploy.kimi_ledger", "tasks_from": "rows.yml"}},
                   {"ansible.builtin.copy": {"content": "{{ kimi_ledger_rows | to_json }}",
                                             "dest": str(tmp_path / "rows.json"), "mode": "0644"}}],
     }]
