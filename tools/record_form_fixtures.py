@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env python
 """Record chat-completions responses in Kimi K2 / K3 formats by running the pinned vLLM's own parsers.
 
     <vllm venv>/bin/python tools/record_form_fixtures.py --out tests/fixtures/model-forms

@@ -36,7 +36,7 @@ def main() -> int:
             server.wait_healthy()
             # Requests first: histograms and counters with labels appear only once observed.
             body = json.dumps({"model": "tiny", "prompt": "hello", "max_tokens": 4}).encode()
-            for _ in range(2):
+            for _unused in range(2):
                 request = urllib.request.Request(server.url + "/v1/completions", data=body,
                                                  headers={"Content-Type": "application/json"})
                 with urllib.request.urlopen(request, timeout=120) as response:

@@ -13,7 +13,7 @@ description:
     so requests in flight (long streams included) finish before the replica is touched; fails after O(timeout_s).
   - Changes nothing when the server is already in O(state).
 version_added: "0.1.0"
-author: kimi-deploy contributors
+author: kimi-deploy contributors (!UNKNOWN)
 options:
   socket:
     description: HAProxy's admin socket (C(stats socket ... level admin)).
@@ -45,7 +45,8 @@ options:
     type: float
     default: 2
 extends_documentation_fragment:
-  - kimi.CHECK_MODE_NO_DIFF
+  - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
 """
 
 EXAMPLES = r"""

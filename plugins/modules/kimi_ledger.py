@@ -66,7 +66,7 @@ options:
     default: ""
   launch_params:
     description:
-      - Every launch parameter, as the plan (the output of M(kimi_vllm_plan), of any C(schema_version), read
+      - Every launch parameter, as the plan (the output of M(kimi.deploy.kimi_vllm_plan), of any C(schema_version), read
         through its fields), a dict of parameters (names as keys, such as C(max_model_len)) or the C(vllm serve)
         argument list (such as C(serve /models/m --max-model-len 8192 -tp 8)). Numbers and booleans are typed,
         C(--no-x) gives C(x=false), credential flags are dropped.

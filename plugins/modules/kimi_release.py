@@ -46,7 +46,7 @@ options:
   inputs:
     description:
       - Everything that defines the release (plan, model revision, packages, templates). Hashed into the id.
-      - C(inputs.plan) is the plan (the output of M(kimi_vllm_plan)), stored once in C(release.json).
+      - C(inputs.plan) is the plan (the output of M(kimi.deploy.kimi_vllm_plan)), stored once in C(release.json).
     type: dict
     default: {}
   version_label:

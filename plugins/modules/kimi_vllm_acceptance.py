@@ -268,27 +268,21 @@ msg:
   type: str
 """
 
-import traceback
-
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.acceptance import AcceptanceConfig
 from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
+
+# Only the release venv has httpx (vLLM depends on it); the module says so with missing_required_lib.
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.acceptance_client import (
+    HTTPX_IMPORT_ERROR,
+    run_acceptance,
+    write_results,
+)
 from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.deploy_lock import (
     LOCK_OPTION,
     keep_alive,
     lock_report,
 )
-
-try:
-    # Only the release venv has httpx (vLLM depends on it); the module says so with missing_required_lib.
-    from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.acceptance_client import (
-        run_acceptance,
-        write_results,
-    )
-except ImportError:
-    HTTPX_IMPORT_ERROR = traceback.format_exc()
-else:
-    HTTPX_IMPORT_ERROR = None
 
 CONFIG_OPTIONS = (
     "base_url", "served_model_name", "api_key", "expect_api_key", "max_model_len", "max_output_tokens",

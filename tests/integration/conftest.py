@@ -6,7 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import ansible_module_utils  # noqa: F401  the modules run in-process here too, as in tests/unit
+# The modules run in-process here too, as in tests/unit.
+import ansible_module_utils  # noqa: F401  # pylint: disable=unused-import
 import pytest
 from vllm_server import VLLM_VENV
 

@@ -58,8 +58,8 @@ def serve(model, plan, log):
     return VllmServer(model, port=PORT, args=[*plan["serve_args"], "--load-format", "dummy"], log_path=log)
 
 
-def test_the_tiny_vision_model_passes_its_forms_and_fails_images_when_vision_is_off(tiny_models, vllm_venv,
-                                                                                     tmp_path):
+def test_the_tiny_vision_model_passes_its_forms_and_fails_images_when_vision_is_off(
+        tiny_models, vllm_venv, tmp_path):
     model = tiny_models("kimi_k25_vl")
     good = plan_for(model, USERS_SEND)
     assert good["fits"], good["reasons"]

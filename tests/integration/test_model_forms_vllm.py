@@ -49,5 +49,3 @@ def test_fixtures_are_what_the_pinned_vllm_parsers_produce(vllm_venv, tmp_path):
     assert recorded == sorted(p.name for p in FIXTURES.glob("*.json") if not p.name.startswith("tiny-"))
     for name in recorded:
         assert json.loads((tmp_path / name).read_text()) == json.loads((FIXTURES / name).read_text()), name
-
-

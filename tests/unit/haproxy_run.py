@@ -57,7 +57,7 @@ class _UpstreamHandler(http.server.BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         if length:
             self.rfile.read(length)
-        path, _, query = self.path.partition("?")
+        path, _unused, query = self.path.partition("?")
         if path == "/health":
             self._send(200 if self.server.healthy else 503, b"")
             return

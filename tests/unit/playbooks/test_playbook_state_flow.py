@@ -39,7 +39,7 @@ def _phases(flow):
 
 
 def test_rollback_has_a_rescue_that_puts_back_what_served_and_an_always_ledger_row():
-    assert _play_roles("playbooks/rollback.yml") == ["kimi_rollback"]
+    assert _play_roles("playbooks/rollback.yml") == ["kimi.deploy.kimi_rollback"]
     block = next(t for t in _tasks("roles/kimi_rollback/tasks/main.yml") if "rescue" in t)
     rescue = list(_walk(block["rescue"]))
     served = "{{ __kimi_rollback_from.current }}"
@@ -54,7 +54,7 @@ def test_rollback_has_a_rescue_that_puts_back_what_served_and_an_always_ledger_r
 
 
 def test_deploy_recovers_before_building_and_records_pending_at_the_switch():
-    assert _play_roles("playbooks/deploy.yml") == ["kimi_deploy"]
+    assert _play_roles("playbooks/deploy.yml") == ["kimi.deploy.kimi_deploy"]
     deploy = _phases(_tasks("roles/kimi_deploy/tasks/main.yml"))
     under_lock = next(t for t in deploy if t.get("name") == "Deploy under the lock")
     first = next(t for t in under_lock["block"] if "ansible.builtin.import_role" in t)["ansible.builtin.import_role"]
@@ -94,8 +94,8 @@ def test_every_deploy_phase_has_a_documented_hook_before_and_after():
 
 def test_tune_proves_each_value_with_the_deploys_candidate_phase():
     value = list(_walk(_tasks("roles/kimi_tune/tasks/value.yml")))
-    candidate = [t for t in value if t.get("ansible.builtin.include_role") == {"name": "kimi.deploy.kimi_deploy",
-                                                                             "tasks_from": "candidate.yml"}]
+    wanted = {"name": "kimi.deploy.kimi_deploy", "tasks_from": "candidate.yml"}
+    candidate = [t for t in value if t.get("ansible.builtin.include_role") == wanted]
     assert len(candidate) == 1
     assert not any(t.get("ansible.builtin.include_role", {}).get("tasks_from") in ("activate.yml", "start.yml")
                    for t in value), "tune switches and starts only through the candidate phase"

@@ -163,7 +163,7 @@ def running(tmp_path_factory, certificate):
 @needs_haproxy
 def test_probe_table(running):
     """Every probed route: 401 without/with a wrong or expired key, its expected answer with a valid key."""
-    client, _server, _log, probes, _ = running
+    client, _server, _log, probes, _unused = running
     table = []
     for probe in probes:
         method, body = probe_method(probe["path"])
@@ -185,7 +185,7 @@ def test_probe_table(running):
 
 @needs_haproxy
 def test_upstream_gets_vllm_key_and_request_id_never_client_key(running):
-    client, server, _log, _, _ = running
+    client, server, _log, _unused, _unused = running
     server.seen.clear()
     response = client.request("POST", "/v1/chat/completions", key=VALID_KEY, body=b"{}",
                               headers={"X-Request-Id": "client-chosen"})
@@ -197,7 +197,7 @@ def test_upstream_gets_vllm_key_and_request_id_never_client_key(running):
 
 @needs_haproxy
 def test_access_log_has_request_id_and_key_name_never_a_key(running):
-    client, _server, log, _, _ = running
+    client, _server, log, _unused, _unused = running
     response = client.request("POST", "/v1/completions?api_key=x", key=VALID_KEY, body=b"{}")
     request_id = response.getheader("X-Request-Id")
     client.request("POST", "/v1/completions", key=WRONG_KEY, body=b"{}")
@@ -211,7 +211,7 @@ def test_access_log_has_request_id_and_key_name_never_a_key(running):
 
 @needs_haproxy
 def test_body_limit_and_chunked_bodies(running):
-    client, server, _log, _, _ = running
+    client, server, _log, _unused, _unused = running
     server.seen.clear()
     big = client.request("POST", "/v1/completions", key=VALID_KEY, body=b"x" * (MAX_BODY + 1))
     assert big.status == 413
@@ -230,7 +230,7 @@ def test_body_limit_and_chunked_bodies(running):
 
 @needs_haproxy
 def test_metrics_open_to_scrape_network_and_exporter_counts_by_code(running):
-    client, _server, _log, _, stats_port = running
+    client, _server, _log, _unused, stats_port = running
     assert client.request("GET", "/metrics").status == 200  # the test connects from 127.0.0.1
     conn = http.client.HTTPConnection("127.0.0.1", stats_port, timeout=10)
     conn.request("GET", "/metrics")

@@ -115,20 +115,20 @@ def get(port: int, path: str) -> tuple[int, dict]:
 
 @needs_haproxy
 def test_drained_replica_gets_no_new_request_and_ready_brings_it_back(fleet):
-    port, sock, replicas, _ = fleet
+    port, sock, replicas, _unused = fleet
     assert set_server_state(sock, "kimi_replicas", "h200-1", "drain") is True
     assert set_server_state(sock, "kimi_replicas", "h200-1", "drain") is False  # already drained
     assert admin_state(server_stat(sock, "kimi_replicas", "h200-1")) == "drain"
-    answered = {get(port, "/v1/models")[1]["port"] for _ in range(6)}
+    answered = {get(port, "/v1/models")[1]["port"] for _unused in range(6)}
     assert answered == {replicas["h200-a-1"].port}
     assert set_server_state(sock, "kimi_replicas", "h200-1", "ready") is True
-    answered = {get(port, "/v1/models")[1]["port"] for _ in range(8)}
+    answered = {get(port, "/v1/models")[1]["port"] for _unused in range(8)}
     assert answered == {replicas["h200-1"].port, replicas["h200-a-1"].port}
 
 
 @needs_haproxy
 def test_drain_waits_for_the_request_in_flight(fleet):
-    port, sock, _replicas, _ = fleet
+    port, sock, _replicas, _unused = fleet
     set_server_state(sock, "kimi_replicas", "h200-a-1", "maint")  # the slow request goes to h200-1
     slow = threading.Thread(target=get, args=(port, "/slow?s=2"))
     slow.start()
@@ -145,18 +145,18 @@ def test_drain_waits_for_the_request_in_flight(fleet):
 
 @needs_haproxy
 def test_failed_health_check_takes_a_replica_out(fleet):
-    port, sock, replicas, _ = fleet
+    port, sock, replicas, _unused = fleet
     replicas["h200-1"].healthy = False
     deadline = time.monotonic() + 10
     while server_stat(sock, "kimi_replicas", "h200-1")["status"].startswith("UP"):
         assert time.monotonic() < deadline, "the failing replica stayed UP"
         time.sleep(0.1)
-    assert {get(port, "/v1/models")[1]["port"] for _ in range(4)} == {replicas["h200-a-1"].port}
+    assert {get(port, "/v1/models")[1]["port"] for _unused in range(4)} == {replicas["h200-a-1"].port}
 
 
 @needs_haproxy
 def test_module_drains_reports_changes_honestly_and_checks_in_check_mode(fleet):
-    _port, sock, _, _ = fleet
+    _port, sock, _unused, _unused = fleet
     args = {"socket": sock, "server": "h200-1", "state": "drain", "poll_s": 0.1}
     checked = run_module(kimi_haproxy_server, args, check_mode=True)
     assert checked["changed"] is True and checked["previous"] == "ready"
@@ -177,7 +177,7 @@ def test_servers_come_from_the_role_vars(tmp_path):
 def test_exporter_serves_the_recorded_metric_names(fleet):
     """tests/fixtures/haproxy-metrics (what test_monitoring.py checks the rules and dashboard against)
     is what this HAProxy exports; re-record it from this exporter when the package changes."""
-    _port, _sock, _, stats_port = fleet
+    _port, _sock, _unused, stats_port = fleet
     conn = http.client.HTTPConnection("127.0.0.1", stats_port, timeout=10)
     conn.request("GET", "/metrics")
     live = conn.getresponse().read().decode()
@@ -193,9 +193,9 @@ def test_exporter_serves_the_recorded_metric_names(fleet):
 def test_drain_and_ready_task_files_through_ansible(fleet, tmp_path):
     """roles/kimi_lb/tasks/drain.yml and ready.yml as a play runs them: for the replica's head, on every
     lb_nodes host (here one, local), against the running balancer."""
-    _port, sock, _, _ = fleet
-    inventory = {"all": {"hosts": {"h200-1": {}}, "vars": {"ansible_connection": "local",
-                                                          "ansible_python_interpreter": sys.executable},
+    _port, sock, _unused, _unused = fleet
+    local = {"ansible_connection": "local", "ansible_python_interpreter": sys.executable}
+    inventory = {"all": {"hosts": {"h200-1": {}}, "vars": local,
                          "children": {"lb_nodes": {"hosts": {"lb-local": {}}}}}}
     play = [{"hosts": "h200-1", "gather_facts": False, "vars": {"kimi_lb_runtime_socket": sock},
              "tasks": [{"ansible.builtin.include_role": {"name": "kimi.deploy.kimi_lb",

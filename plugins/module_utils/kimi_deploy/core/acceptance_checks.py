@@ -359,7 +359,7 @@ def load_metrics(cfg: AcceptanceConfig, run: LoadRun) -> dict[str, Any]:
     """The concurrency section of the results: summary, growth and degradation tests, series, samples."""
     summary = load_summary(run.records, run.run_start, run.run_end)
     scale = cfg.max_memory_growth_per_min / DEFAULT_RSS_LIMIT_PER_MIN
-    growth = {name: memory_growth([(t, v) for t, v in run.series[name]], rule, run_start=run.run_start,
+    growth = {name: memory_growth(list(run.series[name]), rule, run_start=run.run_start,
                                   run_end=run.deadline, warmup_fraction=cfg.warmup_fraction, limit_scale=scale)
               for name, rule in GROWTH_RULES.items() if name in run.series}
     degradation = latency_degradation(run.records, run_start=run.run_start, run_end=run.deadline,

@@ -56,9 +56,11 @@ FORMS_MAX_TOKENS = 16
 
 def png_bytes(width: int, height: int) -> bytes:
     """A deterministic RGB PNG (a gradient), written without an imaging library."""
-    rows = b"".join(b"\x00" + bytes(v for x in range(width) for v in ((x * 7 + y * 3) % 256, (x * 5) % 256,
-                                                                        (y * 11) % 256))
-                    for y in range(height))
+    def row(y: int) -> bytes:
+        pixels = (((x * 7 + y * 3) % 256, (x * 5) % 256, (y * 11) % 256) for x in range(width))
+        return b"\x00" + bytes(v for pixel in pixels for v in pixel)
+
+    rows = b"".join(row(y) for y in range(height))
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)

@@ -74,7 +74,7 @@ def argv_params(args: Sequence[str]) -> dict[str, Any]:
     """``["serve", "/m", "--max-model-len", "512", "-tp=8"]`` -> ``{"model": "/m", "max_model_len": 512,
     "tensor_parallel_size": 8}``; a later flag wins, as in vLLM's own parser."""
     items, positional = split_argv(args)
-    params = {name: value for name, value, _ in items}
+    params = {name: value for name, value, _unused in items}
     if positional and positional[0] == "serve":
         positional = positional[1:]
     if positional:

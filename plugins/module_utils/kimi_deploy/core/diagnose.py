@@ -1895,8 +1895,8 @@ def _truncated_traceback(run: _Run, lines: list[Line], outcome: _Outcome) -> dic
     # loses its indentation with the rank prefix).
     under = [lines[line.index + 1] for line in frames
              if line.index + 1 < len(lines) and lines[line.index + 1].tag == line.tag]
-    text = "\n".join(line.message for line in sorted({ln.index: ln for ln in [*frames, *under]}.values(),
-                                                       key=lambda ln: ln.index))
+    picked = sorted({ln.index: ln for ln in [*frames, *under]}.values(), key=lambda ln: ln.index)
+    text = "\n".join(line.message for line in picked)
     phase = _later(run.stage_at(last.index), _frame_stage(text)) or "unknown"
     risk = _promoted(outcome.risks, last.index)
     if risk is not None:

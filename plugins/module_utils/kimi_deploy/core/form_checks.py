@@ -114,7 +114,7 @@ def check_reasoning(  # noqa: PLR0911 - one return per place reasoning can land
     """Reasoning arrived in ``reasoning`` (or the deprecated ``reasoning_content``), none left in content."""
     name = "reasoning"
     try:
-        message, _ = _message(response)
+        message, _unused = _message(response)
     except ValueError as err:
         return FormCheck(name, False, str(err))
     markers = tuple(markers)
@@ -142,7 +142,7 @@ def check_reasoning(  # noqa: PLR0911 - one return per place reasoning can land
 def check_structured_output(response: dict[str, Any], schema: dict[str, Any]) -> FormCheck:
     name = "structured_output"
     try:
-        message, _ = _message(response)
+        message, _unused = _message(response)
     except ValueError as err:
         return FormCheck(name, False, str(err))
     try:

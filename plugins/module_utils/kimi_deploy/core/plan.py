@@ -87,7 +87,7 @@ class Layout:
                 tensor_parallel_size=int(layout.get("tensor_parallel_size") or 1),
                 pipeline_parallel_size=int(layout.get("pipeline_parallel_size") or 1),
                 data_parallel_size=int(layout.get("data_parallel_size") or 1),
-                enable_expert_parallel=bool(layout.get("enable_expert_parallel") or False),
+                enable_expert_parallel=bool(layout.get("enable_expert_parallel")),
                 decode_context_parallel_size=int(layout.get("decode_context_parallel_size") or 1),
                 nnodes=int(layout.get("nnodes") or len(nodes) or 1),
                 gpus_per_node=int(1 if layout.get("gpus_per_node") is None else layout["gpus_per_node"]),

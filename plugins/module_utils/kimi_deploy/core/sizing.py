@@ -84,6 +84,7 @@ __all__ = [
 
 # --- GPUs ---------------------------------------------------------------------------------------
 
+
 def gpu_architecture(gpu: dict[str, Any]) -> str:
     """The GPU's architecture as kimi_gpu_facts reports it, derived the same way when it is missing."""
     arch = str(gpu.get("architecture") or "").lower()
@@ -329,7 +330,7 @@ class Planner:
         return known_good(self.profile.family, arch)
 
     def _kv_dtype(self, arch: str) -> tuple[str, list[str]]:
-        _, specific = self._family_defaults(arch)
+        _unused, specific = self._family_defaults(arch)
         requested = self.options.kv_cache_dtype
         if requested in specific.forbidden_kv_cache_dtypes:
             return requested, [f"kv_cache_dtype {requested} is refused for {self.profile.name} on {arch}: "
@@ -340,7 +341,7 @@ class Planner:
 
     def _attention_backend(self, arch: str) -> tuple[str, int]:
         """Backend whose block sizes vLLM will use, and the block it starts from before alignment."""
-        _, specific = self._family_defaults(arch)
+        _unused, specific = self._family_defaults(arch)
         backend = self.options.attention_backend or specific.attention_backend
         if backend is None:
             if self.profile.uses_mla:
@@ -732,7 +733,7 @@ class Planner:
                 attention_config = {"use_prefill_query_quantization": True, "mla_prefill_backend": "flashinfer"}
             kv_bytes = o.kv_cache_memory_bytes
         else:
-            general, _ = known_good(profile.family, "cpu")
+            general, _unused = known_good(profile.family, "cpu")
             recipe += list(general.args)
             # Exact bytes, per worker. The unit must not set VLLM_CPU_KVCACHE_SPACE: platforms/cpu.py lets
             # that legacy variable (whole GiB) override --kv-cache-memory-bytes.
@@ -808,8 +809,9 @@ def _range_pair(kv: KvCacheLayout, stage: int) -> tuple[int, int]:
 
 def _closer(a: Evaluation, b: Evaluation) -> bool:
     """Which refused layout to report: the one with the most KV headroom (i.e. the biggest)."""
-    return (a.feasible, min(a.stage_budgets), -a.layout.world_size) > (b.feasible, min(b.stage_budgets),
-                                                                        -b.layout.world_size)
+    def rank(ev):
+        return ev.feasible, min(ev.stage_budgets), -ev.layout.world_size
+    return rank(a) > rank(b)
 
 
 def _layout_summary(ev: Evaluation) -> dict[str, Any]:
@@ -886,7 +888,8 @@ def load_model(*, model_dir: str | None = None, model_config: str | dict[str, An
         profile = load_profile(config, name=name or default_name)
         records = records_from_tensor_table(tensor_table)
     else:
-        assert hf_repo is not None
+        if hf_repo is None:  # required_one_of: model_dir, model_config or hf_repo
+            raise AssertionError("no model source")
         config = read_hub_config(hf_repo, revision, hf_endpoint, hf_token)
         profile = load_profile(config, name=name or hf_repo.rsplit("/", 1)[-1])
         records = records_from_hub(hf_repo, revision, hf_endpoint, hf_token)

@@ -24,11 +24,18 @@ import json
 import os
 import sys
 import time
+import traceback
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-import httpx
+try:
+    import httpx
+except ImportError:  # only the release venv has httpx (vLLM depends on it); kimi_vllm_acceptance says so
+    httpx = None
+    HTTPX_IMPORT_ERROR: str | None = traceback.format_exc()
+else:
+    HTTPX_IMPORT_ERROR = None
 
 from ..core import acceptance_checks as judge
 from ..core import acceptance_forms as forms_judge
@@ -357,7 +364,7 @@ class AcceptanceRunner:
     # --------------------------------------------------------------------------------------- load
 
     async def _check_concurrency(self) -> Outcome:
-        overhead, _ = await self.http.count_tokens("", chat=True)
+        overhead, _unused = await self.http.count_tokens("", chat=True)
         in_tokens, out_tokens = self.cfg.load_shape(overhead)
         text = await self.http.exact_text(in_tokens, chat=True)
         run = await run_load(self.http, self.cfg, text=text, in_tokens=in_tokens, out_tokens=out_tokens,

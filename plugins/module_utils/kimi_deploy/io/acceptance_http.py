@@ -12,7 +12,10 @@ import secrets
 import time
 from typing import Any
 
-import httpx
+try:
+    import httpx
+except ImportError:  # only the release venv has httpx (vLLM depends on it); kimi_vllm_acceptance says so
+    httpx = None
 
 from ..core.acceptance import AcceptanceConfig, StreamRecord, exact_token_prompt, filler_text, truncate
 from ..core.acceptance_checks import CheckFailed, Exchange, SseReader
@@ -132,7 +135,7 @@ class AcceptanceHttp:
             search = exact_token_prompt(target)
             candidate = next(search)
             while True:
-                count, _ = await self.count_tokens(candidate, chat)
+                count, _unused = await self.count_tokens(candidate, chat)
                 try:
                     candidate = search.send(count)
                 except StopIteration as stop:
@@ -141,5 +144,5 @@ class AcceptanceHttp:
         return self._prompt_cache[key]
 
     async def seed_token_ids(self) -> list[int]:
-        _, ids = await self.count_tokens(filler_text(64), chat=False, add_special_tokens=False)
+        _unused, ids = await self.count_tokens(filler_text(64), chat=False, add_special_tokens=False)
         return ids

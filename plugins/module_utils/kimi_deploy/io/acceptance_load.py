@@ -172,7 +172,7 @@ async def run_load(http: AcceptanceHttp, cfg: AcceptanceConfig, *, text: str, in
 
     sampler_task = asyncio.create_task(sampler())
     try:
-        await asyncio.gather(*(worker() for _ in range(cfg.concurrency)))
+        await asyncio.gather(*(worker() for _unused in range(cfg.concurrency)))
     finally:
         run.run_end = time.monotonic()
         stop.set()

@@ -273,7 +273,7 @@ def expand_override(entries: Any) -> list[dict[str, Any]]:
     gpus: list[dict[str, Any]] = []
     for position, entry in enumerate(entries):
         gpu, count = _override_gpu(f"kimi_gpus_override[{position}]", entry)
-        for _ in range(count):
+        for _unused in range(count):
             gpus.append({"index": len(gpus), **gpu})
     return gpus
 

@@ -129,7 +129,7 @@ def test_input_forms_given_to_the_acceptance_override_the_plans():
 def test_the_test_image_is_a_valid_png():
     data = png_bytes(64, 64)
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    _, kind = struct.unpack(">I4s", data[8:16])
+    _unused, kind = struct.unpack(">I4s", data[8:16])
     assert kind == b"IHDR" and struct.unpack(">II", data[16:24]) == (64, 64)
     idat = data.index(b"IDAT")
     size = struct.unpack(">I", data[idat - 4:idat])[0]

@@ -349,8 +349,8 @@ def test_the_multimodal_profile_warning_explains_a_profile_that_fails_without_it
                                   "Exception in worker VllmWorkerProcess while processing method "
                                   "determine_num_available_blocks."])
     result = diagnose(text)
-    assert (result["cause_class"], result["phase"], result["rule"]) == ("gpu_oom", "startup",
-                                                                       "multimodal_profile_short")
+    expected = ("gpu_oom", "startup", "multimodal_profile_short")
+    assert (result["cause_class"], result["phase"], result["rule"]) == expected
 
 
 def test_the_v0_scheduler_s_prompt_limit_is_a_rejected_request():
@@ -358,8 +358,8 @@ def test_the_v0_scheduler_s_prompt_limit_is_a_rejected_request():
                       "WARNING 02-13 07:19:11 scheduler.py:949] Input prompt (32889 tokens) is too long and exceeds "
                       "limit of 2048"])
     result = diagnose(text)
-    assert (result["phase"], result["cause_class"], result["rule"]) == ("runtime", "request_invalid",
-                                                                       "prompt_over_scheduler_limit")
+    expected = ("runtime", "request_invalid", "prompt_over_scheduler_limit")
+    assert (result["phase"], result["cause_class"], result["rule"]) == expected
 
 
 KERNEL_FAULT = "(Worker pid=3) ERROR 07-15 21:01:01 [multiproc_executor.py:1] torch.AcceleratorError: CUDA error: " \

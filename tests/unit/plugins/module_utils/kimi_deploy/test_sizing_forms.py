@@ -114,7 +114,7 @@ def test_too_many_images_are_refused_or_lowered_when_allowed(k3):
 
 
 def test_images_on_a_model_without_vision_or_against_language_model_only_are_refused(k3):
-    profile, weights, _ = k3
+    profile, weights, _unused = k3
     text_only = derive_forms({"model_type": "kimi_k3"})
     plan = plan_deployment(profile, weights, H200_NODES, NEED,
                            PlanOptions(vllm_version="0.32.0", input_forms=("text", "image")), text_only)
