@@ -17,6 +17,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plugins" / "module_utils"))
+from kimi_deploy.core.releases import read_release_doc
+
 
 def size(n: Any) -> str:
     """Bytes in the unit that keeps a tiny model and K3 readable alike."""
@@ -75,7 +78,7 @@ def summarize(release: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     rid = release.get("id", "?")
     mine = [r for r in rows if r.get("release_id") == rid]
     row = mine[-1] if mine else None
-    plan = release.get("plan") or {}
+    plan = (read_release_doc(release).get("inputs") or {}).get("plan") or {}
     lines = [*memory_lines(plan, row), acceptance_line(release, row)]
     previous = (row or {}).get("previous_release_id") or "none (the first release on this host)"
     lines.append(f"release:  {rid} serving (created {release.get('created_at', '?')}); the one before: {previous}")
