@@ -58,16 +58,16 @@ run_unit() {
 
 # The integration files that run beside the single-host scenario when the stages run in two lanes
 # (they balance the lanes); every other file runs in the other lane.
-INTEGRATION_HOST_LANE="tests/integration/test_acceptance_forms_live.py tests/integration/test_collection_install.py
-  tests/integration/test_model_forms_vllm.py"
+INTEGRATION_HOST_LANE=(tests/integration/test_acceptance_forms_live.py tests/integration/test_collection_install.py
+  tests/integration/test_model_forms_vllm.py)
 
 # run_integration [all|host|rest]
 run_integration() {
   local s part=${1:-all} args=() f; s=$(date +%s)
   ensure_local_vllm_venv || return 1
   case $part in
-    host) read -r -a args <<< "$(echo $INTEGRATION_HOST_LANE)" ;;
-    rest) for f in $INTEGRATION_HOST_LANE; do args+=(--ignore "$f"); done; args+=(tests/integration) ;;
+    host) args=("${INTEGRATION_HOST_LANE[@]}") ;;
+    rest) for f in "${INTEGRATION_HOST_LANE[@]}"; do args+=(--ignore "$f"); done; args+=(tests/integration) ;;
     *) args=(tests/integration) ;;
   esac
   log "Integration tests ($part; real vLLM CPU build, real hub mirror)"
