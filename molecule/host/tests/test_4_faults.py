@@ -78,7 +78,7 @@ def test_second_concurrent_deploy_waits_then_stops_naming_the_holder(host):
     try:
         for line in first.stdout:
             seen.append(line)
-            if "TASK [kimi_preflight : Tell the long tasks which lock to keep alive" in line:
+            if "TASK [kimi.deploy.kimi_preflight : Tell the long tasks which lock to keep alive" in line:
                 break
         os.killpg(first.pid, signal.SIGSTOP)
         holder = json.loads(host.file(LOCK).content_string)["owner"]
@@ -102,7 +102,7 @@ def test_interrupted_deploy_leaves_the_serving_release_and_the_next_run_complete
     seen = []
     for line in proc.stdout:
         seen.append(line)
-        if "TASK [kimi_plan : Size the launch parameters" in line:
+        if "TASK [kimi.deploy.kimi_plan : Size the launch parameters" in line:
             break
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()

@@ -34,8 +34,8 @@ from kimi_molecule import (
     wait_until,
 )
 
-HEALTH_TASK = "TASK [kimi_vllm : Wait until vLLM serves the model"
-ACCEPTANCE_TASK = "TASK [kimi_acceptance : Run the acceptance suite"
+HEALTH_TASK = "TASK [kimi.deploy.kimi_vllm : Wait until vLLM serves the model"
+ACCEPTANCE_TASK = "TASK [kimi.deploy.kimi_acceptance : Run the acceptance suite"
 BREAK_LOCK = ("-e", "kimi_preflight_lock_break=true")
 STATE: dict[str, str] = {}
 
