@@ -10,6 +10,7 @@ import json
 import os
 import shlex
 import subprocess
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -71,11 +72,23 @@ def run_playbook(playbook: str, *args: str, check: bool = True) -> subprocess.Co
     # One stream, as an operator reads it: this Ansible prints task errors on stderr. No colour:
     # molecule forces it, and the recap's counters would then start with escape codes.
     env = {k: v for k, v in os.environ.items() if k != "ANSIBLE_FORCE_COLOR"} | {"ANSIBLE_NOCOLOR": "1"}
+    started = time.monotonic()
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO, check=False,
                           env=env)
+    _record_playbook_run(playbook, args, proc.returncode, time.monotonic() - started)
     if check and proc.returncode != 0:
         raise AssertionError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-8000:]}")
     return proc
+
+
+def _record_playbook_run(playbook: str, args: tuple[str, ...], returncode: int, seconds: float) -> None:
+    """One line per playbook run in $KIMI_TEST_PLAYBOOK_RUNS: where a scenario's time goes (the test,
+    the command, its exit and seconds); scripts/test.sh prints the longest at the end."""
+    path = os.environ.get("KIMI_TEST_PLAYBOOK_RUNS")
+    if path:
+        test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0].rsplit("::", 1)[-1]
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(f"{seconds:.1f}\t{returncode}\t{test}\t{playbook} {' '.join(args)}\n")
 
 
 def recap(output: str) -> dict[str, int]:

@@ -19,7 +19,9 @@ description:
     C(vocab_size), every special token the configs name exists) and that C(auto_map) code files are
     there; C(auto_map) means C(--trust-remote-code).
   - With O(vllm_python), asks that vLLM's model registry whether C(config.json)'s architectures are
-    supported. With O(gpu_architecture), checks the quantization can run there and returns the serve
+    supported; the answer is kept in the venv (C(.kimi-deploy/vllm-probe.json), keyed by the installed
+    vLLM's C(RECORD) and the question), so a re-run does not import vLLM again. With
+    O(gpu_architecture), checks the quantization can run there and returns the serve
     arguments it needs (MXFP4 experts on Hopper need C(--moe-backend marlin)).
   - Fails, naming every failed file and why, when anything does not hold.
   - Needs only the standard library, so it runs on the host's system python.
@@ -75,7 +77,7 @@ attributes:
     platforms: posix
   check_mode:
     support: full
-    details: Verification is read-only; check mode only skips updating the digest cache.
+    details: Verification is read-only; check mode only skips updating the digest and probe caches.
   diff_mode:
     support: none
 seealso:
@@ -250,7 +252,7 @@ def main():
                 use_cache=p["cache_manifest"], write_cache=not module.check_mode, workers=p["workers"] or None,
                 require_tokenizer=p["require_tokenizer"])
             serving = check_serving(result, vllm_python=p["vllm_python"], gpu_architecture=p["gpu_architecture"],
-                                    probe_timeout=p["probe_timeout"])
+                                    probe_timeout=p["probe_timeout"], write_probe_cache=not module.check_mode)
     except KimiDeployError as err:
         module.fail_json(msg=str(err), ok=False)
     if source == "none" and p["hash"]:

@@ -25,6 +25,7 @@ Standard library only: the module runs on the GPU host's system python.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -36,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import KimiDeployError
+from ..core.files import write_json_atomic
 from ..core.safetensors_format import read_header
 
 INDEX_SUFFIX = ".safetensors.index.json"
@@ -825,16 +827,61 @@ print("KIMI_VLLM_PROBE " + json.dumps(out))
 """
 
 
+PROBE_CACHE = ".kimi-deploy/vllm-probe.json"
+
+
+def _probe_cache_key(python: Path, request: str) -> str | None:
+    """The installed vLLM (its dist-info RECORD, rewritten by every install) + the probe + the question.
+
+    None when the venv has no vLLM dist-info to fingerprint: then nothing is cached."""
+    records = sorted(python.parent.parent.glob("lib/python*/site-packages/vllm*.dist-info/RECORD"))
+    if not records:
+        return None
+    st = records[0].stat()
+    stamp = f"{records[0]}|{st.st_ino}|{st.st_size}|{st.st_mtime_ns}|{_VLLM_PROBE}|{request}"
+    return hashlib.sha256(stamp.encode()).hexdigest()
+
+
 def probe_vllm(vllm_python: str | Path, architectures: list[str], quant_method: str | None = None,
-               *, timeout: float = 600.0) -> dict:
-    """Ask the vLLM installed next to ``vllm_python`` what it registers and supports."""
+               *, timeout: float = 600.0, use_cache: bool = True, write_cache: bool = True) -> dict:
+    """Ask the vLLM installed next to ``vllm_python`` what it registers and supports.
+
+    Importing vLLM takes 10-60 s and its answer depends only on the installed vLLM and the question, so
+    the answer is kept in the venv (``PROBE_CACHE``) and a re-run of the same deploy asks again only after
+    vLLM was reinstalled there."""
     python = Path(vllm_python)
     if not python.is_file() or not os.access(python, os.X_OK):
         raise KimiDeployError(f"vllm_python {python} is not an executable file; point it at the release "
                               "venv's bin/python")
+    request = json.dumps({"architectures": architectures, "quant_method": quant_method})
+    key = _probe_cache_key(python, request) if use_cache else None
+    cache_file = python.parent.parent / PROBE_CACHE
+    cached = _read_json(cache_file) if key else {}
+    if key and isinstance(cached.get(key), dict):
+        return cached[key]
+    answer = _run_vllm_probe(python, request, timeout)
+    if key and write_cache:
+        _write_probe_cache(cache_file, {key: answer})  # one installed vLLM, one question: one entry
+    return answer
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write_probe_cache(path: Path, data: dict) -> None:
+    # A read-only venv: the probe still answers, it is only asked again next time.
+    with contextlib.suppress(OSError):
+        write_json_atomic(path, data)
+
+
+def _run_vllm_probe(python: Path, request: str, timeout: float) -> dict:
     env = dict(os.environ, VLLM_NO_USAGE_STATS="1", VLLM_DO_NOT_TRACK="1", HF_HUB_OFFLINE="1",
                VLLM_LOGGING_LEVEL="ERROR", PYTHONWARNINGS="ignore")
-    request = json.dumps({"architectures": architectures, "quant_method": quant_method})
     try:
         proc = subprocess.run([str(python), "-c", _VLLM_PROBE, request], capture_output=True, text=True,
                               timeout=timeout, env=env, check=False)
@@ -958,7 +1005,8 @@ def quantization_requirements(config: Mapping, gpu_architecture: str | int | flo
 
 
 def check_serving(result: VerifyResult, *, vllm_python: str | Path | None = None,
-                  gpu_architecture: str | int | float | None = None, probe_timeout: float = 600.0) -> dict:
+                  gpu_architecture: str | int | float | None = None, probe_timeout: float = 600.0,
+                  write_probe_cache: bool = True) -> dict:
     """Can the release's vLLM serve this checkpoint on the target GPU? Failures land in ``result``."""
     out: dict = {"architecture_supported": None, "vllm_version": None, "quantization": None,
                  "required_serve_args": ["--trust-remote-code"] if result.trust_remote_code else []}
@@ -972,7 +1020,7 @@ def check_serving(result: VerifyResult, *, vllm_python: str | Path | None = None
     if vllm_python is not None and result.architectures:
         facts = probe_vllm(vllm_python, result.architectures,
                            str(qcfg.get("quant_method")) if qcfg and qcfg.get("quant_method") else None,
-                           timeout=probe_timeout)
+                           timeout=probe_timeout, write_cache=write_probe_cache)
         out["vllm_version"] = facts.get("vllm_version")
         out["architecture_supported"] = any(facts.get("registered", {}).values())
         if not out["architecture_supported"]:

@@ -19,6 +19,7 @@ from kimi_deploy.core.errors import KimiDeployError
 from kimi_deploy.core.safetensors_format import read_header, write_file
 from kimi_deploy.io.weights_verify import (
     HASH_CACHE,
+    PROBE_CACHE,
     ExpectedFile,
     hash_file,
     load_expected,
@@ -391,3 +392,39 @@ def test_unquantized_and_fp8_checkpoints():
 def test_probe_refuses_a_python_that_is_not_there(tmp_path):
     with pytest.raises(KimiDeployError, match="not an executable file"):
         probe_vllm(tmp_path / "bin" / "python", ["LlamaForCausalLM"])
+
+
+def _fake_venv(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A venv whose python answers the probe like vLLM would and counts how often it was asked."""
+    venv = tmp_path / "venv"
+    record = venv / "lib" / "python3.11" / "site-packages" / "vllm-0.32.0.dist-info" / "RECORD"
+    record.parent.mkdir(parents=True)
+    record.write_text("vllm/__init__.py,,\n")
+    calls = tmp_path / "calls"
+    python = venv / "bin" / "python"
+    python.parent.mkdir()
+    answer = json.dumps({"vllm_version": "0.32.0", "registered": {"LlamaForCausalLM": True}})
+    python.write_text(f"#!/bin/sh\necho run >> '{calls}'\necho 'KIMI_VLLM_PROBE {answer}'\n")
+    python.chmod(0o755)
+    return python, record, calls
+
+
+def test_probe_answer_is_kept_until_vllm_is_reinstalled(tmp_path):
+    python, record, calls = _fake_venv(tmp_path)
+    first = probe_vllm(python, ["LlamaForCausalLM"])
+    assert first["registered"] == {"LlamaForCausalLM": True}
+    assert probe_vllm(python, ["LlamaForCausalLM"]) == first
+    assert calls.read_text().count("run") == 1  # the second answer came from the venv's cache
+    probe_vllm(python, ["DeepseekV3ForCausalLM"])  # another question is asked
+    assert calls.read_text().count("run") == 2
+    record.write_text("vllm/__init__.py,,\nvllm/other.py,,\n")  # a reinstall rewrites RECORD
+    probe_vllm(python, ["DeepseekV3ForCausalLM"])
+    assert calls.read_text().count("run") == 3
+
+
+def test_probe_in_check_mode_writes_no_cache(tmp_path):
+    python, _record, calls = _fake_venv(tmp_path)
+    probe_vllm(python, ["LlamaForCausalLM"], write_cache=False)
+    probe_vllm(python, ["LlamaForCausalLM"], write_cache=False)
+    assert calls.read_text().count("run") == 2
+    assert not (python.parent.parent / PROBE_CACHE).exists()
