@@ -3,8 +3,9 @@
 The held-out part is third-heldout.jsonl: logs collected on 2026-12-01 (third round), split off (a stratified third,
 fixed seed) and committed with their sha256 before any rule saw them. Everything else is training, including the
 earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl), which were measured and read. Rules are tuned on
-the training part only, so the thresholds below are asserted on it; no test here scores the held-out part: its figures
-are printed, once, by benchmarks/bench_diagnose_corpus.py.
+the training part only, so the thresholds below are asserted on it. The held-out figures were printed once, by
+benchmarks/bench_diagnose_corpus.py, after the last rule change; the one test that scores the held-out part is a
+regression floor at those figures, added after that measurement.
 """
 
 from __future__ import annotations
@@ -111,6 +112,13 @@ def test_the_second_rounds_heldout_part_does_not_regress():
     # keeps what it measured from regressing while rules change.
     phase, cause = _accuracy(FILES["fresh-heldout.jsonl"])
     assert phase >= 16 / 24 and cause >= 17 / 24, (phase, cause)
+
+
+def test_heldout_part_does_not_regress():
+    # Measured once, after the last rule change (16/23 phase, 13/23 cause; the issue's 90/80 % targets are not
+    # reached). This floor only guards against a regression; it is not a target to tune.
+    phase, cause = _accuracy(HELDOUT)
+    assert phase >= 16 / 23 and cause >= 13 / 23, (phase, cause)
 
 
 @pytest.mark.parametrize("entry", [e for e in TRAIN if e["cause"] == "healthy"], ids=lambda e: e["id"])
