@@ -71,6 +71,8 @@ _JOURNAL_PREFIX = re.compile(
 _COMPOSE_PREFIX = re.compile(r"^[\w.-]+(?:-\d+)?\s+\|\s?")
 # CI and job runners: "[2025-03-10T15:07:20Z] ", "2024-04-09T23:20:46Z [job] ".
 _ISO_PREFIX = re.compile(r"^\[?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z?\]?\s+(?:\[[\w-]+\]\s+)?")
+# FastChat's workers: "2023-12-12 19:38:39 | ERROR | stderr | " (everything on stderr is tagged ERROR: not a level).
+_FASTCHAT_PREFIX = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \| [A-Z]+ \| [\w.-]+ \| ?")
 _RANK_PREFIX = re.compile(r"^\[rank\d+\]:\s*")
 # torch.compile's frame id after a glog header: "... triton_heuristics.py:539] [0/0] ".
 _COMPILE_ID = re.compile(r"^\[\d+/\d+(?:_\d+)?\] ?")
@@ -84,6 +86,8 @@ _VLLM_HEADER = re.compile(
 )
 # Bare level, as in the catalog's shortened lines: "INFO [gpu_model_runner.py:6936] ...".
 _BARE_HEADER = re.compile(r"^(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\[[\w./-]+:\d+\]\s?")
+# Ray's own logger: "2024-04-21 15:12:15,317 INFO worker.py:1715 -- Connected to Ray cluster."
+_RAY_HEADER = re.compile(r"^(?:\S+ )?\d\d:\d\d:\d\d,\d+\s+(DEBUG|INFO|WARNING|ERROR|CRITICAL) [\w./-]+:\d+ -- ")
 # uvicorn: "ERROR:    [Errno 98] ...", "INFO:     127.0.0.1:5 - \"POST ...\" 400".
 _UVICORN_HEADER = re.compile(r"^(DEBUG|INFO|WARNING|ERROR|CRITICAL):\s+")
 # glog/c10: "W1130 07:06:09.077000 20607 torch/_library/triton.py:53] ", "[W1130 07:06:36.3 utils.cpp:68] ".
@@ -117,6 +121,7 @@ def _parse_line(index: int, raw: str) -> Line:
     text = _JOURNAL_PREFIX.sub("", text, count=1)
     text = _COMPOSE_PREFIX.sub("", text, count=1)
     text = _ISO_PREFIX.sub("", text, count=1)
+    text = _FASTCHAT_PREFIX.sub("", text, count=1)
     text = _RANK_PREFIX.sub("", text, count=1)
     tag = ""
     proc = _PROC_TAG.match(text)
@@ -125,7 +130,7 @@ def _parse_line(index: int, raw: str) -> Line:
         text = text[proc.end():]
     text = _RANK_PREFIX.sub("", text, count=1)
     level = None
-    for header in (_VLLM_HEADER, _BARE_HEADER, _UVICORN_HEADER):
+    for header in (_VLLM_HEADER, _BARE_HEADER, _UVICORN_HEADER, _RAY_HEADER):
         found = header.match(text)
         if found:
             level = found.group(1)
@@ -175,8 +180,9 @@ def _parse(log_text: str) -> list[Line]:
     return lines
 
 
-def _traceback_context(lines: list[Line], index: int, limit: int = 200) -> str:
-    """The frames of the traceback that ends at ``index`` (same process tag), as one text."""
+def _traceback_context(lines: list[Line], index: int, limit: int = 200, frames_only: bool = False) -> str:
+    """The traceback that ends at ``index`` (same process tag), as one text; ``frames_only`` leaves out the
+    log lines between (a config line naming the task 'generate' is not a frame in ``generate``)."""
     tag = lines[index].tag
     parts = []
     for line in reversed(lines[max(0, index - limit):index]):
@@ -184,7 +190,8 @@ def _traceback_context(lines: list[Line], index: int, limit: int = 200) -> str:
             continue
         if _TRACEBACK.match(line.message):
             break
-        parts.append(line.message)
+        if line.is_frame or not frames_only:
+            parts.append(line.message)
     return "\n".join(reversed(parts))
 
 
@@ -233,14 +240,16 @@ _MILESTONES = (
         _LOAD_DONE_TEXT + r"|Starting profile run|GPU KV cache size|Capturing cudagraphs"
         r"|Capturing the model for CUDA graphs|torch\.compile takes|Dynamo bytecode transform")),
     # "Processed prompts: 0%|": the offline LLM.generate progress bar, printed once requests run.
+    # Sleep mode frees the weights and KV cache of an engine that is up (RL rollouts, the /sleep endpoint).
     ("runtime", re.compile(_SERVING_TEXT + r"|Available routes are|Added request|Received request"
-                           r"|Processed prompts:")),
+                           r"|Processed prompts:|seconds to fall asleep|Sleep mode freed|sleep freed [\d.]+ GiB")),
 )
 # Frames of a traceback name the step that failed; the deepest step wins.
 _FRAME_STAGES = (
     ("runtime", re.compile(
         r"\b(?:run_engine_loop|engine_step|run_busy_loop|_process_engine_step|step_with_batch_queue|_run_engine"
         r"|execute_model_async|_raise_exception_on_finish|create_chat_completion|create_completion|output_handler"
+        r"|wake_up"
         r"|chat_completion_stream_generator|process_inputs|_validate_model_inputs?"
         r"|add_request|generate)\b")),
     ("startup", re.compile(
@@ -254,7 +263,10 @@ _FRAME_STAGES = (
         r"|init_model_parallel_group|init_worker_distributed_environment|initialize_ray_cluster"
         r"|_get_executor_cls|from_pretrained|_cuda_init|_lazy_init|new_group|GroupCoordinator"
         r"|make_layers|run_mp_engine|from_engine_args|_init_engine|run_engine_core|build_async_engine_client\w*"
-        r"|run_server|init_process_group|_create_c10d_store|_tcp_rendezvous_handler)\b")),
+        r"|PyNcclCommunicator|ncclCommInitRank\w*"
+        r"|run_server|init_process_group|_create_c10d_store|_tcp_rendezvous_handler)\b"
+        # V1: a worker process that fails to start failed in its constructor (init_device, load_model).
+        r"|WorkerProc (?:failed to start|initialization failed)|= WorkerProc\(")),
 )
 
 
@@ -853,7 +865,7 @@ def _oom_sampler(hit: _Hit) -> Finding:
 
 
 @_rule("gpu_out_of_memory", 1,
-       r"CUDA out of memory|CUDA error: out of memory|OutOfMemoryError|HIP out of memory|cudaErrorMemoryAllocation"
+       r"CUDA out of memory|CUDA [Ee]rror: out of memory|OutOfMemoryError|HIP out of memory|cudaErrorMemoryAllocation"
        r"|CUBLAS_STATUS_ALLOC_FAILED|Tried to allocate [\d.]+ [GM]iB",
        default_phase="startup",
        hints=(r"CUDA graphs can take additional|Capturing CUDA graph|Estimated CUDA graph memory",))
@@ -913,7 +925,7 @@ def _heads(hit: _Hit) -> Finding:
 
 
 _row("parallel_layout_invalid", 1,
-     r"number of required GPUs exceeds|placement group|(?:tensor|pipeline|data|expert|context)[ _]parallel"
+     r"number of required GPUs exceeds|[Pp]lacement group|(?:tensor|pipeline|data|expert|context)[ _]parallel"
      r"(?:[ _]size)?.{0,80}(?:must|exceed|greater than|larger than|divisible|not enough|available)"
      r"|\b(?:tp|pp|dp|ep|cp)_(?:world_)?size\b.{0,60}(?:must|divisible|positive|exceed)"
      r"|divisible by (?:ep_size|tp_size|world_size)|world[_ ]size.{0,60}(?:must|exceed|greater|positive)"
@@ -1309,6 +1321,22 @@ _row("prompt_over_scheduler_limit", 1, r"Input prompt \(\d+ tokens\) is too long
            "vLLM finished that request without output. The server itself is healthy.",
      steps=["Truncate prompts client-side, or raise max_model_len / max_num_batched_tokens (enable chunked "
             "prefill) if such prompts are expected and the KV cache holds them"])
+_row("engine_version_not_on_platform", 1, r"(?:backend|platform) (?:only supports|does not support) (?:the )?V\d\b",
+     cls="config_invalid", default_phase="load",
+     cause="The options chose an engine version (V0/V1) this platform's backend does not have (an option that only the "
+           "other engine implements).",
+     steps=["Drop the option that selects the other engine (the message's traceback names the step), or run a vLLM "
+            "release whose backend for this platform has that engine"])
+# vLLM prints this while Ray cannot place the workers' GPU bundles; a start that goes on to serve is not stopped by it
+# (matches before serving are dropped), one that stops here is waiting on the Ray cluster.
+_row("ray_placement_group_waiting", 3, r"Waiting for creating a placement group of specs",
+     cls="ray_error", default_phase="load", quiet_levels=True,
+     cause="Ray cannot place the workers' GPU bundles: the cluster does not offer the GPUs the placement group asks "
+           "for (a node missing or not joined, GPUs reported under another resource name, or VLLM_HOST_IP not the "
+           "address Ray uses).",
+     steps=["Run `ray status` and `ray list nodes`: every node joined, each with its GPUs under `GPU`",
+            "Set VLLM_HOST_IP on each node to the address the Ray cluster uses; match tensor/pipeline parallel sizes "
+            "to the GPUs Ray reports"])
 _row("dense_offline_data_parallel", 1, r"Offline data parallel mode is not supported",
      cls="config_invalid", default_phase="load",
      cause="Data parallelism was asked for in offline mode for a dense model, which vLLM does not support.",
@@ -1368,7 +1396,8 @@ _WRAPPER_STARTUP = (
 _WRAPPER_RUNTIME = (
     r"EngineDeadError|engine dead|MQLLMEngine is already dead|AsyncEngineDeadError|Background loop has errored"
     r"|EngineCore encountered (?:a fatal error|an issue)|WorkerProc hit an exception|Worker failed with error"
-    r"|Engine process \(pid \d+\) died|Dumping (?:input data|scheduler output) for model execution"
+    r"|Engine process \(pid \d+\) died|Dumping (?:input data|scheduler output) for (?:model execution|V\d LLM engine)"
+    r"|Engine background task failed"
 )
 _WRAPPER_SYSTEMD = r"Main process exited, code=|Failed with result '(?:exit-code|signal|core-dump)'"
 
@@ -1750,7 +1779,7 @@ def _frame_text(lines: list[Line], index: int, limit: int = 80) -> str:
         if not (line.is_frame or _TRACEBACK.match(line.message) or not line.message.strip()):
             break
         after.append(line.message)
-    return "\n".join([_traceback_context(lines, index), lines[index].message, *after])
+    return "\n".join([_traceback_context(lines, index, frames_only=True), lines[index].message, *after])
 
 
 _CONFIG_VALIDATION = re.compile(r"^\s*Value error, |validation errors? for \w*Config")
@@ -1785,6 +1814,18 @@ def _phase_told_by_the_engine(run: _Run, lines: list[Line], line: Line, limit: i
     return None
 
 
+# A progress bar (tqdm: "Loading safetensors checkpoint shards:   3% Completed | 1/37", "Capturing CUDA graph shapes:
+# 91%|...| 32/35 [") redrawn right after an error names the step the error interrupted.
+_PROGRESS_BAR = re.compile(r"\d+% Completed \| \d+/\d+|\d+%\|[^|]*\| ?\d+/\d+ \[")
+
+
+def _stage_of_progress_after(lines: list[Line], index: int, limit: int = 6) -> str | None:
+    for line in lines[index + 1:index + 1 + limit]:
+        if _PROGRESS_BAR.search(line.message):
+            return next((stage for stage, pattern in _MILESTONES if pattern.search(line.message)), None)
+    return None
+
+
 def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
     stage = _later(run.stage_at(line.index), _frame_stage(_frame_text(lines, line.index)))
     if stage is None and _CONFIG_VALIDATION.search(line.message):
@@ -1793,6 +1834,8 @@ def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
         # A line with no timeline ("NCCL WARN Cuda failure ...") is reported by the traceback or
         # wrapper that follows it ("WorkerProc failed to start ... in init_device"): its step decides.
         stage = _frame_stage(_following_failure(lines, line.index))
+    if stage is None:
+        stage = _stage_of_progress_after(lines, line.index)
     if stage is None:
         told = _phase_told_by_the_engine(run, lines, line)
         # "failed to start" rules out runtime only: a family that usually strikes while serving (a kernel

@@ -1,10 +1,11 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is fresh-heldout.jsonl: logs collected on 2026-12-01, split off (a stratified third, fixed seed)
-and committed with their sha256 before any rule saw them. Everything else is training, including the first
-held-out third (seen-heldout-ids.txt), which was read while rules were written. Rules are tuned on the training
-part only, so the thresholds below are asserted on it; the held-out figures are printed, once, by
-benchmarks/bench_diagnose_corpus.py.
+The held-out part is third-heldout.jsonl: logs collected on 2026-12-01 (third round), split off (a stratified third,
+fixed seed) and committed with their sha256 before any rule saw them. Everything else is training, including the
+earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl), which were measured and read. Rules are tuned on
+the training part only, so the thresholds below are asserted on it. The held-out figures were printed once, by
+benchmarks/bench_diagnose_corpus.py, after the last rule change; the one test that scores the held-out part is a
+regression floor at those figures, added after that measurement.
 """
 
 from __future__ import annotations
@@ -27,10 +28,12 @@ def _read(name):
 
 
 FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.jsonl", "fresh-training.jsonl",
-                                        "fresh-heldout.jsonl")}
-HELDOUT = FILES["fresh-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "fresh-heldout.jsonl" for entry in entries]
-FRESH = FILES["fresh-training.jsonl"] + HELDOUT
+                                        "fresh-heldout.jsonl", "third-training.jsonl", "third-heldout.jsonl")}
+HELDOUT = FILES["third-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "third-heldout.jsonl" for entry in entries]
+# Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
+ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
+          ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"))
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
 PHASES = {"load", "startup", "runtime", "none", "unknown"}
@@ -43,13 +46,21 @@ def _accuracy(entries):
     return phase, cause
 
 
-def test_the_heldout_part_is_the_committed_fresh_third():
-    digest = hashlib.sha256((CORPUS / "fresh-heldout.jsonl").read_bytes()).hexdigest()
-    assert digest == (CORPUS / "fresh-heldout.sha256").read_text().split()[0]
-    assert len(HELDOUT) * 3 >= len(FRESH) >= 60
-    for phase in {entry["phase"] for entry in FRESH}:  # stratified: every phase keeps its third
-        fresh = [entry for entry in FRESH if entry["phase"] == phase]
-        assert 3 * sum(entry in HELDOUT for entry in fresh) >= len(fresh), phase
+@pytest.mark.parametrize(("training", "heldout", "digest_file"), ROUNDS, ids=[r[1] for r in ROUNDS])
+def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, heldout, digest_file):
+    digest = hashlib.sha256((CORPUS / heldout).read_bytes()).hexdigest()
+    assert digest == (CORPUS / digest_file).read_text().split()[0]
+    held, collected = FILES[heldout], FILES[training] + FILES[heldout]
+    assert len(held) * 3 >= len(collected) >= 60
+    for phase in {entry["phase"] for entry in collected}:  # stratified: every phase keeps its third
+        of_phase = [entry for entry in collected if entry["phase"] == phase]
+        assert 3 * sum(entry in held for entry in of_phase) >= len(of_phase), phase
+
+
+def test_the_retired_heldout_parts_are_training_and_the_third_is_not():
+    train_ids = {entry["id"] for entry in TRAIN}
+    assert {entry["id"] for entry in FILES["fresh-heldout.jsonl"]} <= train_ids
+    assert not {entry["id"] for entry in HELDOUT} & train_ids
 
 
 def test_the_first_heldout_third_is_unchanged_and_now_training():
@@ -67,7 +78,20 @@ def test_no_entry_repeats_an_id_and_no_source_is_in_two_files():
     for name, entries in FILES.items():
         others = {e["source"] for other, rest in FILES.items() if other != name for e in rest}
         assert not {entry["source"] for entry in entries} & others, name
-    assert len({entry["source"] for entry in FRESH}) == len(FRESH)
+    for training, heldout, _ in ROUNDS:
+        collected = FILES[training] + FILES[heldout]
+        assert len({entry["source"] for entry in collected}) == len(collected), heldout
+
+
+def test_no_log_of_a_round_is_contained_in_an_earlier_log():
+    """A round's logs are new: none (whitespace-normalised) is part of a log collected before it."""
+    def normal(text):
+        return " ".join(text.split())
+    names = list(FILES)
+    for training, heldout, _ in ROUNDS:
+        earlier = [normal(e["log"]) for name in names[:names.index(training)] for e in FILES[name]]
+        for entry in FILES[training] + FILES[heldout]:
+            assert not any(normal(entry["log"]) in log for log in earlier), entry["id"]
 
 
 def test_every_entry_is_labelled_from_the_taxonomy():
@@ -80,14 +104,21 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 def test_training_part_accuracy():
     # Floors under the measured figures on the training part (see the README's "Measured" section).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 0.90 and cause >= 0.74, (phase, cause)
+    assert phase >= 0.90 and cause >= 0.71, (phase, cause)
+
+
+def test_the_second_rounds_heldout_part_does_not_regress():
+    # The second round's held-out part was measured once (16/24 phase, 17/24 cause) and is training now: this floor
+    # keeps what it measured from regressing while rules change.
+    phase, cause = _accuracy(FILES["fresh-heldout.jsonl"])
+    assert phase >= 16 / 24 and cause >= 17 / 24, (phase, cause)
 
 
 def test_heldout_part_does_not_regress():
-    # The held-out figures were measured once, after the rule changes (16/24 phase, 17/24 cause; the issue's
-    # 90/80 % targets are not reached). This floor only guards against a regression; it is not a target to tune.
+    # Measured once, after the last rule change (16/23 phase, 13/23 cause; the issue's 90/80 % targets are not
+    # reached). This floor only guards against a regression; it is not a target to tune.
     phase, cause = _accuracy(HELDOUT)
-    assert phase >= 16 / 24 and cause >= 17 / 24, (phase, cause)
+    assert phase >= 16 / 23 and cause >= 13 / 23, (phase, cause)
 
 
 @pytest.mark.parametrize("entry", [e for e in TRAIN if e["cause"] == "healthy"], ids=lambda e: e["id"])
@@ -415,3 +446,95 @@ def test_connecting_to_the_ray_cluster_is_engine_init():
                       "10.0.0.1:6379...", "Traceback (most recent call last):",
                       '  File "/x/bin/vllm", line 8, in <module>', "    sys.exit(main())"])
     assert diagnose(text)["phase"] == "load"
+
+
+# ----- third round: what the third round's training entries taught ------------------------------------
+
+WAKE_UP_OOM = "\n".join([
+    '  File "/x/vllm/executor/executor_base.py", line 216, in wake_up',
+    '    self.collective_rpc("wake_up")',
+    '  File "/x/vllm/device_allocator/cumem.py", line 75, in create_and_map',
+    "    python_create_and_map(*allocation_handle)",
+    "RuntimeError: CUDA Error: out of memory at /workspace/csrc/cumem_allocator.cpp:62"])
+ASLEEP = ["(EngineCore_DP0 pid=1) INFO 11-14 15:11:23 [gpu_worker.py:144] Sleep mode freed 35.43 GiB memory, 1.19 GiB "
+          "memory is still in use.",
+          "(EngineCore_DP0 pid=1) INFO 11-14 15:11:23 [abstract.py:306] It took 3.15 seconds to fall asleep."]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the sleep-mode allocator's wording ("Error", capital E), while waking an engine that had served
+    (WAKE_UP_OOM, ("runtime", "gpu_out_of_memory", "gpu_oom")),
+    # vLLM's dump of a failed step after the engine fell asleep
+    ("\n".join([*ASLEEP, "(EngineCore_DP0 pid=1) ERROR 11-14 15:11:23 [dump_input.py:72] Dumping input data for V1 "
+                         "LLM engine (v0.11.1) with config: model='/m'"]),
+     ("runtime", "engine_dead", "engine_died_unexplained")),
+    # the V0 async engine's background task is a wrapper too
+    ("ERROR 08-15 03:15:55 async_llm_engine.py:56] Engine background task failed",
+     ("runtime", "engine_dead", "engine_died_unexplained")),
+])
+def test_sleep_mode_and_engine_step_wrappers(text, expected):
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == expected
+
+
+@pytest.mark.parametrize("line", [
+    "2024-04-21 15:12:15,317 INFO worker.py:1715 -- Connected to Ray cluster. View the dashboard at 127.0.0.1:8265",
+    "024-04-21 15:12:15,310 INFO worker.py:1540 -- Connecting to existing Ray cluster at address: 10.5.8.112:6379...",
+])
+def test_ray_s_own_info_lines_are_progress_not_errors(line):
+    result = diagnose(line)
+    assert (result["phase"], result["cause_class"]) == ("load", "no_failure_yet")
+
+
+def test_fastchat_s_stderr_prefix_keeps_the_traceback_readable():
+    text = "\n".join(f"2023-12-12 19:38:39 | ERROR | stderr | {line}" for line in [
+        "Traceback (most recent call last):",
+        '  File "/x/fastchat/serve/vllm_worker.py", line 243, in <module>',
+        "    engine = AsyncLLMEngine.from_engine_args(engine_args)",
+        '  File "/x/vllm/engine/async_llm_engine.py", line 495, in from_engine_args',
+        "    engine = cls(parallel_config.worker_use_ray,"])
+    result = diagnose(text)
+    assert (result["phase"], result["rule"]) == ("load", "truncated_traceback")
+
+
+def test_log_lines_before_an_error_are_not_frames_of_its_traceback():
+    text = "\n".join(["INFO 07-18 10:29:03 [config.py:841] This model supports multiple tasks: {'generate', 'embed'}. "
+                      "Defaulting to 'generate'.",
+                      "ERROR 07-18 10:29:03 [config.py:130] ZorkError: the weights index could not be read"])
+    assert diagnose(text)["phase"] == "unknown"  # 'generate' names a task here, not the frame of a request
+
+
+@pytest.mark.parametrize(("text", "phase"), [
+    # a flattened traceback: the NCCL communicator is created while the model-parallel groups are set up
+    ('self.pynccl_comm = PyNcclCommunicator( (VllmWorkerProcess pid=236) ERROR 08-23 08:25:25 multiproc_worker_utils.py'
+     ':226] self.comm: ncclComm_t = self.nccl.ncclCommInitRank( ... RuntimeError: NCCL error: unhandled system error',
+     "load"),
+    # a progress bar redrawn right after the error names the step it interrupted
+    ("(EngineCore_DP0 pid=5) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 80.00 MiB.\n\n"
+     "Loading safetensors checkpoint shards:   3% Completed | 1/37 [00:02<01:39,  2.77s/it]", "load"),
+    # a V1 worker that fails to start failed in its constructor
+    ("ERROR 03-02 19:49:00 [multiproc_executor.py:783] WorkerProc failed to start.", "load"),
+])
+def test_the_step_is_read_from_what_surrounds_the_error(text, phase):
+    assert diagnose(text)["phase"] == phase
+
+
+@pytest.mark.parametrize(("line", "rule", "cause_class", "phase"), [
+    ("(ServeController pid=2) ValueError: Placement group bundle cannot have more than 1 GPU.",
+     "parallel_layout_invalid", "parallel_config_invalid", "startup"),
+    ('vllm  | ERROR 09-05 06:01:06 [engine.py:467] ValueError: CPU backend only supports V1.',
+     "engine_version_not_on_platform", "config_invalid", "load"),
+    ("(EngineCore pid=84) INFO 06-07 18:13:55 [ray_utils.py:464] Waiting for creating a placement group of specs for "
+     "150 seconds. specs=[{'GPU': 1.0}, {'GPU': 1.0}]. Check `ray status`", "ray_placement_group_waiting", "ray_error",
+     "load"),
+])
+def test_wordings_from_the_third_round(line, rule, cause_class, phase):
+    result = diagnose(line)
+    assert (result["rule"], result["cause_class"], result["phase"]) == (rule, cause_class, phase)
+
+
+def test_a_placement_group_that_formed_before_serving_is_not_a_failure():
+    text = "\n".join(["INFO 04-01 02:46:00 ray_utils.py:214] Waiting for creating a placement group of specs for 10 "
+                      "seconds. specs=[{'GPU': 1.0}]", *SERVING])
+    result = diagnose(text)
+    assert (result["healthy"], result["cause_class"]) == (True, "healthy")
