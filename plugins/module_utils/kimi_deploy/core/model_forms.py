@@ -252,10 +252,17 @@ class MultimodalBudget:
     profile_items_per_prompt: int
     profile_items_per_batch: int
     problems: tuple[str, ...]  # empty when the plan holds
+    encoder_output_bytes_per_token: int = 0  # text hidden size x dtype bytes
 
     @property
     def profile_encoder_tokens(self) -> int:
         return self.profile_items_per_batch * self.tokens_per_image
+
+    @property
+    def profile_encoder_output_bytes(self) -> int:
+        """Encoder outputs vLLM's profile run holds while it profiles the language model: the memory the
+        KV budget loses to images (``memory.encoder_cache_reserve_bytes``)."""
+        return self.profile_encoder_tokens * self.encoder_output_bytes_per_token
 
     @property
     def fits(self) -> bool:
@@ -309,7 +316,8 @@ def multimodal_budget(forms: ModelForms, *, images_per_prompt: int, max_model_le
         encoder_cache_tokens=cache_tokens,
         encoder_cache_bytes=cache_tokens * forms.encoder_output_width * dtype_bytes,
         encoder_compute_tokens=cache_tokens, profile_items_per_prompt=items_per_prompt,
-        profile_items_per_batch=items_per_batch, problems=tuple(problems))
+        profile_items_per_batch=items_per_batch, problems=tuple(problems),
+        encoder_output_bytes_per_token=forms.encoder_output_width * dtype_bytes)
 
 
 def max_images_that_fit(forms: ModelForms, *, max_model_len: int, text_reserve: int = 256) -> int:

@@ -108,6 +108,8 @@ class Memory:
     weights_bytes_max_stage: int = 0
     weights_by_kind: dict[str, int] = field(default_factory=dict)
     activation_reserve_bytes: int = 0
+    # Encoder outputs vLLM's profile run holds at its peak when images are served (MemoryAccounting.encoder_cache_bytes)
+    encoder_cache_reserve_bytes: int = 0
     non_torch_reserve_bytes: int = 0
     cudagraph_reserve_bytes: int = 0
     out_of_pool_reserve_bytes: int = 0

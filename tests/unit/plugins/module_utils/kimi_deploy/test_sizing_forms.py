@@ -140,3 +140,58 @@ def test_the_tiny_vision_model_dir_gives_its_parsers_and_vision_chunk_limit(tiny
     assert flag_value(args, "--tool-call-parser") == "kimi_k2" and flag_value(args, "--reasoning-parser") == "kimi_k2"
     assert plan["multimodal"]["tokens_per_image"] == forms.image.max_tokens_per_image
     assert plan["model_forms"]["vision"]["image"]["modality"] == "vision_chunk"
+
+
+def profiled_encoder_bytes(plan, per_image, images, hidden=7168, dtype_bytes=2):
+    """vLLM 0.32's profile run: ``MultiModalBudget._get_max_items`` worst-case images, each ``per_image`` encoder
+    outputs of the text hidden size, held while the language model is profiled (chunked prefill on)."""
+    budget = max(plan["max_num_batched_tokens"], per_image)
+    per_prompt = max(1, min(images, plan["max_model_len"] // per_image))
+    items = max(1, min(budget // per_image, plan["max_num_seqs"] * per_prompt))
+    return items * per_image * hidden * dtype_bytes
+
+
+@pytest.mark.parametrize("images", [1, 4])
+def test_images_charge_the_profiled_encoder_outputs_to_every_gpu_and_the_kv_budget_pays(k3, images):
+    per_image = k3[2].image.max_tokens_per_image
+    undeclared = plan_k3(k3)  # vision tower loaded, no images profiled
+    plan = plan_k3(k3, input_forms=("text", "image", "tools"), images_per_prompt=images)
+    mem, before = plan["memory"], undeclared["memory"]
+    charged = mem["encoder_cache_reserve_bytes"]
+    assert charged == profiled_encoder_bytes(plan, per_image, images) > 0
+    assert charged == plan["multimodal"]["profile_encoder_output_bytes"]
+    assert plan["layout"] == undeclared["layout"] and mem["weights_bytes"] == before["weights_bytes"]
+    assert before["encoder_cache_reserve_bytes"] == 0
+    assert mem["kv_budget_bytes"] == before["kv_budget_bytes"] - charged
+    assert mem["num_blocks"] <= before["num_blocks"]
+    assert "encoder cache 0.1" in plan["summary"] and "encoder cache" not in undeclared["summary"]
+
+
+def test_vision_weights_are_charged_with_images_and_dropped_without(k3):
+    with_images = plan_k3(k3, input_forms=("text", "image"))["memory"]
+    text_only = plan_k3(k3, input_forms=("text",))["memory"]
+    vision = with_images["weights_by_kind"].get("vision", 0)
+    assert vision > 0 and "vision" not in text_only["weights_by_kind"]
+    assert with_images["weights_bytes"] - text_only["weights_bytes"] == vision
+    assert text_only["encoder_cache_reserve_bytes"] == 0
+
+
+def test_a_measured_activation_reserve_already_holds_the_encoder_outputs(k3):
+    plan = plan_k3(k3, input_forms=("text", "image"), activation_reserve_bytes=3 * 1024**3)
+    assert plan["memory"]["encoder_cache_reserve_bytes"] == 0  # vLLM's torch peak included them
+    assert plan["multimodal"]["profile_encoder_output_bytes"] > 0
+
+
+def test_the_cpu_plan_drops_vision_weights_without_images_and_holds_encoder_outputs_with_them(k3):
+    profile, weights, forms = k3
+    node = {**CPU_NODE, "memory_total_mib": 4_000_000}
+
+    def cpu_plan(**options):
+        return plan_deployment(profile, weights, [node], NEED, PlanOptions(vllm_version="0.32.0+cpu", **options),
+                               forms)
+    text_only, with_images = cpu_plan(input_forms=("text",)), cpu_plan(input_forms=("text", "image"))
+    assert "vision" not in text_only["memory"]["weights_by_kind"]
+    assert with_images["memory"]["weights_by_kind"]["vision"] > 0
+    assert text_only["memory"]["encoder_cache_reserve_bytes"] == 0
+    assert with_images["memory"]["encoder_cache_reserve_bytes"] == with_images["multimodal"][
+        "profile_encoder_output_bytes"] > 0
