@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +37,36 @@ FORM_REASONING = "reasoning"
 FORM_STRUCTURED = "structured_output"
 # The input forms an inventory can declare (what its users send).
 DECLARABLE_INPUT_FORMS = (FORM_TEXT, FORM_IMAGE, FORM_TOOLS)
+
+
+# Image URLs. vLLM 0.32 checks an http(s) image URL's host (lower-cased by urllib3's parse_url) against
+# --allowed-media-domains, exact names, before fetching anything (MediaConnector.load_from_url[_async] ->
+# _assert_url_in_allowed_media_domains, multimodal/media/connector.py): a ValueError, answered 400. An empty
+# list allows every host, so "no URL images" is one host that can never resolve (RFC 6761: .invalid).
+# file:// URLs stay refused: the plan never sets --allowed-local-media-path. data: URLs (base64) always work.
+URL_IMAGES_REFUSED_HOST = "url-images-refused.invalid"
+_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+_HOST_NAME = re.compile(rf"^(?=.{{1,253}}$){_LABEL}(?:\.{_LABEL})*$")
+
+
+def media_domain_errors(domains: Sequence[str]) -> list[str]:
+    """What is wrong with image-URL host names (vLLM compares hosts exactly: no scheme, port, path or wildcard)."""
+    bad = [d for d in domains if not isinstance(d, str) or not _HOST_NAME.match(d.strip().lower())]
+    errors = [f"media_url_domains {bad} are not host names: give exact hosts such as images.example.com (vLLM "
+              "compares a URL's host with each, no scheme, port, path or wildcard)"] if bad else []
+    if any(isinstance(d, str) and d.strip().lower() == URL_IMAGES_REFUSED_HOST for d in domains):
+        errors.append(f"{URL_IMAGES_REFUSED_HOST} stands for 'no URL images'; leave media_url_domains empty instead")
+    return errors
+
+
+def media_url_hosts(domains: Sequence[str]) -> tuple[str, ...]:
+    """The hosts as vLLM compares them (lower case), each once, in the given order."""
+    return tuple(dict.fromkeys(d.strip().lower() for d in domains))
+
+
+def allowed_media_domains(domains: Sequence[str]) -> tuple[str, ...]:
+    """``--allowed-media-domains`` for the hosts image URLs may come from; none: URL images refused."""
+    return media_url_hosts(domains) or (URL_IMAGES_REFUSED_HOST,)
 
 
 @dataclass(frozen=True)

@@ -59,9 +59,11 @@ from .memory import (
 from .model_forms import (
     FORM_TOOLS,
     ModelForms,
+    allowed_media_domains,
     derive_forms,
     forms_from_dir,
     max_images_that_fit,
+    media_url_hosts,
     multimodal_budget,
 )
 from .model_profile import ModelProfile, load_profile, load_profile_from_path, read_config, read_hub_config
@@ -659,6 +661,10 @@ class Planner:
         )
         return replace(plan, summary=summarize(plan))
 
+    def _takes_images(self) -> bool:
+        """The server accepts images: a vision tower not turned off (declared images, or undeclared forms)."""
+        return self.forms.vision and not self.options.language_model_only
+
     def _images_to_serve(self) -> int:
         """Images per prompt the server will allow: the declared count, lowered to what fits ``max_model_len``
         when ``fit_images_per_prompt`` allows it; 0 when none are declared or the model cannot take them."""
@@ -703,7 +709,9 @@ class Planner:
                   "profile_encoder_tokens": budget.profile_encoder_tokens,
                   "profile_encoder_output_bytes": budget.profile_encoder_output_bytes,
                   "modality": forms.image_modality,
-                  "worst_case_size": [forms.image.max_width, forms.image.max_height]}
+                  "worst_case_size": [forms.image.max_width, forms.image.max_height],
+                  # Image URLs from these hosts only; empty: refused before any fetch, images inline (base64) only.
+                  "url_domains": list(media_url_hosts(self.options.media_url_domains))}
         return (images if not problems else None), record, problems
 
     def _fleet_fields(self, ev: Evaluation, fleet: Fleet | None, platform: str) -> dict[str, Any]:
@@ -765,6 +773,7 @@ class Planner:
             enable_prefix_caching=o.enable_prefix_caching,
             language_model_only=o.language_model_only,
             limit_mm_per_prompt=self.forms.image_limit(images) if images else None,
+            allowed_media_domains=allowed_media_domains(o.media_url_domains) if self._takes_images() else None,
             speculative_config=o.speculative_config or None,
             attention_backend=backend,
             recipe_args=tuple(recipe),
@@ -882,7 +891,9 @@ def summarize(plan: Plan) -> str:
         lines.append(f"images: {mm['images_per_prompt']} per prompt x {mm['tokens_per_image']} tokens "
                      f"(worst case {mm['worst_case_size'][0]}x{mm['worst_case_size'][1]}); encoder cache "
                      f"{mm['encoder_cache_tokens']} tokens ({gib(mm['encoder_cache_bytes'])} GiB), profile "
-                     f"{mm['profile_items_per_batch']} image(s) per batch")
+                     f"{mm['profile_items_per_batch']} image(s) per batch; image URLs "
+                     + (f"from {', '.join(mm['url_domains'])} only" if mm.get("url_domains")
+                        else "refused (inline base64 only)"))
     lines.extend(plan.reasons)
     return "\n".join(lines)
 

@@ -195,3 +195,45 @@ def test_the_cpu_plan_drops_vision_weights_without_images_and_holds_encoder_outp
     assert text_only["memory"]["encoder_cache_reserve_bytes"] == 0
     assert with_images["memory"]["encoder_cache_reserve_bytes"] == with_images["multimodal"][
         "profile_encoder_output_bytes"] > 0
+
+
+def test_image_urls_are_refused_unless_hosts_are_listed_and_the_policy_is_a_planned_flag(k3):
+    refused = plan_k3(k3, input_forms=("text", "image"))
+    assert refused["serve_args"][refused["serve_args"].index("--allowed-media-domains"):][:2] == [
+        "--allowed-media-domains", "url-images-refused.invalid"]
+    assert refused["multimodal"]["url_domains"] == [] and "image URLs refused" in refused["summary"]
+    listed = plan_k3(k3, input_forms=("text", "image"), media_url_domains=("images.example.com", "CDN.Example.org"))
+    args = listed["serve_args"]
+    at = args.index("--allowed-media-domains")
+    assert args[at + 1:at + 3] == ["images.example.com", "cdn.example.org"] and args[at + 3].startswith("--")
+    assert listed["serve_flags"]["allowed_media_domains"] == ["images.example.com", "cdn.example.org"]
+    assert listed["multimodal"]["url_domains"] == ["images.example.com", "cdn.example.org"]
+    back = Plan.from_dict(listed)
+    assert back.serve_flags.allowed_media_domains == ("images.example.com", "cdn.example.org")
+    assert back.serve_flags.extra_args == () and back.to_dict()["serve_args"] == args
+
+
+def test_the_url_policy_follows_whether_the_server_takes_images(k3):
+    assert "--allowed-media-domains" in plan_k3(k3)["serve_args"]  # undeclared: vLLM would take images
+    text_only = plan_k3(k3, input_forms=("text", "tools"), media_url_domains=("images.example.com",))
+    assert "--allowed-media-domains" not in text_only["serve_args"]
+    assert text_only["serve_flags"]["allowed_media_domains"] is None
+    profile, weights, _unused = k3
+    no_vision = plan_deployment(profile, weights, H200_NODES, NEED, PlanOptions(vllm_version="0.32.0"),
+                                derive_forms({"model_type": "kimi_k3"}))
+    assert "--allowed-media-domains" not in no_vision["serve_args"]
+
+
+@pytest.mark.parametrize("domain", ["https://images.example.com", "*.example.com", "images.example.com:443",
+                                    "images.example.com/cats", "", "url-images-refused.invalid"])
+def test_media_url_domains_must_be_exact_host_names(k3, domain):
+    with pytest.raises(Exception, match="media_url_domains"):
+        plan_k3(k3, input_forms=("text", "image"), media_url_domains=("images.example.com", domain))
+
+
+def test_a_plan_read_from_its_argv_keeps_every_allowed_host(k3):
+    plan = plan_k3(k3, input_forms=("text", "image"), media_url_domains=("a.example", "b.example"))
+    v0 = {k: v for k, v in plan.items() if k not in ("schema_version", "serve_flags")}  # a release written before
+    back = Plan.from_dict(v0)
+    assert back.serve_flags.allowed_media_domains == ("a.example", "b.example")
+    assert "b.example" not in back.serve_flags.extra_args and back.to_dict()["serve_args"] == plan["serve_args"]
