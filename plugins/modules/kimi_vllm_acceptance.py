@@ -23,8 +23,10 @@ description:
     C(abnormal_*) inputs (empty messages, empty prompt, invalid JSON, missing fields, negative and huge
     C(max_tokens), unknown model 404, control characters, mixed scripts, emoji, a very long line, a prompt over
     the character pre-check, and more), each with its documented status and C(/health) checked after every
-    one; the form checks C(image_input), C(image_over_limit), C(image_corrupt), C(tools_call),
-    C(tools_bad_schema), C(reasoning_split), C(structured_output) (see O(plan) and O(input_forms)); and
+    one; the form checks C(image_input), C(image_over_limit), C(image_corrupt), C(image_url_refused) (an image
+    URL on a host outside C(--allowed-media-domains) refused before any fetch), C(image_long_input) (one image
+    and a text reaching the long-input target together), C(tools_call), C(tools_bad_schema),
+    C(reasoning_split), C(structured_output) (see O(plan) and O(input_forms)); and
     C(concurrency), O(concurrency) streams for O(duration_s)."
   - The concurrency check reports request rate, output tokens/s, TTFT, inter-token latency and latency
     percentiles (p50/p95/p99), and samples memory during the run (C(vllm:kv_cache_usage_perc) and
@@ -140,9 +142,10 @@ options:
   plan:
     description:
       - The plan the release serves (C(kimi_plan_result)). Its C(model_forms) (what the model accepts and emits,
-        from its files) and C(serve_args) (parsers, C(--limit-mm-per-prompt), C(--language-model-only)) decide
-        the form checks C(image_input), C(image_over_limit), C(image_corrupt), C(tools_call),
-        C(tools_bad_schema), C(reasoning_split) and C(structured_output).
+        from its files) and C(serve_args) (parsers, C(--limit-mm-per-prompt), C(--language-model-only),
+        C(--allowed-media-domains)) decide the form checks C(image_input), C(image_over_limit), C(image_corrupt),
+        C(image_url_refused), C(image_long_input), C(tools_call), C(tools_bad_schema), C(reasoning_split) and
+        C(structured_output).
       - Without it, or for a plan written before the planner recorded the forms, those checks are skipped, saying so.
     type: dict
   input_forms:

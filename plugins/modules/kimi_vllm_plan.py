@@ -175,6 +175,16 @@ options:
     description: Lower O(images_per_prompt) to what O(max_model_len) holds (with a warning) instead of refusing.
     type: bool
     default: false
+  media_url_domains:
+    description:
+      - Hosts image URLs may come from, exact names (vLLM C(--allowed-media-domains) compares a URL's host with
+        each before fetching; no scheme, port, path or wildcard). Applies whenever the server takes images.
+      - Empty refuses every image URL (vLLM allows every host with an empty list, so the plan passes one host that
+        never resolves, C(url-images-refused.invalid)); images then come inline only (base64 C(data:) URLs).
+        C(file://) URLs are always refused (no C(--allowed-local-media-path)).
+    type: list
+    elements: str
+    default: []
   cpu_amx:
     description: CPU build only, whether the host has AMX tiles (decides the MLA block size); default from C(cpu_flags).
     type: bool
@@ -390,8 +400,9 @@ plan:
     multimodal:
       description: The image budget when O(input_forms) has C(image) (C(images_per_prompt), C(tokens_per_image),
         C(prompt_image_tokens), C(encoder_cache_tokens), C(encoder_cache_bytes), C(encoder_compute_tokens),
-        C(profile_items_per_prompt), C(profile_items_per_batch), C(profile_encoder_tokens), C(modality),
-        C(worst_case_size)); absent otherwise.
+        C(profile_items_per_prompt), C(profile_items_per_batch), C(profile_encoder_tokens),
+        C(profile_encoder_output_bytes) (what the profile run holds, charged as C(memory.encoder_cache_reserve_bytes)),
+        C(modality), C(worst_case_size), C(url_domains) (none when image URLs are refused)); absent otherwise.
       type: dict
     schema_version:
       description: Version of this dict's shape; a release keeps it, so a later collection reads the plan back.
@@ -473,6 +484,7 @@ ARGUMENT_SPEC = dict(
     input_forms=dict(type="list", elements="str", choices=["text", "image", "tools"]),
     images_per_prompt=dict(type="int"),
     fit_images_per_prompt=dict(type="bool", default=False),
+    media_url_domains=dict(type="list", elements="str", default=[]),
     cpu_amx=dict(type="bool"),
     max_suggested_nodes=dict(type="int", default=64),
     distributed_executor_backend=dict(type="str", default="mp", choices=list(BACKENDS)),
@@ -491,6 +503,7 @@ def plan_options(params):
     options["pp_layer_partition"] = tuple(params["pp_layer_partition"]) if params["pp_layer_partition"] else None
     options["extra_args"] = tuple(params["extra_args"] or ())
     options["input_forms"] = tuple(params["input_forms"]) if params["input_forms"] is not None else None
+    options["media_url_domains"] = tuple(params["media_url_domains"] or ())
     return PlanOptions(**options)
 
 

@@ -64,17 +64,23 @@ def test_the_tiny_vision_model_passes_its_forms_and_fails_images_when_vision_is_
     good = plan_for(model, USERS_SEND)
     assert good["fits"], good["reasons"]
     assert "--limit-mm-per-prompt" in good["serve_args"] and "--tool-call-parser" in good["serve_args"]
+    assert "--allowed-media-domains" in good["serve_args"]  # no hosts listed: every image URL refused
     started = time.monotonic()
     with serve(model, good, tmp_path / "vllm-good.log") as srv:
         srv.wait_healthy(timeout=420)
         boot_s = time.monotonic() - started
         results = form_checks(srv.url, good, USERS_SEND)
     status = {n: (r.status, r.detail) for n, r in results.items()}
-    for name in ("image_input", "image_over_limit", "image_corrupt", "tools_call", "tools_bad_schema",
-                 "reasoning_split", "structured_output"):
+    for name in FORM_CHECKS:
         assert status[name][0] == "passed", (name, status[name], srv.log_tail())
     image = results["image_input"].observed
     assert image["prompt_tokens"]["image"] - image["prompt_tokens"]["text"] >= image["image_tokens_computed"]
+    refused = results["image_url_refused"].observed
+    assert 400 <= refused["status"] < 500 and refused["healthy_after"], refused
+    long = results["image_long_input"].observed
+    assert long["usage"] == {"prompt_tokens": MAX_MODEL_LEN - 16, "completion_tokens": 16}, long
+    assert long["usage"]["prompt_tokens"] - long["text_tokens"] >= long["image_tokens_computed"]
+    print(f"\nimage URL refused: {refused['status']} {refused['message']}; long input with an image: {long}")
     print(f"\nvision release: healthy after {boot_s:.0f} s; check latency (ms): "
           + ", ".join(f"{n} {results[n].duration_s * 1000:.0f}" for n in FORM_CHECKS))
 

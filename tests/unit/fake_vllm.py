@@ -18,7 +18,8 @@ class FakeVllm:
 
     def __init__(self, *, max_model_len=128, api_key="sk-test", served="tiny", over_limit_status=400,
                  enforce_key=True, healthy=True, rss_growth_per_s=0.0, delay_s=0.002, stream_fault=None,
-                 image_limit=None, image_tokens=9, tool_parser=None, reasoning_parser=None):
+                 image_limit=None, image_tokens=9, tool_parser=None, reasoning_parser=None,
+                 media_domains=("url-images-refused.invalid",)):
         self.max_model_len = max_model_len
         self.api_key = api_key
         self.served = served
@@ -38,6 +39,9 @@ class FakeVllm:
         self.image_tokens = image_tokens
         self.tool_parser = tool_parser
         self.reasoning_parser = reasoning_parser
+        # --allowed-media-domains (the plan's default: no URL images; None or empty: every host, so an image URL is
+        # fetched, which fails without a network).
+        self.media_domains = media_domains
 
     @staticmethod
     def count(text: str) -> int:
@@ -76,7 +80,11 @@ class FakeVllm:
         except ValueError:
             return self._error(400, "1 validation error: json_invalid", "body.1", "Bad Request")
         if path == "/tokenize":
-            if "messages" in body:
+            if "messages" in body and isinstance(body["messages"][0]["content"], list):
+                n, refused = self._parts_prompt(body["messages"][0]["content"])
+                if refused is not None:
+                    return refused
+            elif "messages" in body:
                 n = self.TEMPLATE_TOKENS + self.count(body["messages"][0]["content"])
             else:
                 n = self.count(body["prompt"])
@@ -145,24 +153,42 @@ class FakeVllm:
 
     # -- forms ---------------------------------------------------------------------------------------------
 
-    def _message(self, message, prompt, finish="length"):
-        usage = {"prompt_tokens": prompt, "completion_tokens": 4, "total_tokens": prompt + 4}
+    def _message(self, message, prompt, finish="length", completion=4):
+        usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
         return httpx.Response(200, json={"object": "chat.completion", "usage": usage, "choices": [
             {"index": 0, "finish_reason": finish, "message": {"role": "assistant", **message}}]})
 
-    def _forms_answer(self, body):  # noqa: PLR0911 - one answer per form and per way it is refused
-        parts = body["messages"][0]["content"]
-        parts = parts if isinstance(parts, list) else [{"type": "text", "text": parts}]
+    def _parts_prompt(self, parts):
+        """(prompt tokens, None) of a message given as parts, or (0, the error answer) when an image is refused."""
         images = [p for p in parts if p.get("type") == "image_url"]
         text = " ".join(p.get("text", "") for p in parts if p.get("type") == "text")
         prompt = self.TEMPLATE_TOKENS + self.count(text)
         if images:
             if len(images) > (self.image_limit or 0):
-                return self._error(400, f"At most {self.image_limit or 0} vision_chunk(s) may be provided in one "
-                                        "prompt.", "vision_chunk")
-            if any(not p["image_url"]["url"].startswith("data:image/png;base64,iVBORw0KGgo") for p in images):
-                return self._error(400, "Failed to load image: cannot identify image file <_io.BytesIO object>")
+                return 0, self._error(400, f"At most {self.image_limit or 0} vision_chunk(s) may be provided in one "
+                                           "prompt.", "vision_chunk")
+            for url in (p["image_url"]["url"] for p in images):
+                host = httpx.URL(url).host if url.startswith("http") else None
+                if host is not None and self.media_domains and host not in self.media_domains:
+                    return 0, self._error(400, f"The URL must be from one of the allowed domains: "
+                                               f"{self.media_domains}. Input URL domain: {host}")
+                if host is not None:  # fetched: no network here
+                    return 0, self._error(500, f"Cannot connect to host {host}:80", None, "InternalServerError")
+                if not url.startswith("data:image/png;base64,iVBORw0KGgo"):
+                    return 0, self._error(400, "Failed to load image: cannot identify image file "
+                                               "<_io.BytesIO object>")
             prompt += len(images) * (self.image_tokens + 9)  # + the media placeholder text around the pads
+        return prompt, None
+
+    def _forms_answer(self, body):  # noqa: PLR0911 - one answer per form and per way it is refused
+        parts = body["messages"][0]["content"]
+        parts = parts if isinstance(parts, list) else [{"type": "text", "text": parts}]
+        prompt, refused = self._parts_prompt(parts)
+        if refused is not None:
+            return refused
+        if prompt > self.max_model_len:
+            return self._error(400, f"This model's maximum context length is {self.max_model_len} tokens. However, "
+                                    f"your prompt contains at least {prompt} input tokens", "input_tokens")
         if "tools" in body:
             if any(not isinstance(t.get("function", {}).get("parameters"), dict) for t in body["tools"]):
                 return self._error(400, "1 validation error: Input should be a valid dictionary",
@@ -179,4 +205,7 @@ class FakeVllm:
             return self._message({"content": None, "tool_calls": [call]}, prompt, "tool_calls")
         if "structured_outputs" in body:
             return self._message({"content": '"yes"'}, prompt, "stop")
+        if body.get("ignore_eos"):
+            completion = min(body.get("max_tokens", 16), self.max_model_len - prompt)
+            return self._message({"content": "ok " * completion}, prompt, completion=completion)
         return self._message({"content": "ok"}, prompt)

@@ -144,6 +144,11 @@ CHECKS: tuple[CheckSpec, ...] = (
               "image's tokens computed from the model's processor config"),
     CheckSpec("image_over_limit", "forms", "one image more than --limit-mm-per-prompt gets 4xx; /health 200"),
     CheckSpec("image_corrupt", "forms", "a base64 image that is not an image gets 4xx; /health 200"),
+    CheckSpec("image_url_refused", "forms",
+              "an image URL on a host outside --allowed-media-domains gets 4xx before any fetch; /health 200"),
+    CheckSpec("image_long_input", "forms",
+              "one image and a text sized so the chat prompt is max_model_len - max_output tokens: 200, "
+              "usage.prompt_tokens equal, the image's share covering its computed tokens, max_output generated"),
     CheckSpec("tools_call", "forms",
               "a tools request (tool_choice auto): 200, a well-formed envelope, calls parsed into tool_calls, "
               "no tool-call markup in content"),

@@ -27,6 +27,7 @@ from typing import Any
 
 from . import form_checks
 from .acceptance_checks import Exchange, Outcome
+from .argv import split_argv
 from .model_forms import (
     FORM_IMAGE,
     FORM_TEXT,
@@ -37,8 +38,10 @@ from .model_forms import (
     compare_forms,
 )
 
-FORM_CHECKS = ("image_input", "image_over_limit", "image_corrupt", "tools_call", "tools_bad_schema",
-               "reasoning_split", "structured_output")
+FORM_CHECKS = ("image_input", "image_over_limit", "image_corrupt", "image_url_refused", "image_long_input",
+               "tools_call", "tools_bad_schema", "reasoning_split", "structured_output")
+# Checks that prove something only once image_input passed (a server that takes no image refuses them all).
+AFTER_IMAGE_INPUT = ("image_over_limit", "image_corrupt", "image_url_refused", "image_long_input")
 # The input form each check proves (served when its check passed).
 CHECK_FORM = {"image_input": FORM_IMAGE, "tools_call": FORM_TOOLS}
 
@@ -52,6 +55,8 @@ WEATHER_TOOL = {"type": "function", "function": {
 ANSWER_SCHEMA = {"enum": ["yes", "no"]}
 STRUCTURED_MAX_TOKENS = 16
 FORMS_MAX_TOKENS = 16
+# An image URL host no release allows (RFC 2606 reserves .example: it never resolves, should vLLM try).
+NOT_ALLOWED_IMAGE_HOST = "kimi-acceptance-not-allowed.example"
 
 
 def png_bytes(width: int, height: int) -> bytes:
@@ -85,6 +90,14 @@ def _flag(argv: Sequence[str], flag: str) -> str | None:
     return value
 
 
+def _flag_values(argv: Sequence[str], flag: str) -> tuple[str, ...] | None:
+    """The values of the last ``flag`` that takes several (argv.MULTI_VALUE_FLAGS); None when absent."""
+    items, _unused = split_argv(argv)
+    name = flag.lstrip("-").replace("-", "_")
+    values = [value for item, value, _tokens in items if item == name]
+    return tuple(str(v) for v in values[-1]) if values else None
+
+
 def _markup(markups: Sequence[Any], parser: str | None) -> Any:
     return next((m for m in markups if m.parser == parser), None)
 
@@ -109,6 +122,7 @@ class FormsUnderTest:
     reasoning_served: bool
     tool_parser_served: str | None = None  # the parser names in the argv (a wrong one fails its check)
     reasoning_parser_served: str | None = None
+    media_domains: tuple[str, ...] | None = None  # --allowed-media-domains; None: vLLM fetches from any host
 
     @classmethod
     def from_plan(cls, plan: Mapping[str, Any] | None,
@@ -141,6 +155,7 @@ class FormsUnderTest:
             reasoning_served=_flag(argv, "--reasoning-parser") is not None,
             tool_parser_served=_flag(argv, "--tool-call-parser"),
             reasoning_parser_served=_flag(argv, "--reasoning-parser"),
+            media_domains=_flag_values(argv, "--allowed-media-domains"),
         )
 
     def parser_mismatch(self, kind: str) -> str | None:
@@ -164,6 +179,9 @@ class FormsUnderTest:
                 return "images are not declared (input_forms) and the release serves none (--language-model-only)"
             if check == "image_over_limit" and self.image_limit is None:
                 return "no --limit-mm-per-prompt planned: the limit is vLLM's default, not the plan's"
+            if check == "image_url_refused" and self.media_domains is None:
+                return ("no --allowed-media-domains planned: vLLM would fetch an image URL from any host (plan "
+                        "again: kimi_media_url_domains)")
             return None
         if check.startswith("tools_"):
             if self.tool_parser is None and not self.declares(FORM_TOOLS):
@@ -180,6 +198,13 @@ class FormsUnderTest:
         """Request fields that turn thinking off where a reasoning parser runs: guided decoding and a forced
         call wait for the end of reasoning otherwise (docs/multimodal-trial.md, run 4)."""
         return {"chat_template_kwargs": {"thinking": False}} if self.reasoning_served else {}
+
+    def refused_image_url(self) -> str:
+        """An image URL on a host the release does not allow: vLLM refuses it before fetching."""
+        host = NOT_ALLOWED_IMAGE_HOST
+        while host in (self.media_domains or ()):
+            host = "not-" + host
+        return f"http://{host}/kimi-acceptance.png"
 
     def test_image_tokens(self) -> int:
         if self.image is None:
@@ -221,6 +246,16 @@ def text_baseline_body(model: str) -> dict[str, Any]:
 def image_body(model: str, count: int = 1, payload: bytes | None = None) -> dict[str, Any]:
     url = data_url(payload if payload is not None else png_bytes(*TEST_IMAGE_SIZE))
     return chat_body(model, [image_message(IMAGE_PROMPT, [url] * count)], max_tokens=1)
+
+
+def image_url_body(model: str, url: str) -> dict[str, Any]:
+    return chat_body(model, [image_message(IMAGE_PROMPT, [url])], max_tokens=1)
+
+
+def long_image_body(model: str, text: str, image: str, max_tokens: int) -> dict[str, Any]:
+    """One image and ``text`` sized to the long-input target; all ``max_tokens`` generated (ignore_eos), so the
+    sequence reaches max_model_len as in the text long-input check."""
+    return chat_body(model, [image_message(text, [image])], max_tokens=max_tokens, ignore_eos=True)
 
 
 def tools_body(model: str, *, bad_schema: bool = False) -> dict[str, Any]:
@@ -275,6 +310,32 @@ def image_outcome(forms: FormsUnderTest, text_ex: Exchange, image_ex: Exchange) 
     observed["prompt_tokens"] = {"text": (text.get("usage") or {}).get("prompt_tokens"),
                                  "image": (image.get("usage") or {}).get("prompt_tokens")}
     return Outcome(verdict.ok, verdict.detail, observed, image_ex)
+
+
+def long_image_outcome(forms: FormsUnderTest, ex: Exchange, *, target: int, text_tokens: int,
+                       max_tokens: int) -> Outcome:
+    """The near-limit prompt with an image: 200, ``usage.prompt_tokens`` exactly the target, of which the
+    image's share (over the same text alone, ``text_tokens``) covers its computed tokens, and every requested
+    token generated."""
+    tokens = forms.test_image_tokens()
+    observed = _observed(ex, target_prompt_tokens=target, text_tokens=text_tokens, image_tokens_computed=tokens)
+    try:
+        data = _ok_json(ex, f"a chat of {target} prompt tokens with one image")
+    except _Refused as err:
+        return Outcome(False, str(err), observed, ex)
+    usage = data.get("usage") or {}
+    observed["usage"] = {k: usage.get(k) for k in ("prompt_tokens", "completion_tokens")}
+    verdict = form_checks.check_image_share(usage.get("prompt_tokens"), text_tokens, image_tokens=tokens)
+    if usage.get("prompt_tokens") != target:
+        return Outcome(False, f"usage.prompt_tokens {usage.get('prompt_tokens')}, expected {target} (text "
+                              f"{text_tokens} + the image); {verdict.detail}", observed, ex)
+    if not verdict.ok:
+        return Outcome(False, verdict.detail, observed, ex)
+    if usage.get("completion_tokens") != max_tokens:
+        return Outcome(False, f"usage.completion_tokens {usage.get('completion_tokens')}, expected {max_tokens}: "
+                              "the sequence did not reach max_model_len", observed, ex)
+    return Outcome(True, f"{target} prompt tokens (text {text_tokens}, image {target - text_tokens} for "
+                         f"{tokens} computed) + {max_tokens} generated", observed)
 
 
 def refused_outcome(ex: Exchange, healthy: bool, health_ex: Exchange, what: str, statuses: range = range(400, 500)

@@ -8,6 +8,8 @@ from typing import Any
 
 _SHORT_FLAGS = {"tp": "tensor_parallel_size", "pp": "pipeline_parallel_size", "dp": "data_parallel_size",
                 "dcp": "decode_context_parallel_size"}
+# vLLM flags that take several values (argparse nargs="+"): every value up to the next flag, as a tuple of strings.
+MULTI_VALUE_FLAGS = frozenset({"allowed_media_domains"})
 
 
 def param_name(flag: str) -> str:
@@ -54,7 +56,14 @@ def split_argv(args: Sequence[str]) -> tuple[list[tuple[str, Any, list[str]]], l
             name = param_name(flag)
             taken = [token]
             if eq:
-                value: Any = scalar(inline)
+                value: Any = (inline,) if name in MULTI_VALUE_FLAGS else scalar(inline)
+            elif name in MULTI_VALUE_FLAGS:
+                values = []
+                while i + 1 < len(tokens) and not is_flag(tokens[i + 1]):
+                    values.append(tokens[i + 1])
+                    i += 1
+                taken += values
+                value = tuple(values)
             elif i + 1 < len(tokens) and not is_flag(tokens[i + 1]):
                 value = scalar(tokens[i + 1])
                 taken.append(tokens[i + 1])

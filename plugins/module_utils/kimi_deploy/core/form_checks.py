@@ -158,12 +158,21 @@ def check_structured_output(response: dict[str, Any], schema: dict[str, Any]) ->
 def check_image_usage(text_response: dict[str, Any], image_response: dict[str, Any], *, image_tokens: int,
                       placeholder_slack: int = 32) -> FormCheck:
     """The image request's prompt grew by the image's tokens (computed from the model's files)."""
-    name = "image_usage"
     try:
         text_prompt = int(text_response["usage"]["prompt_tokens"])
         image_prompt = int(image_response["usage"]["prompt_tokens"])
     except (KeyError, TypeError, ValueError):
-        return FormCheck(name, False, "usage.prompt_tokens missing from a response")
+        return FormCheck("image_usage", False, "usage.prompt_tokens missing from a response")
+    return check_image_share(image_prompt, text_prompt, image_tokens=image_tokens, placeholder_slack=placeholder_slack)
+
+
+def check_image_share(image_prompt: Any, text_prompt: int, *, image_tokens: int,
+                      placeholder_slack: int = 32) -> FormCheck:
+    """A prompt with an image counts the same text's ``text_prompt`` tokens plus the image's computed tokens
+    (plus at most ``placeholder_slack`` tokens of placeholder text)."""
+    name = "image_usage"
+    if not isinstance(image_prompt, int):
+        return FormCheck(name, False, "usage.prompt_tokens missing from the image request's response")
     grew = image_prompt - text_prompt
     if grew < image_tokens:
         return FormCheck(name, False, f"prompt grew by {grew} tokens with the image, fewer than its computed "

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import KimiDeployError
-from .model_forms import DECLARABLE_INPUT_FORMS, FORM_IMAGE
+from .model_forms import DECLARABLE_INPUT_FORMS, FORM_IMAGE, media_domain_errors
 from .plan import BACKENDS
 
 
@@ -89,6 +89,9 @@ class PlanOptions:
     input_forms: tuple[str, ...] | None = None
     images_per_prompt: int | None = None
     fit_images_per_prompt: bool = False  # lower images_per_prompt to what max_model_len holds instead of refusing
+    # Hosts image URLs may come from (exact names, vLLM --allowed-media-domains); empty: URL images refused, images
+    # only inline (base64 data URLs). Applies whenever the server takes images.
+    media_url_domains: tuple[str, ...] = ()
     cpu_amx: bool | None = None
     max_suggested_nodes: int = 64
     # Passed through to the release: the executor of a multi-node replica, the operator's flags and environment.
@@ -147,4 +150,4 @@ class PlanOptions:
                           "input_forms to serve text only")
         if self.input_forms is not None and FORM_IMAGE in self.input_forms and self.language_model_only:
             errors.append("input_forms declares image but language_model_only is true (vision off); drop one")
-        return errors
+        return errors + media_domain_errors(self.media_url_domains)

@@ -2,7 +2,7 @@
 reserves' defaults, and the KV blocks left for requests.
 
     requested   = ceil(total * gpu_memory_utilization)                       (vLLM request_memory)
-    kv_budget   = requested - weights(stage) - activation - non_torch - cudagraph
+    kv_budget   = requested - weights(stage) - activation - encoder_cache - non_torch - cudagraph
     num_blocks  = min over stages of kv_budget // bytes_per_block(stage)     (get_kv_cache_configs)
 """
 
@@ -20,6 +20,7 @@ from .kv_cache import (
     cdiv,
 )
 from .layouts import attention_pp_partition
+from .model_forms import ModelForms, multimodal_budget
 from .model_profile import ModelProfile
 from .plan import Layout
 from .tensor_sharding import WeightInventory, WeightLayout
@@ -137,6 +138,7 @@ class Evaluation:
     max_num_seqs_cap: int
     problems: list[str] = field(default_factory=list)
     full_length_sequences: int = 0
+    encoder_cache: int = 0  # encoder outputs vLLM's profile run holds (0 when no images are served)
 
     @property
     def feasible(self) -> bool:
@@ -150,11 +152,38 @@ class MemoryAccounting:
     """The per-GPU ledger of layouts for one model, weight inventory, need and options."""
 
     def __init__(self, profile: ModelProfile, weights: WeightInventory, need: BusinessNeed,
-                 options: PlanOptions) -> None:
+                 options: PlanOptions, forms: ModelForms | None = None, images_per_prompt: int = 0) -> None:
         self.profile = profile
         self.weights = weights
         self.need = need
         self.options = options
+        self.forms = forms
+        self.images_per_prompt = images_per_prompt  # served: 0 when the server takes no images
+
+    def encoder_cache_bytes(self, max_num_batched_tokens: int, max_num_seqs: int) -> int:
+        """Per GPU: the encoder outputs vLLM holds at the peak of its memory profile, which the KV budget loses.
+
+        vLLM 0.32 has no separate reservation for the encoder cache. ``GPUModelRunner.profile_run``
+        (v1/worker/gpu_model_runner.py) runs the vision encoder on ``mm_budget.mm_max_items_per_batch`` dummy
+        images of the worst-case size (``MultiModalBudget._get_max_items``, multimodal/encoder_budget.py: the
+        encoder budget ``min(max_num_encoder_input_tokens, encoder_cache_size) = max(max_num_batched_tokens,
+        tokens per image)`` (``compute_mm_encoder_budget``, v1/core/encoder_cache_manager.py) // tokens per
+        image, capped by ``max_num_seqs`` x images per prompt), keeps the outputs in ``self.encoder_cache``
+        while it runs the language model's dummy forward, and only then clears them. ``Worker.
+        determine_available_memory`` (v1/worker/gpu_worker.py) takes the torch peak of that run as non-KV memory,
+        so the KV budget shrinks by items x tokens per image x text hidden size x dtype bytes, on every rank
+        (the profile runs the encoder on each). With ``--language-model-only`` every modality limit is 0: no
+        encoder budget, no encoder run, nothing held. The encoder's own forward peak comes before the language
+        model's and is not modelled (the language model's peak at max_num_batched_tokens is the larger).
+        """
+        forms = self.forms
+        if not self.images_per_prompt or forms is None or forms.image is None:
+            return 0
+        budget = multimodal_budget(forms, images_per_prompt=self.images_per_prompt,
+                                   max_model_len=self.need.max_model_len,
+                                   max_num_batched_tokens=max_num_batched_tokens, max_num_seqs=max_num_seqs,
+                                   dtype_bytes=self.profile.dtype_bytes)
+        return budget.profile_encoder_output_bytes
 
     def evaluate(self, layout: Layout, node: NodeFacts, kv_dtype: str, *, attention_backend: str, start_block: int,
                  mxfp4_workspace: bool) -> Evaluation:
@@ -224,11 +253,15 @@ class MemoryAccounting:
             activation_peak_bytes(profile, tp=layout.tensor_parallel_size, stage_layers=stage_layers,
                                   max_num_batched_tokens=mnbt, max_num_seqs=max_seqs_cap,
                                   enable_expert_parallel=layout.enable_expert_parallel)
+        # A measured (calibrated or given) activation reserve is vLLM's whole profile peak: the encoder outputs
+        # held during it are inside it already.
+        encoder_cache = 0 if o.activation_reserve_bytes is not None else \
+            self.encoder_cache_bytes(mnbt, max_seqs_cap)
         non_torch = o.non_torch_reserve_bytes if o.non_torch_reserve_bytes is not None else \
             non_torch_reserve_bytes(layout.world_size, layout.nnodes)
         cudagraph = 0 if o.enforce_eager else (
             o.cudagraph_reserve_bytes if o.cudagraph_reserve_bytes is not None else CUDAGRAPH_RESERVE_BYTES)
-        reserves = activation + non_torch + cudagraph
+        reserves = activation + encoder_cache + non_torch + cudagraph
         if o.kv_cache_memory_bytes is not None:
             budgets = [o.kv_cache_memory_bytes] * len(stages)
         else:
@@ -242,8 +275,9 @@ class MemoryAccounting:
             problems.append(f"weights need ≈ {gib(weights_max)} GiB per GPU at {layout.describe()} but vLLM may use "
                             f"{gib(requested)} GiB of each {gib(total)} GiB GPU (gpu_memory_utilization {util})")
         elif min(budgets) <= 0:
-            problems.append(f"weights ({gib(weights_max)} GiB) + activations ({gib(activation)} GiB) + non-torch "
-                            f"({gib(non_torch)} GiB) + CUDA graphs ({gib(cudagraph)} GiB) leave "
+            images = f" + encoder cache ({gib(encoder_cache)} GiB)" if encoder_cache else ""
+            problems.append(f"weights ({gib(weights_max)} GiB) + activations ({gib(activation)} GiB){images} + "
+                            f"non-torch ({gib(non_torch)} GiB) + CUDA graphs ({gib(cudagraph)} GiB) leave "
                             f"{gib(min(budgets))} GiB for the KV cache at {layout.describe()}")
         elif not kv.holds_one_request(num_blocks, self.need.max_model_len):
             longest = kv.largest_max_model_len(num_blocks, self.need.max_model_len)
@@ -262,7 +296,7 @@ class MemoryAccounting:
             util=util, stage_weights=[s.total_bytes for s in stages], weights_by_kind=stages[limiting].by_kind,
             activation=activation, non_torch=non_torch, cudagraph=cudagraph, out_of_pool=context + workspace,
             stage_budgets=budgets, num_blocks=num_blocks, limiting_stage=limiting, max_num_batched_tokens=mnbt,
-            max_num_seqs_cap=max_seqs_cap, problems=problems)
+            max_num_seqs_cap=max_seqs_cap, problems=problems, encoder_cache=encoder_cache)
         if not problems:
             ev.full_length_sequences = (num_blocks - 1) // kv.blocks_per_request(self.need.max_model_len)
         return ev

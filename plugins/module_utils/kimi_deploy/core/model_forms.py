@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +37,36 @@ FORM_REASONING = "reasoning"
 FORM_STRUCTURED = "structured_output"
 # The input forms an inventory can declare (what its users send).
 DECLARABLE_INPUT_FORMS = (FORM_TEXT, FORM_IMAGE, FORM_TOOLS)
+
+
+# Image URLs. vLLM 0.32 checks an http(s) image URL's host (lower-cased by urllib3's parse_url) against
+# --allowed-media-domains, exact names, before fetching anything (MediaConnector.load_from_url[_async] ->
+# _assert_url_in_allowed_media_domains, multimodal/media/connector.py): a ValueError, answered 400. An empty
+# list allows every host, so "no URL images" is one host that can never resolve (RFC 6761: .invalid).
+# file:// URLs stay refused: the plan never sets --allowed-local-media-path. data: URLs (base64) always work.
+URL_IMAGES_REFUSED_HOST = "url-images-refused.invalid"
+_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+_HOST_NAME = re.compile(rf"^(?=.{{1,253}}$){_LABEL}(?:\.{_LABEL})*$")
+
+
+def media_domain_errors(domains: Sequence[str]) -> list[str]:
+    """What is wrong with image-URL host names (vLLM compares hosts exactly: no scheme, port, path or wildcard)."""
+    bad = [d for d in domains if not isinstance(d, str) or not _HOST_NAME.match(d.strip().lower())]
+    errors = [f"media_url_domains {bad} are not host names: give exact hosts such as images.example.com (vLLM "
+              "compares a URL's host with each, no scheme, port, path or wildcard)"] if bad else []
+    if any(isinstance(d, str) and d.strip().lower() == URL_IMAGES_REFUSED_HOST for d in domains):
+        errors.append(f"{URL_IMAGES_REFUSED_HOST} stands for 'no URL images'; leave media_url_domains empty instead")
+    return errors
+
+
+def media_url_hosts(domains: Sequence[str]) -> tuple[str, ...]:
+    """The hosts as vLLM compares them (lower case), each once, in the given order."""
+    return tuple(dict.fromkeys(d.strip().lower() for d in domains))
+
+
+def allowed_media_domains(domains: Sequence[str]) -> tuple[str, ...]:
+    """``--allowed-media-domains`` for the hosts image URLs may come from; none: URL images refused."""
+    return media_url_hosts(domains) or (URL_IMAGES_REFUSED_HOST,)
 
 
 @dataclass(frozen=True)
@@ -252,10 +284,17 @@ class MultimodalBudget:
     profile_items_per_prompt: int
     profile_items_per_batch: int
     problems: tuple[str, ...]  # empty when the plan holds
+    encoder_output_bytes_per_token: int = 0  # text hidden size x dtype bytes
 
     @property
     def profile_encoder_tokens(self) -> int:
         return self.profile_items_per_batch * self.tokens_per_image
+
+    @property
+    def profile_encoder_output_bytes(self) -> int:
+        """Encoder outputs vLLM's profile run holds while it profiles the language model: the memory the
+        KV budget loses to images (``memory.encoder_cache_reserve_bytes``)."""
+        return self.profile_encoder_tokens * self.encoder_output_bytes_per_token
 
     @property
     def fits(self) -> bool:
@@ -309,7 +348,8 @@ def multimodal_budget(forms: ModelForms, *, images_per_prompt: int, max_model_le
         encoder_cache_tokens=cache_tokens,
         encoder_cache_bytes=cache_tokens * forms.encoder_output_width * dtype_bytes,
         encoder_compute_tokens=cache_tokens, profile_items_per_prompt=items_per_prompt,
-        profile_items_per_batch=items_per_batch, problems=tuple(problems))
+        profile_items_per_batch=items_per_batch, problems=tuple(problems),
+        encoder_output_bytes_per_token=forms.encoder_output_width * dtype_bytes)
 
 
 def max_images_that_fit(forms: ModelForms, *, max_model_len: int, text_reserve: int = 256) -> int:

@@ -108,6 +108,8 @@ class Memory:
     weights_bytes_max_stage: int = 0
     weights_by_kind: dict[str, int] = field(default_factory=dict)
     activation_reserve_bytes: int = 0
+    # Encoder outputs vLLM's profile run holds at its peak when images are served (MemoryAccounting.encoder_cache_bytes)
+    encoder_cache_reserve_bytes: int = 0
     non_torch_reserve_bytes: int = 0
     cudagraph_reserve_bytes: int = 0
     out_of_pool_reserve_bytes: int = 0
@@ -152,6 +154,8 @@ class ServeFlags:
     enable_prefix_caching: bool | None = None
     language_model_only: bool = False
     limit_mm_per_prompt: dict[str, int] | None = None  # {modality: images} when the declared forms send images
+    # Hosts image URLs may come from (model_forms.allowed_media_domains) when the server takes images; None: no flag.
+    allowed_media_domains: tuple[str, ...] | None = None
     speculative_config: dict[str, Any] | None = None
     attention_backend: str | None = None
     recipe_args: tuple[str, ...] = ()  # the known-good flags of the model family on this GPU
@@ -162,6 +166,8 @@ class ServeFlags:
     def to_dict(self) -> dict[str, Any]:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["recipe_args"], out["extra_args"] = list(self.recipe_args), list(self.extra_args)
+        if self.allowed_media_domains is not None:
+            out["allowed_media_domains"] = list(self.allowed_media_domains)
         return out
 
     @classmethod
@@ -170,6 +176,8 @@ class ServeFlags:
         values = {k: v for k, v in flags.items() if k in known}
         for name in ("recipe_args", "extra_args"):
             values[name] = tuple(str(a) for a in values.get(name) or ())
+        if values.get("allowed_media_domains") is not None:
+            values["allowed_media_domains"] = tuple(str(d) for d in values["allowed_media_domains"])
         return cls(**values)
 
 
@@ -263,8 +271,8 @@ _LAYOUT_FLAGS = ("tensor_parallel_size", "pipeline_parallel_size", "data_paralle
                  "decode_context_parallel_size")
 _SIZE_FLAGS = ("max_model_len", "max_num_seqs", "max_num_batched_tokens", "gpu_memory_utilization")
 _FLAG_FIELDS = ("kv_cache_memory_bytes", "kv_cache_dtype", "block_size", "trust_remote_code", "enforce_eager",
-                "enable_prefix_caching", "language_model_only", "limit_mm_per_prompt", "speculative_config",
-                "attention_backend", "attention_config", "distributed_executor_backend")
+                "enable_prefix_caching", "language_model_only", "limit_mm_per_prompt", "allowed_media_domains",
+                "speculative_config", "attention_backend", "attention_config", "distributed_executor_backend")
 _JSON_FLAGS = ("speculative_config", "attention_config", "limit_mm_per_prompt")
 
 
@@ -290,6 +298,8 @@ def _with_argv(plan: Plan, argv: Sequence[str]) -> Plan:
                     continue
             elif name in ("kv_cache_dtype", "attention_backend", "distributed_executor_backend"):
                 typed = str(value)
+            elif name == "allowed_media_domains":
+                typed = tuple(str(v) for v in (value if isinstance(value, tuple) else (value,)))
             flags[name] = typed
         else:
             extra += tokens
@@ -337,6 +347,8 @@ def render_argv(plan: Plan) -> list[str]:  # noqa: C901, PLR0912 - one branch pe
         args.append("--language-model-only")
     if flags.limit_mm_per_prompt:
         args += ["--limit-mm-per-prompt", _compact_json(flags.limit_mm_per_prompt)]
+    if flags.allowed_media_domains:
+        args += ["--allowed-media-domains", *flags.allowed_media_domains]
     if flags.speculative_config:
         args += ["--speculative-config", _compact_json(flags.speculative_config)]
     if flags.attention_backend:

@@ -59,9 +59,11 @@ from .memory import (
 from .model_forms import (
     FORM_TOOLS,
     ModelForms,
+    allowed_media_domains,
     derive_forms,
     forms_from_dir,
     max_images_that_fit,
+    media_url_hosts,
     multimodal_budget,
 )
 from .model_profile import ModelProfile, load_profile, load_profile_from_path, read_config, read_hub_config
@@ -261,7 +263,7 @@ class Planner:
         self.version = parse_version(self.options.vllm_version)
         self.warnings: list[str] = []
         self.layouts = LayoutSearch(profile, self.options)
-        self.memory = MemoryAccounting(profile, weights, need, self.options)
+        self.memory = MemoryAccounting(profile, weights, need, self.options, self.forms, self._images_to_serve())
 
     # -- shared checks ----------------------------------------------------------------------------
     def platform(self) -> str:
@@ -528,13 +530,20 @@ class Planner:
         else:
             kv_bytes = kv.blocks_for(need.concurrency, need.max_model_len) * bpb
         num_blocks = kv.num_blocks([kv_bytes] * pp)
-        weight_layout = WeightLayout(tp=tp, pp=pp, pp_partition=kv.partition if pp > 1 else None)
+        weight_layout = WeightLayout(tp=tp, pp=pp, pp_partition=kv.partition if pp > 1 else None,
+                                     language_model_only=o.language_model_only)
         stages = self.weights.per_stage(weight_layout)
         weights = max(stage.total_bytes for stage in stages)
         reserve = o.cpu_process_reserve_bytes if o.cpu_process_reserve_bytes is not None \
             else CPU_PROCESS_RESERVE_BYTES
+        mnbt = o.max_num_batched_tokens or default_max_num_batched_tokens(0, "", 1, cpu=True)
+        if reference_mla:  # vLLM disables chunked prefill for the reference CPU MLA kernel
+            mnbt = max(mnbt, need.max_model_len)
+        # The CPU worker profiles nothing (its KV size is explicit), but the encoder outputs live in the same
+        # host memory as the KV cache: the host must hold them beside it.
+        encoder_cache = self.memory.encoder_cache_bytes(mnbt, o.max_num_seqs or need.concurrency)
         host = node.host_memory_bytes
-        room = host - weights - reserve
+        room = host - weights - reserve - encoder_cache
         sequences = (num_blocks - 1) // kv.blocks_per_request(need.max_model_len) if num_blocks else 0
         if not host:
             problems.append(f"{node.name}: host memory_total_mib is unknown; the CPU plan sizes KV from host memory")
@@ -543,15 +552,13 @@ class Planner:
             problems.append(
                 f"{profile.name} on {node.name} ({gib(host)} GiB RAM): the KV cache for {need.concurrency} x "
                 f"{need.max_model_len} tokens needs {gib(kv_bytes)} GiB but only {gib(room)} GiB is left after "
-                f"weights ({gib(weights)} GiB) and the process reserve ({gib(reserve)} GiB); lower concurrency to "
-                f"{fits_seqs} or use a host with ≥ {gib(weights + reserve + kv_bytes)} GiB")
+                f"weights ({gib(weights)} GiB), the process reserve ({gib(reserve)} GiB) and the encoder cache "
+                f"({gib(encoder_cache)} GiB); lower concurrency to {fits_seqs} or use a host with "
+                f"≥ {gib(weights + reserve + encoder_cache + kv_bytes)} GiB")
         if sequences < 1 and not problems:
             problems.append(f"kv_cache_memory_bytes {kv_bytes} holds no request of {need.max_model_len} tokens "
                             f"(one needs {gib(kv.blocks_for(1, need.max_model_len) * bpb)} GiB)")
         max_num_seqs = o.max_num_seqs or max(1, min(need.concurrency, sequences))
-        mnbt = o.max_num_batched_tokens or default_max_num_batched_tokens(0, "", 1, cpu=True)
-        if reference_mla:  # vLLM disables chunked prefill for the reference CPU MLA kernel
-            mnbt = max(mnbt, need.max_model_len)
         layout = Layout(tensor_parallel_size=tp, pipeline_parallel_size=pp, nnodes=tp * pp, gpus_per_node=0)
         heaviest = max(range(pp), key=lambda s: stages[s].total_bytes)
         ev = Evaluation(layout=layout, kv=kv, total_bytes=host, requested_bytes=room, util=0.0,
@@ -559,7 +566,8 @@ class Planner:
                         weights_by_kind=stages[heaviest].by_kind,
                         activation=0, non_torch=reserve, cudagraph=0, out_of_pool=0, stage_budgets=[kv_bytes] * pp,
                         num_blocks=num_blocks, limiting_stage=heaviest, max_num_batched_tokens=mnbt,
-                        max_num_seqs_cap=max_num_seqs, problems=[], full_length_sequences=sequences)
+                        max_num_seqs_cap=max_num_seqs, problems=[], full_length_sequences=sequences,
+                        encoder_cache=encoder_cache)
         return self._result("cpu", not problems, problems, ev, None, "cpu", resolve_kv_cache_dtype(
             o.kv_cache_dtype, profile.dtype), 1, node_names=[n.name for n in self.nodes[:tp * pp]], host_room=room)
 
@@ -586,6 +594,7 @@ class Planner:
             weights_bytes_max_stage=max(ev.stage_weights),
             weights_by_kind=ev.weights_by_kind,
             activation_reserve_bytes=ev.activation,
+            encoder_cache_reserve_bytes=ev.encoder_cache,
             non_torch_reserve_bytes=ev.non_torch,
             cudagraph_reserve_bytes=ev.cudagraph,
             out_of_pool_reserve_bytes=ev.out_of_pool,
@@ -652,15 +661,28 @@ class Planner:
         )
         return replace(plan, summary=summarize(plan))
 
+    def _takes_images(self) -> bool:
+        """The server accepts images: a vision tower not turned off (declared images, or undeclared forms)."""
+        return self.forms.vision and not self.options.language_model_only
+
+    def _images_to_serve(self) -> int:
+        """Images per prompt the server will allow: the declared count, lowered to what fits ``max_model_len``
+        when ``fit_images_per_prompt`` allows it; 0 when none are declared or the model cannot take them."""
+        images, forms = self.images_per_prompt or 0, self.forms
+        if not images or not forms.vision or forms.image is None:
+            return 0
+        fitting = max_images_that_fit(forms, max_model_len=self.need.max_model_len)
+        return min(images, fitting) if self.options.fit_images_per_prompt else images
+
     def _multimodal(self, max_num_batched_tokens: int, max_num_seqs: int
                     ) -> tuple[int | None, dict[str, Any] | None, list[str]]:
         """(images per prompt to serve, the image budget, refusals) for the declared forms.
 
         A prompt that cannot hold one worst-case image is refused; more images than fit are refused too, or
         lowered to what fits when ``fit_images_per_prompt`` allows it."""
-        images, forms, need = self.images_per_prompt, self.forms, self.need
-        if not images:
-            return images, None, []
+        forms, need = self.forms, self.need
+        if not self.images_per_prompt:
+            return self.images_per_prompt, None, []
         if not forms.vision or forms.image is None:
             why = forms.image_problem or forms.vision_evidence
             return None, None, [f"input_forms declares image but {self.profile.name} cannot take images ({why}); "
@@ -671,10 +693,10 @@ class Planner:
                                        max_num_batched_tokens=max_num_batched_tokens, max_num_seqs=max_num_seqs)
             return None, None, [f"max_model_len {need.max_model_len} cannot hold one image: {budget.problems[0]}; "
                                 "raise max_input_tokens (kimi_max_input_tokens) or drop image from input_forms"]
-        if images > fitting and self.options.fit_images_per_prompt:
-            images = fitting
+        images = self._images_to_serve()
         budget = multimodal_budget(forms, images_per_prompt=images, max_model_len=need.max_model_len,
-                                   max_num_batched_tokens=max_num_batched_tokens, max_num_seqs=max_num_seqs)
+                                   max_num_batched_tokens=max_num_batched_tokens, max_num_seqs=max_num_seqs,
+                                   dtype_bytes=self.profile.dtype_bytes)
         problems = [f"{p} (images_per_prompt / kimi_images_per_prompt, or fit_images_per_prompt to lower it)"
                     for p in budget.problems]
         record = {"images_per_prompt": images, "tokens_per_image": budget.tokens_per_image,
@@ -685,8 +707,11 @@ class Planner:
                   "profile_items_per_prompt": budget.profile_items_per_prompt,
                   "profile_items_per_batch": budget.profile_items_per_batch,
                   "profile_encoder_tokens": budget.profile_encoder_tokens,
+                  "profile_encoder_output_bytes": budget.profile_encoder_output_bytes,
                   "modality": forms.image_modality,
-                  "worst_case_size": [forms.image.max_width, forms.image.max_height]}
+                  "worst_case_size": [forms.image.max_width, forms.image.max_height],
+                  # Image URLs from these hosts only; empty: refused before any fetch, images inline (base64) only.
+                  "url_domains": list(media_url_hosts(self.options.media_url_domains))}
         return (images if not problems else None), record, problems
 
     def _fleet_fields(self, ev: Evaluation, fleet: Fleet | None, platform: str) -> dict[str, Any]:
@@ -748,6 +773,7 @@ class Planner:
             enable_prefix_caching=o.enable_prefix_caching,
             language_model_only=o.language_model_only,
             limit_mm_per_prompt=self.forms.image_limit(images) if images else None,
+            allowed_media_domains=allowed_media_domains(o.media_url_domains) if self._takes_images() else None,
             speculative_config=o.speculative_config or None,
             attention_backend=backend,
             recipe_args=tuple(recipe),
@@ -831,7 +857,9 @@ def summarize(plan: Plan) -> str:
         where = f"CPU build on {', '.join(lay.nodes) or 'the host'}"
         lines = [
             f"{plan.model['name']}: {status}; {where}",
-            f"weights {gib(mem.weights_bytes)} GiB; KV space {mem.kv_budget_bytes} bytes "
+            f"weights {gib(mem.weights_bytes)} GiB; "
+            + (f"encoder cache {gib(mem.encoder_cache_reserve_bytes)} GiB; " if mem.encoder_cache_reserve_bytes else "")
+            + f"KV space {mem.kv_budget_bytes} bytes "
             f"({gib(mem.kv_budget_bytes)} GiB, block {plan.block_size})",
         ]
     else:
@@ -839,7 +867,9 @@ def summarize(plan: Plan) -> str:
             f"{plan.model['name']}: {status}; {lay.describe()}",
             f"per GPU: {gib(mem.total_bytes)} GiB x util {plan.gpu_memory_utilization} = "
             f"{gib(mem.requested_bytes or 0)} GiB; weights {gib(mem.weights_bytes)}, activations "
-            f"{gib(mem.activation_reserve_bytes)}, non-torch {gib(mem.non_torch_reserve_bytes)}, CUDA graphs "
+            f"{gib(mem.activation_reserve_bytes)}, "
+            + (f"encoder cache {gib(mem.encoder_cache_reserve_bytes)}, " if mem.encoder_cache_reserve_bytes else "")
+            + f"non-torch {gib(mem.non_torch_reserve_bytes)}, CUDA graphs "
             f"{gib(mem.cudagraph_reserve_bytes)} -> KV budget {gib(mem.kv_budget_bytes)} GiB",
         ]
     lines.append(f"KV: {mem.kv_bytes_per_token} B/token ({plan.kv_cache_dtype}), "
@@ -861,7 +891,9 @@ def summarize(plan: Plan) -> str:
         lines.append(f"images: {mm['images_per_prompt']} per prompt x {mm['tokens_per_image']} tokens "
                      f"(worst case {mm['worst_case_size'][0]}x{mm['worst_case_size'][1]}); encoder cache "
                      f"{mm['encoder_cache_tokens']} tokens ({gib(mm['encoder_cache_bytes'])} GiB), profile "
-                     f"{mm['profile_items_per_batch']} image(s) per batch")
+                     f"{mm['profile_items_per_batch']} image(s) per batch; image URLs "
+                     + (f"from {', '.join(mm['url_domains'])} only" if mm.get("url_domains")
+                        else "refused (inline base64 only)"))
     lines.extend(plan.reasons)
     return "\n".join(lines)
 

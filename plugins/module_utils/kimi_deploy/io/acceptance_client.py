@@ -301,7 +301,7 @@ class AcceptanceRunner:
     async def _form_check(self, name: str, run: Callable[[FormsUnderTest], Any]) -> Outcome:
         reason = self._form_skip(name)
         image_input = self.results.get("image_input")
-        if not reason and name in ("image_over_limit", "image_corrupt") and image_input.status != "passed":
+        if not reason and name in forms_judge.AFTER_IMAGE_INPUT and image_input.status != "passed":
             # A server that takes no image refuses every image: a 4xx here would prove nothing.
             reason = f"image_input did not pass ({image_input.status}), so a refusal would prove nothing"
         if reason:
@@ -336,6 +336,28 @@ class AcceptanceRunner:
             body = forms_judge.image_body(self.cfg.served_model_name, payload=b"not a png at all")
             return await self._refused_then_healthy(body, "a corrupt base64 image")
         return await self._form_check("image_corrupt", run)
+
+    async def _check_image_url_refused(self) -> Outcome:
+        async def run(forms: FormsUnderTest) -> Outcome:
+            url = forms.refused_image_url()
+            allowed = ", ".join(forms.media_domains or ())
+            return await self._refused_then_healthy(forms_judge.image_url_body(self.cfg.served_model_name, url),
+                                                    f"an image URL ({url}) outside --allowed-media-domains {allowed}")
+        return await self._form_check("image_url_refused", run)
+
+    async def _check_image_long_input(self) -> Outcome:
+        async def run(forms: FormsUnderTest) -> Outcome:
+            n, out = self.cfg.long_input_tokens, self.cfg.max_output_tokens
+            image = forms_judge.data_url(forms_judge.png_bytes(*forms_judge.TEST_IMAGE_SIZE))
+            # The server's own count (/tokenize runs the image processor) sizes the text: text tokens + the image's
+            # tokens reach exactly the long-input target.
+            text = await self.http.exact_text(n, chat=True, images=[image])
+            text_tokens, _unused = await self.http.count_tokens(text, chat=True, images=[])
+            ex = await self._chat(forms_judge.long_image_body(self.cfg.served_model_name, text, image, out))
+            outcome = forms_judge.long_image_outcome(forms, ex, target=n, text_tokens=text_tokens, max_tokens=out)
+            self.metrics["long"]["chat_image"] = outcome.observed
+            return outcome
+        return await self._form_check("image_long_input", run)
 
     async def _check_tools_call(self) -> Outcome:
         async def run(forms: FormsUnderTest) -> Outcome:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from collections.abc import Sequence
 from typing import Any
 
 try:
@@ -53,7 +54,7 @@ class AcceptanceHttp:
         self.cfg = cfg
         self.last_exchange: Exchange | None = None
         self.tokenize_calls = 0
-        self._prompt_cache: dict[tuple[int, bool], str] = {}
+        self._prompt_cache: dict[tuple[int, bool, tuple[str, ...] | None], str] = {}
 
     def _headers(self, auth: str = "key") -> dict[str, str]:
         if auth == "key" and self.cfg.api_key:
@@ -113,9 +114,16 @@ class AcceptanceHttp:
 
     # ------------------------------------------------------------------------------------ prompts
 
-    async def count_tokens(self, text: str, chat: bool, add_special_tokens: bool = True) -> tuple[int, list[int]]:
+    async def count_tokens(self, text: str, chat: bool, add_special_tokens: bool = True,
+                           images: Sequence[str] | None = None) -> tuple[int, list[int]]:
+        """The server's count of ``text`` as a prompt, or as a chat message; with ``images`` (image URLs, maybe
+        none) the message's content is parts, the images then the text, as an image request sends it (the
+        server runs the image processor, so each image counts its tokens)."""
         body: dict[str, Any] = {"model": self.cfg.served_model_name}
-        if chat:
+        if chat and images is not None:
+            parts = [{"type": "image_url", "image_url": {"url": url}} for url in images]
+            body["messages"] = [{"role": "user", "content": [*parts, {"type": "text", "text": text}]}]
+        elif chat:
             body["messages"] = [{"role": "user", "content": text}]
         else:
             body["prompt"] = text
@@ -128,14 +136,15 @@ class AcceptanceHttp:
                               "prompts of an exact length", ex)
         return int(data["count"]), list(data.get("tokens") or [])
 
-    async def exact_text(self, target: int, chat: bool) -> str:
-        """Text (or chat content) the server counts as exactly ``target`` tokens."""
-        key = (target, chat)
+    async def exact_text(self, target: int, chat: bool, images: Sequence[str] | None = None) -> str:
+        """Text (or chat content) the server counts as exactly ``target`` tokens (with ``images``: the text part
+        of a message carrying them, see ``count_tokens``)."""
+        key = (target, chat, tuple(images) if images is not None else None)
         if key not in self._prompt_cache:
             search = exact_token_prompt(target)
             candidate = next(search)
             while True:
-                count, _unused = await self.count_tokens(candidate, chat)
+                count, _unused = await self.count_tokens(candidate, chat, images=images)
                 try:
                     candidate = search.send(count)
                 except StopIteration as stop:

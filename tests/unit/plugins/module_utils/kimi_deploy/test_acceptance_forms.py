@@ -11,7 +11,13 @@ import pytest
 from fake_vllm import FakeVllm
 from kimi_deploy.core import acceptance as acc
 from kimi_deploy.core.acceptance_checks import Exchange
-from kimi_deploy.core.acceptance_forms import FORM_CHECKS, FormsUnderTest, png_bytes, tools_outcome
+from kimi_deploy.core.acceptance_forms import (
+    FORM_CHECKS,
+    FormsUnderTest,
+    long_image_outcome,
+    png_bytes,
+    tools_outcome,
+)
 from kimi_deploy.core.model_forms import derive_forms
 from kimi_deploy.core.model_profile import read_config
 from kimi_deploy.io import acceptance_client as client
@@ -24,7 +30,7 @@ TINY_VL = derive_forms({"model_type": "kimi_k25", "use_unified_vision_chunk": Tr
                        preprocessor={"media_proc_cfg": {"patch_size": 14, "merge_kernel_size": 2, "in_patch_limit": 256,
                                                         "patch_limit_on_one_side": 32}})
 PARSERS = ["--enable-auto-tool-choice", "--tool-call-parser", "kimi_k2", "--reasoning-parser", "kimi_k2"]
-IMAGES_1 = ["--limit-mm-per-prompt", '{"vision_chunk":1}']
+IMAGES_1 = ["--limit-mm-per-prompt", '{"vision_chunk":1}', "--allowed-media-domains", "url-images-refused.invalid"]
 
 
 def plan(args, declared=("text", "image", "tools"), forms=TINY_VL):
@@ -60,6 +66,68 @@ def test_a_release_serving_its_declared_forms_passes_every_form_check_with_its_l
     assert structured[0]["chat_template_kwargs"] == {"thinking": False}
     assert structured[0]["structured_outputs"]["json"] == {"enum": ["yes", "no"]}
     assert results["checks"]["structured_output"]["observed"]["content"] == '"yes"'
+
+
+def test_an_image_url_outside_the_allowed_hosts_is_refused_before_any_fetch():
+    listed = [*IMAGES_1[:2], "--allowed-media-domains", "images.example.com", "kimi-acceptance-not-allowed.example"]
+    forms = FormsUnderTest.from_plan(plan(listed))
+    assert forms.media_domains == ("images.example.com", "kimi-acceptance-not-allowed.example")
+    url = forms.refused_image_url()
+    assert httpx.URL(url).host not in forms.media_domains  # never one the release allows
+    fake = FakeVllm(image_limit=1, tool_parser="kimi_k2", reasoning_parser="kimi_k2", media_domains=forms.media_domains)
+    results = run(fake, plan([*PARSERS, *listed]))
+    check = results["checks"]["image_url_refused"]
+    assert check["status"] == "passed" and check["observed"]["status"] == 400, check
+    assert "allowed domains" in check["observed"]["message"] and check["observed"]["healthy_after"]
+    sent = [r for r in fake.requests if b'"url": "http' in r.content]
+    assert len(sent) == 1 and json.loads(sent[0].content)["messages"][0]["content"][0]["image_url"]["url"] == url
+
+
+def test_a_server_that_fetches_image_urls_despite_the_plan_fails_and_one_without_a_policy_is_skipped():
+    ignoring = run(FakeVllm(image_limit=1, tool_parser="kimi_k2", reasoning_parser="kimi_k2", media_domains=None),
+                   plan([*PARSERS, *IMAGES_1]))
+    assert ignoring["failed_checks"] == ["image_url_refused"]
+    assert "answered 500" in ignoring["checks"]["image_url_refused"]["detail"]
+    unplanned = run(FakeVllm(image_limit=1, tool_parser="kimi_k2", reasoning_parser="kimi_k2", media_domains=None),
+                    plan([*PARSERS, *IMAGES_1[:2]]))
+    assert unplanned["passed"], unplanned["msg"]
+    assert "no --allowed-media-domains planned" in unplanned["checks"]["image_url_refused"]["detail"]
+
+
+def test_the_long_input_with_an_image_reaches_the_target_and_counts_text_and_image():
+    results = run(FakeVllm(image_limit=1, tool_parser="kimi_k2", reasoning_parser="kimi_k2"),
+                  plan([*PARSERS, *IMAGES_1]))
+    check = results["checks"]["image_long_input"]
+    assert check["status"] == "passed", check
+    observed = check["observed"]
+    assert observed["target_prompt_tokens"] == 128 - 8 and observed["usage"] == {"prompt_tokens": 120,
+                                                                                  "completion_tokens": 8}
+    assert observed["usage"]["prompt_tokens"] - observed["text_tokens"] == 9 + 9  # the image and its placeholder
+    assert results["metrics"]["long"]["chat_image"] == observed
+
+
+def long_answer(prompt, completion=8, status=200):
+    body = {"object": "chat.completion", "choices": [{"index": 0, "finish_reason": "length", "message": {
+        "role": "assistant", "content": "ok"}}], "usage": {"prompt_tokens": prompt, "completion_tokens": completion}}
+    return Exchange("POST", "/v1/chat/completions", "{}", status=status, response=json.dumps(body))
+
+
+@pytest.mark.parametrize(("answer", "why"), [
+    (long_answer(102), "expected 120"),  # the image dropped: only the text counted
+    (long_answer(120, completion=3), "did not reach max_model_len"),
+    (long_answer(0, status=400), "answered 400"),
+])
+def test_a_long_image_prompt_refused_counted_short_or_cut_fails(answer, why):
+    forms = FormsUnderTest.from_plan(plan(IMAGES_1))
+    outcome = long_image_outcome(forms, answer, target=120, text_tokens=102, max_tokens=8)
+    assert outcome.passed is False and why in outcome.detail, outcome.detail
+
+
+def test_a_long_image_prompt_whose_image_counts_fewer_tokens_than_computed_fails():
+    forms = FormsUnderTest.from_plan(plan(IMAGES_1))
+    outcome = long_image_outcome(forms, long_answer(120), target=120, text_tokens=115, max_tokens=8)
+    assert outcome.passed is False and "fewer than its computed 9" in outcome.detail
+    assert long_image_outcome(forms, long_answer(120), target=120, text_tokens=102, max_tokens=8).passed
 
 
 def test_vision_disabled_by_mistake_fails_the_image_check_by_name():

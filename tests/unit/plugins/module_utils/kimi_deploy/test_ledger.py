@@ -285,6 +285,15 @@ def test_each_memory_item_is_recorded_beside_its_prediction_with_the_error():
     assert _row(journal_text=_MEMORY_LOG, predicted_memory=_PREDICTED)["reserves"] == row["reserves"]
 
 
+def test_the_predicted_activation_includes_the_encoder_outputs_vllm_profiles_with_it():
+    facts = vllm_log.memory_profile(_MEMORY_LOG)
+    with_images = {**_PREDICTED, "encoder_cache_reserve_bytes": 115_000_000}
+    act = {r["item"]: r for r in _row(log_facts=facts, predicted_memory=with_images)["reserves"]}[
+        "activation_reserve_bytes"]
+    assert act["predicted"] == 2_727_000_000 + 115_000_000
+    assert act["error_bytes"] == facts["items"]["activation_reserve_bytes"] - act["predicted"]
+
+
 def test_drift_from_the_calibration_in_use_is_recorded():
     facts = vllm_log.memory_profile(_MEMORY_LOG)
     calibrated = dict(facts["items"])

@@ -140,3 +140,100 @@ def test_the_tiny_vision_model_dir_gives_its_parsers_and_vision_chunk_limit(tiny
     assert flag_value(args, "--tool-call-parser") == "kimi_k2" and flag_value(args, "--reasoning-parser") == "kimi_k2"
     assert plan["multimodal"]["tokens_per_image"] == forms.image.max_tokens_per_image
     assert plan["model_forms"]["vision"]["image"]["modality"] == "vision_chunk"
+
+
+def profiled_encoder_bytes(plan, per_image, images, hidden=7168, dtype_bytes=2):
+    """vLLM 0.32's profile run: ``MultiModalBudget._get_max_items`` worst-case images, each ``per_image`` encoder
+    outputs of the text hidden size, held while the language model is profiled (chunked prefill on)."""
+    budget = max(plan["max_num_batched_tokens"], per_image)
+    per_prompt = max(1, min(images, plan["max_model_len"] // per_image))
+    items = max(1, min(budget // per_image, plan["max_num_seqs"] * per_prompt))
+    return items * per_image * hidden * dtype_bytes
+
+
+@pytest.mark.parametrize("images", [1, 4])
+def test_images_charge_the_profiled_encoder_outputs_to_every_gpu_and_the_kv_budget_pays(k3, images):
+    per_image = k3[2].image.max_tokens_per_image
+    undeclared = plan_k3(k3)  # vision tower loaded, no images profiled
+    plan = plan_k3(k3, input_forms=("text", "image", "tools"), images_per_prompt=images)
+    mem, before = plan["memory"], undeclared["memory"]
+    charged = mem["encoder_cache_reserve_bytes"]
+    assert charged == profiled_encoder_bytes(plan, per_image, images) > 0
+    assert charged == plan["multimodal"]["profile_encoder_output_bytes"]
+    assert plan["layout"] == undeclared["layout"] and mem["weights_bytes"] == before["weights_bytes"]
+    assert before["encoder_cache_reserve_bytes"] == 0
+    assert mem["kv_budget_bytes"] == before["kv_budget_bytes"] - charged
+    assert mem["num_blocks"] <= before["num_blocks"]
+    assert "encoder cache 0.1" in plan["summary"] and "encoder cache" not in undeclared["summary"]
+
+
+def test_vision_weights_are_charged_with_images_and_dropped_without(k3):
+    with_images = plan_k3(k3, input_forms=("text", "image"))["memory"]
+    text_only = plan_k3(k3, input_forms=("text",))["memory"]
+    vision = with_images["weights_by_kind"].get("vision", 0)
+    assert vision > 0 and "vision" not in text_only["weights_by_kind"]
+    assert with_images["weights_bytes"] - text_only["weights_bytes"] == vision
+    assert text_only["encoder_cache_reserve_bytes"] == 0
+
+
+def test_a_measured_activation_reserve_already_holds_the_encoder_outputs(k3):
+    plan = plan_k3(k3, input_forms=("text", "image"), activation_reserve_bytes=3 * 1024**3)
+    assert plan["memory"]["encoder_cache_reserve_bytes"] == 0  # vLLM's torch peak included them
+    assert plan["multimodal"]["profile_encoder_output_bytes"] > 0
+
+
+def test_the_cpu_plan_drops_vision_weights_without_images_and_holds_encoder_outputs_with_them(k3):
+    profile, weights, forms = k3
+    node = {**CPU_NODE, "memory_total_mib": 4_000_000}
+
+    def cpu_plan(**options):
+        return plan_deployment(profile, weights, [node], NEED, PlanOptions(vllm_version="0.32.0+cpu", **options),
+                               forms)
+    text_only, with_images = cpu_plan(input_forms=("text",)), cpu_plan(input_forms=("text", "image"))
+    assert "vision" not in text_only["memory"]["weights_by_kind"]
+    assert with_images["memory"]["weights_by_kind"]["vision"] > 0
+    assert text_only["memory"]["encoder_cache_reserve_bytes"] == 0
+    assert with_images["memory"]["encoder_cache_reserve_bytes"] == with_images["multimodal"][
+        "profile_encoder_output_bytes"] > 0
+
+
+def test_image_urls_are_refused_unless_hosts_are_listed_and_the_policy_is_a_planned_flag(k3):
+    refused = plan_k3(k3, input_forms=("text", "image"))
+    assert refused["serve_args"][refused["serve_args"].index("--allowed-media-domains"):][:2] == [
+        "--allowed-media-domains", "url-images-refused.invalid"]
+    assert refused["multimodal"]["url_domains"] == [] and "image URLs refused" in refused["summary"]
+    listed = plan_k3(k3, input_forms=("text", "image"), media_url_domains=("images.example.com", "CDN.Example.org"))
+    args = listed["serve_args"]
+    at = args.index("--allowed-media-domains")
+    assert args[at + 1:at + 3] == ["images.example.com", "cdn.example.org"] and args[at + 3].startswith("--")
+    assert listed["serve_flags"]["allowed_media_domains"] == ["images.example.com", "cdn.example.org"]
+    assert listed["multimodal"]["url_domains"] == ["images.example.com", "cdn.example.org"]
+    back = Plan.from_dict(listed)
+    assert back.serve_flags.allowed_media_domains == ("images.example.com", "cdn.example.org")
+    assert back.serve_flags.extra_args == () and back.to_dict()["serve_args"] == args
+
+
+def test_the_url_policy_follows_whether_the_server_takes_images(k3):
+    assert "--allowed-media-domains" in plan_k3(k3)["serve_args"]  # undeclared: vLLM would take images
+    text_only = plan_k3(k3, input_forms=("text", "tools"), media_url_domains=("images.example.com",))
+    assert "--allowed-media-domains" not in text_only["serve_args"]
+    assert text_only["serve_flags"]["allowed_media_domains"] is None
+    profile, weights, _unused = k3
+    no_vision = plan_deployment(profile, weights, H200_NODES, NEED, PlanOptions(vllm_version="0.32.0"),
+                                derive_forms({"model_type": "kimi_k3"}))
+    assert "--allowed-media-domains" not in no_vision["serve_args"]
+
+
+@pytest.mark.parametrize("domain", ["https://images.example.com", "*.example.com", "images.example.com:443",
+                                    "images.example.com/cats", "", "url-images-refused.invalid"])
+def test_media_url_domains_must_be_exact_host_names(k3, domain):
+    with pytest.raises(Exception, match="media_url_domains"):
+        plan_k3(k3, input_forms=("text", "image"), media_url_domains=("images.example.com", domain))
+
+
+def test_a_plan_read_from_its_argv_keeps_every_allowed_host(k3):
+    plan = plan_k3(k3, input_forms=("text", "image"), media_url_domains=("a.example", "b.example"))
+    v0 = {k: v for k, v in plan.items() if k not in ("schema_version", "serve_flags")}  # a release written before
+    back = Plan.from_dict(v0)
+    assert back.serve_flags.allowed_media_domains == ("a.example", "b.example")
+    assert "b.example" not in back.serve_flags.extra_args and back.to_dict()["serve_args"] == plan["serve_args"]
