@@ -170,6 +170,18 @@ def test_vllm_and_ray_share_one_sandbox(platform):
     assert _sandbox(unit_text("ray", "worker", platform)) == _sandbox(unit_text("vllm", "worker", platform)) == vllm
 
 
+@pytest.mark.parametrize(("unit", "placement", "platform"), UNITS, ids=UNIT_IDS)
+def test_compile_caches_outlive_a_restart(unit, placement, platform):
+    """PrivateTmp empties /tmp at every restart: the caches vLLM and torch compile into must be in a
+    directory the unit may write and that stays (the deploy root's shared/cache)."""
+    text = unit_text(unit, placement, platform)
+    writable = directives(text, "ReadWritePaths")
+    environment = dict(value.split("=", 1) for value in directives(text, "Environment"))
+    for name in ("VLLM_CACHE_ROOT", "TORCHINDUCTOR_CACHE_DIR", "HOME"):
+        assert any(environment[name].startswith(path) for path in writable), (name, environment[name], writable)
+        assert not environment[name].startswith("/tmp")
+
+
 # --- systemd's own checks ---------------------------------------------------------------------------
 
 
