@@ -9,7 +9,8 @@ from pathlib import Path
 # The modules run in-process here too, as in tests/unit.
 import ansible_module_utils  # noqa: F401  # pylint: disable=unused-import
 import pytest
-from vllm_server import VLLM_VENV
+from kimi_deploy.core.sizing import BusinessNeed, GiB
+from vllm_server import VLLM_VENV, VllmServer, plan_for, planned_env
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,3 +42,25 @@ def tiny_models(tmp_path_factory):
         return built[key]
 
     return build
+
+
+# The planned tiny llama: one server for the files that need a healthy, planned release with an API
+# key (the acceptance suite, the calibration of an explicit 1 GiB KV budget), started once per session.
+PLANNED_LLAMA_PORT = 8301
+PLANNED_LLAMA_API_KEY = "kimi-live-acceptance-3e9d1c"
+PLANNED_LLAMA_NEED = BusinessNeed(max_model_len=512, concurrency=4)
+
+
+@pytest.fixture(scope="session")
+def planned_llama(tiny_models, vllm_venv, tmp_path_factory):
+    """The tiny llama served with the plan for PLANNED_LLAMA_NEED and an explicit 1 GiB KV budget,
+    its API key and bf16; ``.plan`` is that plan, ``.model_dir`` the model."""
+    model = tiny_models("llama")
+    plan = plan_for(model, PLANNED_LLAMA_NEED, kv_cache_memory_bytes=GiB)
+    assert plan["fits"], plan["reasons"]
+    log = tmp_path_factory.mktemp("planned-llama") / "vllm.log"
+    args = [*plan["serve_args"], "--api-key", PLANNED_LLAMA_API_KEY, "--dtype", "bfloat16"]
+    with VllmServer(model, port=PLANNED_LLAMA_PORT, args=args, env=planned_env(plan), log_path=log) as server:
+        server.wait_healthy()
+        server.model_dir, server.plan = model, plan
+        yield server

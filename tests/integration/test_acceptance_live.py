@@ -16,6 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import PLANNED_LLAMA_API_KEY
 from vllm_server import VllmServer
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -23,8 +24,7 @@ import kimi_ledger
 import kimi_vllm_acceptance
 from module_harness import run_module
 
-PORT = 8301
-API_KEY = "kimi-live-acceptance-3e9d1c"
+API_KEY = PLANNED_LLAMA_API_KEY
 MAX_MODEL_LEN = 512
 MAX_OUTPUT = 16
 CONCURRENCY = 4
@@ -40,14 +40,11 @@ def _derived_kv_tokens(model_dir: Path, kv_bytes: int = 2**30, dtype_bytes: int 
 
 
 @pytest.fixture(scope="module")
-def server(tiny_models, vllm_venv, tmp_path_factory):
-    model = tiny_models("llama")
-    log = tmp_path_factory.mktemp("acceptance-vllm") / "vllm.log"
-    args = ["--max-model-len", str(MAX_MODEL_LEN), "--api-key", API_KEY, "--dtype", "bfloat16"]
-    with VllmServer(model, port=PORT, args=args, log_path=log) as srv:
-        srv.wait_healthy()
-        srv.model_dir = model
-        yield srv
+def server(planned_llama):
+    """The session's planned tiny llama (conftest): max_model_len 512, max_num_seqs 4, 1 GiB of KV."""
+    assert planned_llama.plan["max_model_len"] == MAX_MODEL_LEN
+    assert planned_llama.plan["max_num_seqs"] == CONCURRENCY
+    return planned_llama
 
 
 def _cli(vllm_venv: Path, srv: VllmServer, results: Path, *extra: str) -> subprocess.CompletedProcess:

