@@ -34,9 +34,9 @@ EXAMPLES = r"""
 RETURN = r"""
 _value:
   description:
-    - C(restart) (bool), C(reasons) (every node's, as C(<host>: <reason>)) and C(nodes), by host,
-      C({action, reasons, previous_invocation, leave_ray}); C(action) is C(restart), C(start) (nothing
-      of the node runs) or C(nothing).
+    - C(restart) (bool), C(reasons) (every node's reasons, each prefixed with its host name) and C(nodes),
+      by host, C({action, reasons, previous_invocation, leave_ray}).
+    - C(action) is C(restart), C(start) (nothing of the node runs) or C(nothing).
   type: dict
 """
 

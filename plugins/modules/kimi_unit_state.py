@@ -10,8 +10,8 @@ description:
   - Reads each unit's C(LoadState), C(ActiveState), C(SubState), C(InvocationID), C(NRestarts),
     C(MainPID) and C(NeedDaemonReload) with C(systemctl show).
   - A unit systemd does not know is no error; its O(units) entry says C(load_state=not-found).
-  - Read-only; runs in check mode. What to do with the state is decided elsewhere (a multi-node
-    replica's start: the kimi.deploy.kimi_replica_start filter).
+  - Read-only; runs in check mode. What to do with the state is decided elsewhere (for a multi-node
+    replica's start, by the filter P(kimi.deploy.kimi_replica_start#filter)).
 version_added: "0.5.0"
 author: kimi-deploy contributors (!UNKNOWN)
 options:
