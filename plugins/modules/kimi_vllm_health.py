@@ -138,6 +138,7 @@ from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.health 
     wait_for_new_invocation,
     wait_healthy,
 )
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.systemd_unit import show_unit
 
 
 def main():
@@ -167,13 +168,7 @@ def main():
     unit = p["unit"]
 
     def unit_state():
-        argv = ["systemctl", "show", unit]
-        for prop in UNIT_PROPERTIES:
-            argv += ["-p", prop]
-        rc, out, err = module.run_command(argv)
-        if rc != 0:
-            raise KimiDeployError(f"systemctl show {unit} failed: {err.strip()}")
-        return UnitState.parse(out)
+        return UnitState.from_properties(show_unit(module.run_command, unit, UNIT_PROPERTIES))
 
     def journal():
         rc, out, _unused = module.run_command(

@@ -70,15 +70,16 @@ active_state:
 import os
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
 from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.service_state import (
     SECRETS_HASH_VAR,
     UNIT_PROPERTIES,
     parse_environ,
-    parse_properties,
     restart_decision,
     running_release,
     secrets_hash,
 )
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.systemd_unit import show_unit
 
 
 def _read(path, binary=False):
@@ -99,13 +100,10 @@ def main():
         supports_check_mode=True,
     )
     p = module.params
-    argv = ["systemctl", "show", p["unit"]]
-    for prop in UNIT_PROPERTIES:
-        argv += ["-p", prop]
-    rc, out, err = module.run_command(argv)
-    if rc != 0:
-        module.fail_json(msg=f"systemctl show {p['unit']} failed: {err.strip()}")
-    unit = parse_properties(out)
+    try:
+        unit = show_unit(module.run_command, p["unit"], UNIT_PROPERTIES)
+    except KimiDeployError as err:
+        module.fail_json(msg=str(err))
     pid = int(unit.get("MainPID") or 0)
     cmdline = (_read(f"/proc/{pid}/cmdline", binary=True) or b"").decode("utf-8", "replace").split("\0") if pid else []
     environ = parse_environ(_read(f"/proc/{pid}/environ", binary=True) or b"") if pid else {}

@@ -2109,3 +2109,28 @@ def last_failure(log_text: str, *, context: Mapping[str, Any] | None = None,
         if result is not None and not result["healthy"]:
             return result
     return None
+
+
+# Phases that name no failure: a diagnosis in one of them adds nothing to a deploy's failure message.
+_SILENT_PHASES = ("", "unknown", "none")
+
+
+def deploy_failure_message(*, release_id: str, host: str, failed_task: str, error: Any,
+                           diagnosis: Mapping[str, Any] | None, restored: Mapping[str, Any] | None,
+                           root: str) -> str:
+    """What a failed deploy says: where it failed, the diagnosis of the journal when it names a
+    phase, and what serves now (``restored``: kimi_release's restore result, None when the deploy
+    failed before it moved current)."""
+    parts = [f'Release {release_id} failed on {host} at "{failed_task}": {error if error is not None else ""}.']
+    diagnosis = diagnosis or {}
+    if str(diagnosis.get("phase") or "") not in _SILENT_PHASES:
+        parts.append(f"Diagnosis: {diagnosis['phase']} phase, {diagnosis.get('cause', '')} "
+                     f"Next step: {diagnosis.get('next_step', '')}")
+    if restored is None:
+        parts.append("current was not moved; nothing serving changed.")
+    elif restored.get("serving"):
+        parts.append(f"Release {restored['serving']} is serving again.")
+    else:
+        parts.append("No release was ever accepted; the service is stopped.")
+    parts.append(f"The failed release stays in {root}/releases/{release_id} for inspection.")
+    return " ".join(parts)

@@ -23,6 +23,41 @@ UNIT_PROPERTIES = ("LoadState", "ActiveState", "SubState", "NeedDaemonReload", "
 
 
 @dataclass
+class UnitState:
+    """What ``systemctl show`` says of a unit (the properties this project reads)."""
+
+    active_state: str
+    sub_state: str
+    n_restarts: int
+    main_pid: int
+    invocation_id: str = ""
+    load_state: str = ""
+    need_daemon_reload: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> UnitState:
+        """Parse ``systemctl show -p ...`` output; a property not shown reads as empty (or 0, no)."""
+        return cls.from_properties(parse_properties(text))
+
+    @classmethod
+    def from_properties(cls, props: Mapping[str, str]) -> UnitState:
+        return cls(
+            active_state=props.get("ActiveState", ""),
+            sub_state=props.get("SubState", ""),
+            n_restarts=int(props.get("NRestarts") or 0),
+            main_pid=int(props.get("MainPID") or 0),
+            invocation_id=props.get("InvocationID", ""),
+            load_state=props.get("LoadState", ""),
+            need_daemon_reload=props.get("NeedDaemonReload", "no") == "yes",
+        )
+
+
+# The properties UnitState holds, as ``systemctl show -p`` names them.
+UNIT_STATE_PROPERTIES = ("LoadState", "ActiveState", "SubState", "NRestarts", "MainPID", "InvocationID",
+                         "NeedDaemonReload")
+
+
+@dataclass
 class RestartDecision:
     daemon_reload: bool
     restart: bool

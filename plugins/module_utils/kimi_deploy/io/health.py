@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import KimiDeployError
+from ..core.service_state import UnitState
 
 
 @dataclass
@@ -55,27 +56,6 @@ def http_request(url: str, *, method: str = "GET", payload: Any = None, api_key:
 
 
 UNIT_PROPERTIES = ("ActiveState", "SubState", "NRestarts", "MainPID", "InvocationID")
-
-
-@dataclass
-class UnitState:
-    active_state: str
-    sub_state: str
-    n_restarts: int
-    main_pid: int
-    invocation_id: str = ""
-
-    @classmethod
-    def parse(cls, text: str) -> UnitState:
-        """Parse ``systemctl show -p ActiveState -p SubState -p NRestarts -p MainPID -p InvocationID``."""
-        props = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
-        return cls(
-            active_state=props.get("ActiveState", ""),
-            sub_state=props.get("SubState", ""),
-            n_restarts=int(props.get("NRestarts") or 0),
-            main_pid=int(props.get("MainPID") or 0),
-            invocation_id=props.get("InvocationID", ""),
-        )
 
 
 def unit_broken(initial: UnitState, now: UnitState) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from kimi_deploy.core.diagnose import diagnose
+from kimi_deploy.core.diagnose import deploy_failure_message, diagnose
 from kimi_deploy.core.errors import KimiDeployError
 from repo_paths import FIXTURES
 
@@ -488,3 +488,33 @@ def test_result_shape():
     assert result["phase"] in ("load", "startup", "runtime", "unknown", "none")
     assert result["healthy"] is False and result["cause_class"] == "kv_cache_insufficient"
     assert result["next_step"].startswith("1. ")
+
+
+# -- the message a failed deploy fails with (report_failure.yml; its branches were Jinja ternaries) -----
+
+_FAILURE = {"release_id": "r2", "host": "gpu-1", "failed_task": "Wait until vLLM serves the model",
+            "error": "vLLM did not become healthy", "root": "/opt/kimi"}
+_OOM = {"phase": "startup", "cause": "The KV cache does not fit.", "next_step": "1. Lower max_model_len."}
+
+
+@pytest.mark.parametrize(("diagnosis", "restored", "says", "not_said"), [
+    # a diagnosis naming a phase, the last accepted release put back
+    (_OOM, {"serving": "r1"}, ["Diagnosis: startup phase, The KV cache does not fit. Next step: 1. Lower "
+                               "max_model_len.", "Release r1 is serving again."], ["No release"]),
+    # no phase named (unknown, none, nothing diagnosed): no diagnosis sentence
+    ({"phase": "unknown", "cause": "?"}, {"serving": "r1"}, ["Release r1 is serving again."], ["Diagnosis"]),
+    ({"phase": "none"}, {"serving": "r1"}, [], ["Diagnosis"]),
+    ({}, {"serving": "r1"}, [], ["Diagnosis"]),
+    # restored, but no release was ever accepted (also a restore that was skipped: serving absent)
+    ({}, {"serving": ""}, ["No release was ever accepted; the service is stopped."], ["serving again"]),
+    ({}, {"skipped": True}, ["No release was ever accepted; the service is stopped."], ["serving again"]),
+    # failed before current moved: no restore ran
+    ({}, None, ["current was not moved; nothing serving changed."], ["serving again", "No release"]),
+])
+def test_deploy_failure_message(diagnosis, restored, says, not_said):
+    message = deploy_failure_message(**_FAILURE, diagnosis=diagnosis, restored=restored)
+    assert message.startswith('Release r2 failed on gpu-1 at "Wait until vLLM serves the model": '
+                              "vLLM did not become healthy. ")
+    assert message.endswith("The failed release stays in /opt/kimi/releases/r2 for inspection.")
+    assert all(s in message for s in says), message
+    assert not any(s in message for s in not_said), message
