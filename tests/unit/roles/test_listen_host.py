@@ -57,3 +57,18 @@ def test_the_release_records_and_the_health_gate_probe_the_listen_host():
     assert 'service: {host: "{{ kimi_listen_host }}"' in release
     start = (REPO / "roles/kimi_vllm/tasks/start.yml").read_text()
     assert ".host | default(kimi_listen_host, true)" in start
+
+
+@pytest.mark.parametrize(("overrides", "url"), [
+    ({}, "https://127.0.0.1:8443"),  # the front door on every interface: probed on loopback
+    ({"kimi_frontdoor_bind_address": "10.20.0.9", "kimi_frontdoor_port": 9443}, "https://10.20.0.9:9443"),
+    ({"kimi_frontdoor_tls": False}, "http://127.0.0.1:8443"),
+])
+def test_acceptance_probes_the_entry_where_the_front_door_listens(overrides, url):
+    """kimi_acceptance's entry URL follows the front door's own settings, read from the inventory."""
+    values = role_defaults("kimi_acceptance", "kimi_frontdoor", **overrides)
+    assert template_value("kimi_acceptance_entry_url | trim", values) == url
+    assert template_value("kimi_acceptance_entry_metrics_networks", values) == \
+        values.get("kimi_frontdoor_scrape_networks")
+    alone = role_defaults("kimi_acceptance")  # the front door's role not in the play: the same defaults
+    assert template_value("kimi_acceptance_entry_url | trim", alone) == "https://127.0.0.1:8443"
