@@ -26,7 +26,8 @@ description:
     one; the form checks C(image_input), C(image_over_limit), C(image_corrupt), C(image_url_refused) (an image
     URL on a host outside C(--allowed-media-domains) refused before any fetch), C(image_long_input) (one image
     and a text reaching the long-input target together), C(tools_call), C(tools_bad_schema),
-    C(reasoning_split), C(structured_output) (see O(plan) and O(input_forms)); and
+    C(reasoning_split), C(structured_output) (see O(plan) and O(input_forms));
+    C(routes_unauthenticated) through the front door (see O(entry_url)); and
     C(concurrency), O(concurrency) streams for O(duration_s)."
   - The concurrency check reports request rate, output tokens/s, TTFT, inter-token latency and latency
     percentiles (p50/p95/p99), and samples memory during the run (C(vllm:kv_cache_usage_perc) and
@@ -157,6 +158,37 @@ options:
     type: list
     elements: str
     choices: [text, image, tools]
+  entry_url:
+    description:
+      - The replica's front door (role kimi_frontdoor) as this host reaches it, e.g. C(https://127.0.0.1:8443).
+      - "Runs the check C(routes_unauthenticated) (group C(routes)): each route of O(entry_routes) is sent through
+        the entry without a key and with a random wrong one; any 2xx fails the check naming the route, and
+        C(/health) must answer 200 without a key. The table (route, method, both statuses) is in
+        RV(metrics.routes)."
+      - Empty (no front door) skips that check, saying why.
+    type: str
+    default: ""
+  entry_ca_file:
+    description:
+      - CA certificate (PEM file on the host) of the entry's certificate. Empty, it is not verified; the probes
+        carry no key.
+    type: path
+    default: ""
+  entry_routes:
+    description:
+      - The paths probed through the entry. Default every route vLLM 0.32's OpenAI server mounts (C(/invocations),
+        C(/tokenize), C(/detokenize), C(/pooling), C(/classify), C(/score), C(/scale_elastic_ep), the C(/v1)
+        routes, C(/metrics), C(/version), ...). Routes that change the engine are probed with a method they do
+        not serve, so an open server answers 405 and never acts.
+    type: list
+    elements: str
+  entry_metrics_networks:
+    description:
+      - Networks (CIDR) the entry serves C(/metrics) to without a key (C(kimi_frontdoor_scrape_networks)); a 2xx
+        on C(/metrics) passes only when this host's address towards the entry is in one of them.
+    type: list
+    elements: str
+    default: []
 attributes:
   platform:
     platforms: posix
@@ -241,7 +273,8 @@ metrics:
   description:
     - C(short) (latency, TTFT per short check), C(long) (usage and latency of the long-input requests),
       C(abnormal) (status per abnormal input), C(forms) (C(declared), C(served), C(missing), C(extra),
-      C(latency_ms) per form check, the plan's C(multimodal) budget), and C(concurrency) with C(request_rate),
+      C(latency_ms) per form check, the plan's C(multimodal) budget), C(routes) (the front door's probe table,
+      C(route), C(method), C(no_auth) and C(wrong_auth) statuses), and C(concurrency) with C(request_rate),
       C(output_tokens_per_s),
       C(ttft_ms), C(itl_ms), C(tpot_ms), C(latency_ms) (count, mean, min, p50, p95, p99, max), C(memory_growth)
       and C(latency_degradation) verdicts, C(series) (throughput per second, memory samples) and C(samples)
@@ -291,7 +324,8 @@ CONFIG_OPTIONS = (
     "base_url", "served_model_name", "api_key", "expect_api_key", "max_model_len", "max_output_tokens",
     "concurrency", "duration_s", "profile", "server_pid", "sample_interval_s", "load_input_tokens",
     "load_output_tokens", "request_timeout_s", "warmup_fraction", "max_memory_growth_per_min",
-    "max_latency_degradation", "plan", "input_forms",
+    "max_latency_degradation", "plan", "input_forms", "entry_url", "entry_ca_file", "entry_routes",
+    "entry_metrics_networks",
 )
 
 
@@ -319,6 +353,10 @@ def main():
             max_latency_degradation=dict(type="float", default=1.5),
             plan=dict(type="dict"),
             input_forms=dict(type="list", elements="str", choices=["text", "image", "tools"]),
+            entry_url=dict(type="str", default=""),
+            entry_ca_file=dict(type="path", default=""),
+            entry_routes=dict(type="list", elements="str"),
+            entry_metrics_networks=dict(type="list", elements="str", default=[]),
             deploy_lock=LOCK_OPTION,
         ),
         supports_check_mode=True,

@@ -38,7 +38,8 @@ MAX_BODY = 4096
 
 
 def variables(tmp: Path, **overrides) -> dict:
-    values = {"inventory_hostname": "h200-1", "kimi_api_key": UPSTREAM_KEY, "kimi_frontdoor_config_dir": str(tmp),
+    values = {"inventory_hostname": "h200-1", "kimi_api_key": UPSTREAM_KEY, "kimi_frontdoor_enabled": True,
+              "kimi_frontdoor_config_dir": str(tmp),
               "kimi_frontdoor_run_user": "", "kimi_frontdoor_api_keys": KEYS,
               "kimi_frontdoor_bind_address": "127.0.0.1", "kimi_frontdoor_max_body_bytes": MAX_BODY}
     return role_defaults("kimi_frontdoor", **{**values, **overrides})

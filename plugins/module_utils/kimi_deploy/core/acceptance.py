@@ -105,6 +105,9 @@ CHECKS: tuple[CheckSpec, ...] = (
     CheckSpec("models", "server", "GET /v1/models lists the served name with the planned max_model_len"),
     CheckSpec("api_key_missing", "api_key", "a request without the API key gets 401"),
     CheckSpec("api_key_wrong", "api_key", "a request with a wrong API key gets 401"),
+    CheckSpec("routes_unauthenticated", "routes",
+              "through the front door, every route without the key and with a wrong one: never 2xx (/metrics: "
+              "only to its scrape networks); /health 200 without a key"),
     CheckSpec("short_chat", "short", "chat completion: 200, a message, usage counts"),
     CheckSpec("short_chat_stream", "short", "streamed chat: 200, tokens, usage, [DONE]; TTFT recorded"),
     CheckSpec("short_completion", "short", "completion: 200, text, usage counts"),
@@ -244,6 +247,14 @@ class AcceptanceConfig:
     # input forms (None: the plan's declared_input_forms).
     plan: dict[str, Any] | None = None
     input_forms: list[str] | None = None
+    # The front door (kimi_frontdoor) the routes group probes; empty: none on this replica, the group is
+    # skipped. entry_ca_file: the CA of its certificate (empty: not verified; the probes carry no key).
+    # entry_routes: the paths probed (None: acceptance_routes.DEFAULT_ROUTES). entry_metrics_networks: where
+    # the entry's /metrics is open without a key (kimi_frontdoor_scrape_networks).
+    entry_url: str = ""
+    entry_ca_file: str = ""
+    entry_routes: list[str] | None = None
+    entry_metrics_networks: list[str] = field(default_factory=list)
 
     def validate(self) -> None:
         if not self.served_model_name:
@@ -270,6 +281,9 @@ class AcceptanceConfig:
             raise KimiDeployError("sample_interval_s and request_timeout_s must be positive")
         if self.load_input_tokens < 1 or self.load_output_tokens < 1 or self.short_output_tokens < 1:
             raise KimiDeployError("load_input_tokens, load_output_tokens and short_output_tokens must be at least 1")
+        if self.entry_url and not self.entry_url.startswith(("http://", "https://")):
+            raise KimiDeployError(f"entry_url {self.entry_url!r} is not an http(s) URL: give the front door's URL, "
+                                  "e.g. https://127.0.0.1:8443")
         profile_plan(self.profile)
 
     @property

@@ -63,7 +63,8 @@ LEDGER_COLUMNS: tuple[str, ...] = (
     "output_tokens_per_s", "ttft_p50_ms", "ttft_p95_ms", "ttft_p99_ms", "itl_p50_ms", "itl_p95_ms",
     "itl_p99_ms", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "short_ttft_ms",
     "long_input_latency_ms", "server_rss_growth_per_min", "gpu_memory_growth_per_min",
-    "kv_usage_growth_per_min", "suite_duration_s", "form_check_ms", "forms_served", "multimodal", "checks",
+    "kv_usage_growth_per_min", "suite_duration_s", "form_check_ms", "forms_served", "multimodal", "entry_routes",
+    "checks",
     "launch_params", "note",
 )
 
@@ -297,6 +298,8 @@ def build_row(*, host_group: str, release_id: str, previous_release_id: str | No
         "form_check_ms": dict(dig(acc, "metrics", "forms", "latency_ms") or {}),
         "forms_served": list(dig(acc, "metrics", "forms", "served") or []),
         "multimodal": dict(dig(acc, "metrics", "forms", "multimodal") or {}),
+        # The front door's probe table (route, method, no_auth and wrong_auth statuses); [] without one.
+        "entry_routes": [dict(r) for r in dig(acc, "metrics", "routes") or [] if isinstance(r, Mapping)],
         "checks": checks,
         "launch_params": params,
         "note": note,

@@ -39,6 +39,7 @@ else:
 
 from ..core import acceptance_checks as judge
 from ..core import acceptance_forms as forms_judge
+from ..core import acceptance_routes as routes_judge
 from ..core.acceptance import (
     AbnormalCase,
     AcceptanceConfig,
@@ -58,21 +59,23 @@ from ..core.acceptance_checks import CheckFailed, Outcome, summary_line
 from ..core.acceptance_forms import FORM_CHECKS, FormsUnderTest
 from ..core.errors import KimiDeployError
 from ..core.files import write_json_atomic
-from .acceptance_http import AcceptanceHttp, open_client
+from .acceptance_http import AcceptanceHttp, open_client, open_entry_client, source_address
 from .acceptance_load import load_nvml, run_load
 
-__all__ = ["AcceptanceRunner", "main", "run_acceptance", "summary_line", "write_results"]
+__all__ = ["AcceptanceRunner", "main", "probe_entry_routes", "run_acceptance", "summary_line", "write_results"]
 
 
 class AcceptanceRunner:
     """One run of the suite; ``await AcceptanceRunner(config).run()`` returns the results dict."""
 
     def __init__(self, config: AcceptanceConfig, *, transport: httpx.AsyncBaseTransport | None = None,
-                 nvml_loader: Callable[[], Any] = load_nvml, proc_root: str | Path = "/proc") -> None:
+                 nvml_loader: Callable[[], Any] = load_nvml, proc_root: str | Path = "/proc",
+                 entry_transport: httpx.AsyncBaseTransport | None = None) -> None:
         config.validate()
         self.cfg = config
         self.secrets = [config.api_key] if config.api_key else []
         self.transport = transport
+        self.entry_transport = entry_transport  # the front door's (tests); None: the network
         self.nvml_loader = nvml_loader
         self.proc_root = proc_root
         self.http: AcceptanceHttp | None = None
@@ -185,6 +188,16 @@ class AcceptanceRunner:
 
     async def _check_api_key_wrong(self) -> Outcome:
         return await self._api_key_check("wrong", "a wrong API key")
+
+    # ------------------------------------------------------------------------------- routes (entry)
+
+    async def _check_routes_unauthenticated(self) -> Outcome:
+        if not self.cfg.entry_url:
+            return Outcome(None, "skipped: no front door on this replica (kimi_frontdoor_enabled is false): vLLM's "
+                                 "own key guards only /v1, /v2, /inference and /cohere; see docs/front-door.md")
+        outcome = await probe_entry_routes(self.cfg, self.entry_transport)
+        self.metrics["routes"] = outcome.observed["table"]
+        return outcome
 
     # -------------------------------------------------------------------------------------- short
 
@@ -398,6 +411,30 @@ class AcceptanceRunner:
 # ------------------------------------------------------------------------------------------- API
 
 
+async def probe_entry_routes(cfg: AcceptanceConfig, transport: httpx.AsyncBaseTransport | None = None) -> Outcome:
+    """Every route of ``cfg.entry_routes`` sent to ``cfg.entry_url`` without a key and with a wrong one, judged
+    by ``acceptance_routes.routes_verdict``; the table is ``observed["table"]``."""
+    rows = []
+    first_open = None  # the exchange to show when the check fails
+    async with open_entry_client(cfg, transport) as entry_client:
+        entry = AcceptanceHttp(entry_client, cfg)
+        for probe in routes_judge.probes(cfg.entry_routes or routes_judge.DEFAULT_ROUTES, cfg.served_model_name):
+            row = {"route": probe.path, "method": probe.method}
+            for column, auth in (("no_auth", "none"), ("wrong_auth", "wrong")):
+                ex = await entry.send(probe.method, probe.path, json_body=probe.json_body, auth=auth)
+                row[column] = ex.status or ex.error
+                if first_open is None and probe.path != routes_judge.HEALTH_ROUTE and 200 <= ex.status < 300:
+                    first_open = ex
+            rows.append(row)
+    # /metrics may be open to the scrape networks: judged by where these probes came from.
+    source = None if transport is not None else source_address(cfg.entry_url)
+    passed, detail, observed = routes_judge.routes_verdict(
+        rows, metrics_open_to_prober=routes_judge.address_in_networks(source, cfg.entry_metrics_networks))
+    observed.update(entry_url=cfg.entry_url, source_address=source)
+    return Outcome(passed, detail, observed, None if passed else first_open or entry.last_exchange)
+
+
+
 def run_acceptance(config: AcceptanceConfig, **kwargs: Any) -> dict[str, Any]:
     """Run the suite to the end and return its results (see ``AcceptanceRunner.run``)."""
     return asyncio.run(AcceptanceRunner(config, **kwargs).run())
@@ -431,6 +468,11 @@ def _parser() -> argparse.ArgumentParser:
                                        "checks")
     p.add_argument("--input-forms", help="comma-separated declared input forms (text,image,tools); default: the "
                                          "plan's")
+    p.add_argument("--entry-url", default="", help="the front door's URL: probe every route through it without a "
+                                                   "key (check routes_unauthenticated)")
+    p.add_argument("--entry-ca-file", default="", help="CA of the entry's certificate (default: not verified)")
+    p.add_argument("--entry-metrics-networks", default="", help="comma-separated CIDRs the entry's /metrics is open "
+                                                                "to without a key")
     return p
 
 
@@ -443,7 +485,9 @@ def main(argv: list[str] | None = None) -> int:
         profile=args.profile, duration_s=args.duration_s, server_pid=args.server_pid,
         sample_interval_s=args.sample_interval_s, load_input_tokens=args.load_input_tokens,
         load_output_tokens=args.load_output_tokens, request_timeout_s=args.request_timeout_s,
-        input_forms=args.input_forms.split(",") if args.input_forms else None)
+        input_forms=args.input_forms.split(",") if args.input_forms else None, entry_url=args.entry_url,
+        entry_ca_file=args.entry_ca_file,
+        entry_metrics_networks=[n for n in args.entry_metrics_networks.split(",") if n])
     try:
         if args.plan_file:
             config.plan = json.loads(Path(args.plan_file).read_text(encoding="utf-8"))

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import json
 import secrets
+import socket
+import ssl
 import time
+import urllib.parse
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,6 +46,29 @@ def open_client(cfg: AcceptanceConfig, transport: httpx.AsyncBaseTransport | Non
     limits = httpx.Limits(max_connections=cfg.concurrency + 8, max_keepalive_connections=cfg.concurrency + 8)
     timeout = httpx.Timeout(cfg.request_timeout_s, connect=30.0)
     return httpx.AsyncClient(base_url=cfg.base_url, timeout=timeout, limits=limits, transport=transport)
+
+
+def open_entry_client(cfg: AcceptanceConfig, transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
+    """A client for the front door (cfg.entry_url), its certificate checked against cfg.entry_ca_file.
+
+    Without a CA file the certificate is not verified: the routes probes carry no key, only none or a
+    random wrong one, so nothing is exposed to whoever answers.
+    """
+    timeout = httpx.Timeout(60.0, connect=10.0)
+    verify = ssl.create_default_context(cafile=cfg.entry_ca_file) if cfg.entry_ca_file else False
+    return httpx.AsyncClient(base_url=cfg.entry_url, timeout=timeout, verify=verify, transport=transport)
+
+
+def source_address(url: str, timeout_s: float = 5.0) -> str | None:
+    """The local address a connection to ``url`` leaves from (what the server sees as its source), None
+    when it cannot connect."""
+    parsed = urllib.parse.urlsplit(url)
+    port = parsed.port or (443 if parsed.scheme == "https" else 80)
+    try:
+        with socket.create_connection((parsed.hostname, port), timeout=timeout_s) as conn:
+            return str(conn.getsockname()[0])
+    except OSError:
+        return None
 
 
 class AcceptanceHttp:

@@ -8,6 +8,7 @@ import httpx
 import kimi_vllm_acceptance
 import pytest
 from fake_vllm import FakeVllm
+from haproxy_run import upstream
 from kimi_deploy.io import acceptance_client as client
 from module_harness import run_module
 
@@ -77,3 +78,25 @@ def test_module_without_httpx_says_which_python_to_use(monkeypatch):
     monkeypatch.setattr(kimi_vllm_acceptance, "HTTPX_IMPORT_ERROR", "ModuleNotFoundError: No module named 'httpx'")
     result = run_module(kimi_vllm_acceptance, _module_args())
     assert result["failed"] and "httpx" in result["msg"] and "ansible_python_interpreter" in result["msg"]
+
+
+def test_module_probes_the_entry_it_is_given(fake_transport):
+    """entry_url and entry_metrics_networks reach the routes check: a server open on every route (a stand-in
+    answering 200 to anything, as vLLM alone does to /invocations) is rejected, naming the routes."""
+    with upstream() as entry:
+        result = run_module(kimi_vllm_acceptance, _module_args(
+            entry_url=f"http://127.0.0.1:{entry.port}", entry_metrics_networks=["127.0.0.0/8"], fail_on_reject=False))
+        sent = {seen["path"] for seen in entry.seen}
+    assert result["failed_checks"] == ["routes_unauthenticated"]
+    check = result["checks"]["routes_unauthenticated"]
+    assert "/invocations" in check["observed"]["open_routes"] and "/metrics" not in check["observed"]["open_routes"]
+    assert check["observed"]["source_address"] == "127.0.0.1"
+    assert {"/invocations", "/scale_elastic_ep", "/tokenize"} <= sent
+    assert [r["route"] for r in result["metrics"]["routes"]][:2] == ["/health", "/v1/chat/completions"]
+    assert all(seen["authorization"] in (None, "") or "sk-test" not in seen["authorization"] for seen in entry.seen)
+
+
+def test_module_skips_the_routes_group_without_an_entry(fake_transport):
+    result = run_module(kimi_vllm_acceptance, _module_args())
+    assert result["checks"]["routes_unauthenticated"]["status"] == "skipped"
+    assert "no front door" in result["checks"]["routes_unauthenticated"]["detail"]
