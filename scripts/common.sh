@@ -34,7 +34,7 @@ require_root() {
   local self
   self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
   if command -v sudo >/dev/null 2>&1; then
-    exec sudo --preserve-env=KIMI_CACHE,KIMI_VLLM_CPU_PIN,MOLECULE_SCENARIOS -- "$self" "$@"
+    exec sudo --preserve-env=KIMI_CACHE,KIMI_VLLM_CPU_PIN,MOLECULE_SCENARIOS,KIMI_DEMO_MODEL -- "$self" "$@"
   fi
   local line
   printf -v line '%q ' "$self" "$@"
@@ -177,7 +177,9 @@ ensure_olah_venv() {
 # mirror repo; prints the commit sha (the same on every run for the same files).
 publish_tiny_model() {
   local arch=$1 repo=$2 mirrors=$3 dir=$KIMI_CACHE/models/tiny-$1
-  if [ ! -f "$dir/config.json" ]; then
+  # The index is written last: a directory without it (an interrupted build, or a vision model from
+  # before the builder wrote its weights) is built again.
+  if [ ! -f "$dir/model.safetensors.index.json" ]; then
     "$KIMI_VENV/bin/python" "$REPO_ROOT/tools/build_tiny_model.py" --arch "$arch" --shards 2 --out "$dir" >/dev/null
   fi
   "$KIMI_VENV/bin/python" "$REPO_ROOT/tools/hub_mirror.py" publish --mirrors "$mirrors" --repo "$repo" \

@@ -6,6 +6,9 @@
 #
 #   scripts/demo.sh                   # deploy (or confirm the deploy is current)
 #   scripts/demo.sh deploy [ARGS...]  # the same, ARGS passed to ansible-playbook (-e kimi_concurrency=2)
+#   scripts/demo.sh --vision [ARGS...]  # deploy the tiny Kimi K2.5-layout vision model instead (acceptance
+#                                     # runs the image checks); --text goes back to the tiny Llama
+#   scripts/demo.sh model [--vision|--text]  # the model the demo deploys (kept until changed), or change it
 #   scripts/demo.sh plan|diagnose|rollback|tune [ARGS...]   # that playbook on the demo host
 #   scripts/demo.sh ansible-playbook ARGS...   # any ansible-playbook command line, in the demo's environment
 #   scripts/demo.sh curl              # one chat completion against the demo's endpoint
@@ -24,6 +27,30 @@ DEMO_HOST=kimi-demo-1 DEMO_IP=10.89.60.11 DEMO_NET=kimi-demo DEMO_SUBNET=10.89.6
 DEMO_GATEWAY=10.89.60.1 DEMO_HUB_PORT=18060
 DEMO_DIR=$KIMI_CACHE/demo
 DEMO_ARGS=(-i inventories/demo -l gpu_nodes)
+# The demo's models (the hub repo kimi-deploy/<name>, served as <name>) and the builder's --arch of
+# each; inventories/demo/group_vars/gpu_nodes/model.yml declares what each one's users send.
+declare -A DEMO_MODEL_ARCH=([tiny-llama]=llama [tiny-kimi-vl]=kimi_k25_vl)
+
+# demo_model [--vision|--text]: the demo's model, kept in $DEMO_DIR/model (the inventory reads it
+# there too, so a new shell or a bare ansible-playbook deploys the same one); KIMI_DEMO_MODEL wins.
+demo_model() {
+  local chosen=${KIMI_DEMO_MODEL:-}
+  case "${1:-}" in
+    --vision) chosen=tiny-kimi-vl ;;
+    --text) chosen=tiny-llama ;;
+  esac
+  [ -n "$chosen" ] || chosen=$(cat "$DEMO_DIR/model" 2>/dev/null || true)
+  chosen=${chosen:-tiny-llama}
+  if [ -z "${DEMO_MODEL_ARCH[$chosen]:-}" ]; then
+    echo "unknown demo model: $chosen (one of: ${!DEMO_MODEL_ARCH[*]})" >&2
+    return 2
+  fi
+  if [ -n "${1:-}" ] || [ -n "${KIMI_DEMO_MODEL:-}" ]; then
+    mkdir -p "$DEMO_DIR"
+    echo "$chosen" > "$DEMO_DIR/model"
+  fi
+  echo "$chosen"
+}
 
 # The commands the demo prints at its end, one per line after its label (a trailing backslash
 # continues a command). tests/demo runs exactly these, in this order, from a clean environment.
@@ -103,8 +130,13 @@ summary() {
 }
 
 deploy() {
-  local start sha report
+  local start sha report model
   start=$(date +%s)
+  case "${1:-}" in
+    --vision | --text) model=$(demo_model "$1"); shift ;;
+    *) model=$(demo_model) ;;
+  esac
+  export KIMI_DEMO_MODEL=$model
   bootstrap_all
   mkdir -p "$DEMO_DIR"
   # The demo's API key: generated once, kept root-only next to the demo's other state.
@@ -113,8 +145,8 @@ deploy() {
   fi
   demo_env
 
-  log "Publishing the tiny model on the demo's hub mirror"
-  sha=$(publish_tiny_model llama kimi-deploy/tiny-llama "$DEMO_DIR/mirrors")
+  log "Publishing the tiny model $model on the demo's hub mirror"
+  sha=$(publish_tiny_model "${DEMO_MODEL_ARCH[$model]}" "kimi-deploy/$model" "$DEMO_DIR/mirrors")
   start_test_host "$DEMO_HOST" "$DEMO_IP" "$DEMO_NET" "$DEMO_SUBNET"
   write_known_hosts
   start_hub
@@ -125,8 +157,8 @@ deploy() {
   report=$(ls -t "$DEMO_DIR"/ledger/reports/*.html 2>/dev/null | head -1)
   cat <<EOM
 
-Demo deployed in $(( $(date +%s) - start )) s (model kimi-deploy/tiny-llama at $sha).
-  endpoint:      http://$DEMO_IP:8000/v1   (served model tiny-llama, API key in $DEMO_DIR/api-key)
+Demo deployed in $(( $(date +%s) - start )) s (model kimi-deploy/$model at $sha).
+  endpoint:      http://$DEMO_IP:8000/v1   (served model $model, API key in $DEMO_DIR/api-key)
   ledger:        $DEMO_DIR/ledger/ledger.csv (and ledger.jsonl), one row per deploy attempt
   report:        ${report:-none yet}
   on the host:   the release is /opt/kimi/current/release.json
@@ -144,6 +176,13 @@ case "${1:-deploy}" in
     shift $(( $# > 0 ? 1 : 0 ))
     deploy "$@"
     ;;
+  --vision | --text)
+    deploy "$@"
+    ;;
+  model)
+    shift
+    demo_model "$@"
+    ;;
   plan | diagnose | rollback | tune)
     what=$1; shift
     demo_env; need_demo_host; start_hub
@@ -157,10 +196,11 @@ case "${1:-deploy}" in
     ;;
   curl)
     demo_env; need_demo_host
+    model=$(demo_model)
     echo "curl -s http://$DEMO_IP:8000/v1/chat/completions -H \"Authorization: Bearer \$(cat $DEMO_DIR/api-key)\" ..." >&2
     curl -sS --fail-with-body "http://$DEMO_IP:8000/v1/chat/completions" \
       -H "Authorization: Bearer $KIMI_API_KEY" -H 'Content-Type: application/json' \
-      -d '{"model":"tiny-llama","messages":[{"role":"user","content":"hi"}],"max_tokens":16}'
+      -d "{\"model\":\"$model\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":16}"
     echo
     ;;
   host)

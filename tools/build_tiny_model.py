@@ -13,8 +13,9 @@ Architectures (each one a layout the deployer must size and serve):
                a side: at most 90 tokens an image). The tower and preprocessing are K3's own (vLLM runs
                K3 images through the same kimi_k25 vision code); the K3 text model (KDA) does not run on
                CPU. The tokenizer also has Kimi K2's <think> and tool-call tokens, so it can be served
-               with the kimi_k2 parsers. No weights are written: serve it with ``--load-format dummy``
-               (vLLM's seeded init).
+               with the kimi_k2 parsers. Weights under the checkpoint names vLLM 0.32's kimi_k25 loader
+               takes (language_model.*, vision_tower.*, mm_projector.proj.*), as recorded from a real
+               load in tests/fixtures/tiny-models/kimi_k25_vl-vllm-weights.json.
                See docs/multimodal-trial.md.
 
 The tokenizer is a byte-level BPE trained with ``tokenizers`` on a corpus generated from a fixed
@@ -112,15 +113,25 @@ class _Weights:
     def __init__(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
         self.tensors: dict[str, tuple[str, tuple[int, ...], bytes]] = {}
+        self.prefix = ""
+
+    def under(self, prefix: str) -> _Weights:
+        """The same generator and tensors, every name under ``prefix`` (a sub-model of a composite)."""
+        child = _Weights.__new__(_Weights)
+        child.rng, child.tensors, child.prefix = self.rng, self.tensors, self.prefix + prefix
+        return child
 
     def normal(self, name: str, *shape: int) -> None:
-        self.tensors[name] = ("BF16", shape, _bf16(self.rng.normal(0.0, 0.02, shape)))
+        self.tensors[self.prefix + name] = ("BF16", shape, _bf16(self.rng.normal(0.0, 0.02, shape)))
 
     def ones(self, name: str, *shape: int) -> None:
-        self.tensors[name] = ("BF16", shape, _bf16(np.ones(shape)))
+        self.tensors[self.prefix + name] = ("BF16", shape, _bf16(np.ones(shape)))
+
+    def zeros(self, name: str, *shape: int) -> None:
+        self.tensors[self.prefix + name] = ("BF16", shape, _bf16(np.zeros(shape)))
 
     def zeros_f32(self, name: str, *shape: int) -> None:
-        self.tensors[name] = ("F32", shape, np.zeros(shape, dtype="<f4").tobytes())
+        self.tensors[self.prefix + name] = ("F32", shape, np.zeros(shape, dtype="<f4").tobytes())
 
 
 def _common_config(arch: str, model_type: str, ids: dict[str, int]) -> dict:
@@ -256,9 +267,50 @@ KIMI_MEDIA_PROC_CFG = {
 }
 
 
+def _layer_norm(w: _Weights, name: str, dim: int) -> None:
+    w.ones(f"{name}.weight", dim)
+    w.zeros(f"{name}.bias", dim)
+
+
+def _linear(w: _Weights, name: str, out_dim: int, in_dim: int) -> None:
+    w.normal(f"{name}.weight", out_dim, in_dim)
+    w.zeros(f"{name}.bias", out_dim)
+
+
+def _moonvit_tower(w: _Weights, vision: dict) -> None:
+    """MoonViT3d as vLLM's kimi_k25_vit builds it (no load_weights of its own: names are its parameters).
+
+    Biases everywhere: ``attn_bias``, ``linear_bias`` and ``patch_embed_proj_bias`` default to true.
+    """
+    h, patch = vision["hidden_size"], vision["patch_size"]
+    w.normal("patch_embed.proj.weight", h, 3, patch, patch)
+    w.zeros("patch_embed.proj.bias", h)
+    w.normal("patch_embed.pos_emb.weight", vision["init_pos_emb_height"], vision["init_pos_emb_width"], h)
+    for i in range(vision["num_hidden_layers"]):
+        block = f"encoder.blocks.{i}"
+        _layer_norm(w, f"{block}.norm0", h)
+        _layer_norm(w, f"{block}.norm1", h)
+        _linear(w, f"{block}.wqkv", 3 * h, h)  # fused q, k, v: as many kv heads as heads
+        _linear(w, f"{block}.wo", h, h)
+        _linear(w, f"{block}.mlp.fc0", vision["intermediate_size"], h)
+        _linear(w, f"{block}.mlp.fc1", h, vision["intermediate_size"])
+    _layer_norm(w, "encoder.final_layernorm", h)
+
+
+def _patch_merger(w: _Weights, vision: dict) -> None:
+    """The "patchmerger" projector under the checkpoint's names (``proj.0``/``proj.2``, which vLLM's
+    ``hf_to_vllm_mapper`` renames ``linear_1``/``linear_2``), as the published K2.5 checkpoint has them."""
+    merged = vision["hidden_size"] * vision["merge_kernel_size"][0] * vision["merge_kernel_size"][1]
+    _layer_norm(w, "pre_norm", vision["hidden_size"])
+    _linear(w, "proj.0", merged, merged)
+    _linear(w, "proj.2", vision["text_hidden_size"], merged)
+
+
 def kimi_k25_vl(ids: dict[str, int], w: _Weights) -> dict:
-    text = deepseek_v3(ids, _Weights(0))  # the text layout only; the weights come from --load-format dummy
-    return {
+    # The checkpoint layout vLLM's KimiK25ForConditionalGeneration loads: language_model.* (the
+    # DeepSeek-V3 text model, handed to its own load_weights), vision_tower.*, mm_projector.*.
+    text = deepseek_v3(ids, w.under("language_model."))
+    config = {
         "architectures": ["KimiK25ForConditionalGeneration"],
         "model_type": "kimi_k25",
         "torch_dtype": "bfloat16",
@@ -278,6 +330,9 @@ def kimi_k25_vl(ids: dict[str, int], w: _Weights) -> dict:
             "text_hidden_size": text["hidden_size"],
         },
     }
+    _moonvit_tower(w.under("vision_tower."), config["vision_config"])
+    _patch_merger(w.under("mm_projector."), config["vision_config"])
+    return config
 
 
 ARCHITECTURES = {"llama": llama, "deepseek_v3": deepseek_v3, "qwen3_moe": qwen3_moe, "kimi_k25_vl": kimi_k25_vl}

@@ -1,8 +1,9 @@
 """The acceptance's form checks against the real vLLM CPU build serving the tiny K2.5-layout vision model.
 
-The plan comes from the planner (the model's files, the declared input forms); the server is started with the
-plan's argv. A release that serves what its users send (text, images, tools) passes the image, tools, reasoning
-and structured-output checks; the same model planned without images (``--language-model-only``) while its users
+The plan comes from the planner (the model's files and safetensors headers, the declared input forms); the server
+is started with the plan's argv on the model's own weights (two shards and their index, as a deploy fetches them).
+A release that serves what its users send (text, images, tools) passes the image, tools, reasoning and
+structured-output checks; the same model planned without images (``--language-model-only``) while its users
 send images fails ``image_input`` by name. Only the form checks run here (the rest of the suite has its own live
 test): two vLLM starts, about two minutes each on two shared cores.
 """
@@ -17,7 +18,7 @@ from kimi_deploy.core.acceptance_forms import FORM_CHECKS
 from kimi_deploy.core.model_forms import forms_from_dir
 from kimi_deploy.core.model_profile import load_profile_from_path
 from kimi_deploy.core.sizing import BusinessNeed, PlanOptions, plan_deployment
-from kimi_deploy.core.tensor_sharding import WeightInventory
+from kimi_deploy.core.tensor_sharding import WeightInventory, records_from_safetensors_dir
 from kimi_deploy.io.acceptance_client import AcceptanceRunner
 from kimi_deploy.io.acceptance_http import AcceptanceHttp, open_client
 from vllm_server import VllmServer
@@ -30,8 +31,9 @@ CPU_NODE = {"name": "localhost", "gpus": [], "memory_total_mib": 16_000, "cpu_co
 
 def plan_for(model, input_forms):
     profile = load_profile_from_path(model)
-    # No weights on disk: vLLM serves it with --load-format dummy.
-    return plan_deployment(profile, WeightInventory.from_records([], profile), [CPU_NODE],
+    # Planned from its safetensors headers, as a deploy plans it.
+    return plan_deployment(profile, WeightInventory.from_records(records_from_safetensors_dir(model), profile),
+                           [CPU_NODE],
                            BusinessNeed(max_model_len=MAX_MODEL_LEN, concurrency=2),
                            PlanOptions(platform="cpu", vllm_version="0.32.0+cpu", input_forms=tuple(input_forms),
                                        images_per_prompt=1), forms_from_dir(model))
@@ -55,12 +57,14 @@ def form_checks(url, plan, input_forms):
 
 
 def serve(model, plan, log):
-    return VllmServer(model, port=PORT, args=[*plan["serve_args"], "--load-format", "dummy"], log_path=log)
+    """The plan's argv on the model's own weights (no --load-format dummy)."""
+    return VllmServer(model, port=PORT, args=plan["serve_args"], log_path=log)
 
 
 def test_the_tiny_vision_model_passes_its_forms_and_fails_images_when_vision_is_off(
         tiny_models, vllm_venv, tmp_path):
-    model = tiny_models("kimi_k25_vl")
+    model = tiny_models("kimi_k25_vl", shards=2)
+    assert (model / "model.safetensors.index.json").is_file()
     good = plan_for(model, USERS_SEND)
     assert good["fits"], good["reasons"]
     assert "--limit-mm-per-prompt" in good["serve_args"] and "--tool-call-parser" in good["serve_args"]
@@ -69,6 +73,7 @@ def test_the_tiny_vision_model_passes_its_forms_and_fails_images_when_vision_is_
     with serve(model, good, tmp_path / "vllm-good.log") as srv:
         srv.wait_healthy(timeout=420)
         boot_s = time.monotonic() - started
+        assert "Loading safetensors checkpoint shards: 100% Completed | 2/2" in srv.log_text()
         results = form_checks(srv.url, good, USERS_SEND)
     status = {n: (r.status, r.detail) for n, r in results.items()}
     for name in FORM_CHECKS:
