@@ -9,8 +9,16 @@ from pathlib import Path
 # The modules run in-process here too, as in tests/unit.
 import ansible_module_utils  # noqa: F401  # pylint: disable=unused-import
 import pytest
-from kimi_deploy.core.sizing import BusinessNeed, GiB
-from vllm_server import VLLM_VENV, VllmServer, plan_for, planned_env
+from kimi_deploy.core.sizing import GiB
+from vllm_server import (
+    PLANNED_LLAMA_API_KEY,
+    PLANNED_LLAMA_NEED,
+    PLANNED_LLAMA_PORT,
+    VLLM_VENV,
+    VllmServer,
+    plan_for,
+    planned_env,
+)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,13 +52,8 @@ def tiny_models(tmp_path_factory):
     return build
 
 
-# The planned tiny llama: one server for the files that need a healthy, planned release with an API
-# key (the acceptance suite, the calibration of an explicit 1 GiB KV budget), started once per session.
-PLANNED_LLAMA_PORT = 8301
-PLANNED_LLAMA_API_KEY = "kimi-live-acceptance-3e9d1c"
-PLANNED_LLAMA_NEED = BusinessNeed(max_model_len=512, concurrency=4)
-
-
+# One server for the files that need a healthy, planned release with an API key (the acceptance
+# suite, the calibration of an explicit 1 GiB KV budget, the front door), started once per session.
 @pytest.fixture(scope="session")
 def planned_llama(tiny_models, vllm_venv, tmp_path_factory):
     """The tiny llama served with the plan for PLANNED_LLAMA_NEED and an explicit 1 GiB KV budget,

@@ -23,7 +23,7 @@ from kimi_deploy.io.acceptance_client import AcceptanceRunner
 from kimi_deploy.io.acceptance_http import AcceptanceHttp, open_client
 from vllm_server import VllmServer
 
-PORT = 8311
+PORT = 8321
 MAX_MODEL_LEN = 2048
 USERS_SEND = ["text", "image", "tools"]
 CPU_NODE = {"name": "localhost", "gpus": [], "memory_total_mib": 16_000, "cpu_count": 2, "cpu_flags": []}

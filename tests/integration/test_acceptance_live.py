@@ -16,8 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import PLANNED_LLAMA_API_KEY
-from vllm_server import VllmServer
+from vllm_server import PLANNED_LLAMA_API_KEY, VllmServer
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 import kimi_ledger

