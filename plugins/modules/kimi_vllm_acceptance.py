@@ -164,7 +164,7 @@ options:
       - "Runs the check C(routes_unauthenticated) (group C(routes)): each route of O(entry_routes) is sent through
         the entry without a key and with a random wrong one; any 2xx fails the check naming the route, and
         C(/health) must answer 200 without a key. The table (route, method, both statuses) is in
-        RV(metrics.routes)."
+        C(routes) in RV(metrics)."
       - Empty (no front door) skips that check, saying why.
     type: str
     default: ""

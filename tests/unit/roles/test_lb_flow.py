@@ -24,7 +24,9 @@ import yaml
 from haproxy_run import needs_haproxy
 from kimi_deploy.io.haproxy_runtime import server_stat
 from module_harness import run_module
-from test_lb import fleet  # noqa: F401 - the running balancer (fixture)
+
+# The running balancer (a fixture of test_lb).
+from test_lb import fleet  # noqa: F401  # pylint: disable=unused-import
 from unit_render import REPO
 
 REAL_ROLES = ("kimi", "kimi_deploy", "kimi_rollback", "kimi_lb")

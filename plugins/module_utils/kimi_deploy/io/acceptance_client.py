@@ -434,7 +434,6 @@ async def probe_entry_routes(cfg: AcceptanceConfig, transport: httpx.AsyncBaseTr
     return Outcome(passed, detail, observed, None if passed else first_open or entry.last_exchange)
 
 
-
 def run_acceptance(config: AcceptanceConfig, **kwargs: Any) -> dict[str, Any]:
     """Run the suite to the end and return its results (see ``AcceptanceRunner.run``)."""
     return asyncio.run(AcceptanceRunner(config, **kwargs).run())

@@ -100,8 +100,8 @@ def test_the_long_input_with_an_image_reaches_the_target_and_counts_text_and_ima
     check = results["checks"]["image_long_input"]
     assert check["status"] == "passed", check
     observed = check["observed"]
-    assert observed["target_prompt_tokens"] == 128 - 8 and observed["usage"] == {"prompt_tokens": 120,
-                                                                                  "completion_tokens": 8}
+    assert observed["target_prompt_tokens"] == 128 - 8
+    assert observed["usage"] == {"prompt_tokens": 120, "completion_tokens": 8}
     assert observed["usage"]["prompt_tokens"] - observed["text_tokens"] == 9 + 9  # the image and its placeholder
     assert results["metrics"]["long"]["chat_image"] == observed
 

@@ -78,7 +78,7 @@ def test_no_entry_repeats_an_id_and_no_source_is_in_two_files():
     for name, entries in FILES.items():
         others = {e["source"] for other, rest in FILES.items() if other != name for e in rest}
         assert not {entry["source"] for entry in entries} & others, name
-    for training, heldout, _ in ROUNDS:
+    for training, heldout, _unused in ROUNDS:
         collected = FILES[training] + FILES[heldout]
         assert len({entry["source"] for entry in collected}) == len(collected), heldout
 
@@ -88,7 +88,7 @@ def test_no_log_of_a_round_is_contained_in_an_earlier_log():
     def normal(text):
         return " ".join(text.split())
     names = list(FILES)
-    for training, heldout, _ in ROUNDS:
+    for training, heldout, _unused in ROUNDS:
         earlier = [normal(e["log"]) for name in names[:names.index(training)] for e in FILES[name]]
         for entry in FILES[training] + FILES[heldout]:
             assert not any(normal(entry["log"]) in log for log in earlier), entry["id"]
