@@ -148,6 +148,14 @@ deploy() {
   log "Publishing the tiny model $model on the demo's hub mirror"
   sha=$(publish_tiny_model "${DEMO_MODEL_ARCH[$model]}" "kimi-deploy/$model" "$DEMO_DIR/mirrors")
   start_test_host "$DEMO_HOST" "$DEMO_IP" "$DEMO_NET" "$DEMO_SUBNET"
+  if [ "$model" = tiny-kimi-vl ]; then
+    # The CPU build compiles the vision tower's position embedding with torch inductor at the first
+    # image: the preflight asks for a C++ compiler and the Python headers, which the host gets here.
+    log "Installing g++ and python3-dev on the demo host (the CPU build's vision tower compiles a kernel)"
+    podman exec "$DEMO_HOST" sh -c 'command -v g++ >/dev/null && test -f /usr/include/python3*/Python.h ||
+      { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+          g++ python3-dev >/dev/null; }'
+  fi
   write_known_hosts
   start_hub
 

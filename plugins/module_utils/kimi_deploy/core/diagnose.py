@@ -1253,6 +1253,14 @@ _row("sampling_nan", 1, r"probability tensor contains either `?inf`?, `?nan`? or
            "quantization, or extreme temperature/top_p).",
      steps=["Serve in the checkpoint's dtype (bf16 rather than fp16), check the quantized checkpoint against the "
             "original, and avoid temperature/top_p near 0 (use greedy instead)"])
+_row("cxx_compiler_missing", 1, r"InvalidCxxCompiler|No working C\+\+ compiler found|"
+     r"fatal error: Python\.h: No such file or directory",
+     cls="compile_error", default_phase="startup",
+     cause="torch inductor compiles a C++ kernel on this host and finds no C++ compiler or no Python headers: "
+           "vLLM's CPU build does so for functions it compiles even in eager mode (a TP > 1 embedding, the "
+           "K2.5/K3 vision tower's position embedding on the first image).",
+     steps=["Install a C++ compiler and the Python headers on the host (Debian/Ubuntu: g++ python3-dev), then "
+            "restart the unit; the deploy's preflight checks for them on CPU hosts that need them"])
 _row("compile_failed", 2, r"InductorError|BackendCompilerFailed|torch\._dynamo\.exc\.|CompilationError|"
      r"triton\.compiler\.errors|^error: [\w./-]+\.py:\d+:\d+: ",
      cls="compile_error", default_phase="startup",

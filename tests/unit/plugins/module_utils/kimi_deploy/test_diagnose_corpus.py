@@ -303,6 +303,12 @@ def test_an_exception_ignored_in_a_destructor_is_not_the_failure():
      "compile_error"),
     ("ERROR 04-09 19:09:35 [config.py:33] Failed to import Triton kernels. Error: No module named 'triton.x'",
      "python_dependency_missing", "dependency_error"),
+    # The demo host (no compiler) serving the tiny K2.5-layout vision model, at its first image:
+    ("(Worker pid=693) ERROR 12-01 18:43:07 [multiproc_executor.py:1063] torch._inductor.exc.InductorError: "
+     "InvalidCxxCompiler: No working C++ compiler found in torch._inductor.config.cpp.cxx: (None, 'g++')",
+     "cxx_compiler_missing", "compile_error"),
+    ("/tmp/torchinductor_kimi-vllm/ab/cab.cpp:2:10: fatal error: Python.h: No such file or directory",
+     "cxx_compiler_missing", "compile_error"),
 ])
 def test_wordings_from_the_training_additions(line, rule, cause_class):
     result = diagnose(line)
