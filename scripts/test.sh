@@ -137,18 +137,20 @@ run_lane() {
   ( set -o pipefail; "$@" 2>&1 | tee "$KIMI_CACHE/lane-$name.log" | sed -u "s/^/[$name] /" )
 }
 
-lane_host() {
-  run_sanity || return 1
-  run_integration host || return 1
-  run_scenario host || return 1
+# A lane runs all its stages even after one fails, so that one run reports every failure; it fails
+# at its end when any stage failed.
+run_stages() {
+  local stage failed=()
+  for stage in "$@"; do
+    # shellcheck disable=SC2086  # a stage is a function name and its argument
+    run_$stage || failed+=("$stage")
+  done
+  [ ${#failed[@]} -eq 0 ] || { log "Failed stages: ${failed[*]}"; return 1; }
 }
 
-lane_rest() {
-  run_lint || return 1
-  run_unit || return 1
-  run_integration rest || return 1
-  run_scenario multinode || return 1
-}
+lane_host() { run_stages sanity "integration host" "scenario host"; }
+
+lane_rest() { run_stages lint unit "integration rest" "scenario multinode"; }
 
 scenarios=${MOLECULE_SCENARIOS:-host multinode}
 all_default=false
@@ -173,7 +175,7 @@ if $all_default && [ "${KIMI_TEST_LANES:-2}" = 2 ]; then
 else
   if wants lint; then run_lint; run_sanity; fi
   if wants unit; then run_unit; fi
-  if wants integration; then run_integration; fi
+  if wants integration; then run_integration all; fi
   if wants demo; then run_demo; fi
   if wants molecule; then
     start_molecule_services

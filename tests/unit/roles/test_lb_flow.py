@@ -21,8 +21,7 @@ from pathlib import Path
 import kimi_release
 import pytest
 import yaml
-from haproxy_run import needs_haproxy
-from kimi_deploy.io.haproxy_runtime import server_stat
+from haproxy_run import admin_label, needs_haproxy
 from module_harness import run_module
 
 # The running balancer (a fixture of test_lb).
@@ -94,9 +93,10 @@ def collection(tmp_path) -> Path:
 
 def _run(collection: Path, tmp_path: Path, sock: str, playbook: str, **overrides) -> tuple[int, list[str], str]:
     """(rc, the STEP lines in order as 'label STATE', output) of one run of the real playbook."""
-    state = (f"{sys.executable} -c \"import sys; sys.path.insert(0, '{REPO}/plugins/module_utils'); "
-             "from kimi_deploy.io.haproxy_runtime import server_stat; "
-             f"print(server_stat('{sock}', 'kimi_replicas', 'h200-1')['status'].split()[0])\"")
+    # The admin state (drain/ready) the flow set, read at each step; health checks do not enter it.
+    state = (f"{sys.executable} -c \"import sys; sys.path[:0] = ['{REPO}/plugins/module_utils', '{REPO}/tests/unit']; "
+             "from haproxy_run import admin_label; "
+             f"print(admin_label('{sock}', 'kimi_replicas', 'h200-1'))\"")
     variables = {"ansible_connection": "local", "ansible_python_interpreter": sys.executable,
                  "kimi_root": str(tmp_path / "root"), "kimi_model_repo": "org/tiny", "kimi_api_key": "k" * 32,
                  "kimi_lb_runtime_socket": sock, "kimi_lb_drain_timeout_s": 10, "balancer_state": state,
@@ -114,7 +114,7 @@ def _run(collection: Path, tmp_path: Path, sock: str, playbook: str, **overrides
 
 
 def _state(sock: str) -> str:
-    return server_stat(sock, "kimi_replicas", "h200-1")["status"].split()[0]
+    return admin_label(sock, "kimi_replicas", "h200-1")
 
 
 @needs_haproxy
