@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import subprocess
 import time
@@ -75,20 +76,30 @@ def run_playbook(playbook: str, *args: str, check: bool = True) -> subprocess.Co
     started = time.monotonic()
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO, check=False,
                           env=env)
-    _record_playbook_run(playbook, args, proc.returncode, time.monotonic() - started)
+    _record_playbook_run(playbook, args, proc.returncode, time.monotonic() - started, proc.stdout)
     if check and proc.returncode != 0:
         raise AssertionError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-8000:]}")
     return proc
 
 
-def _record_playbook_run(playbook: str, args: tuple[str, ...], returncode: int, seconds: float) -> None:
+def slowest_tasks(output: str, count: int = 4) -> list[tuple[str, float]]:
+    """The slowest tasks of a run, from the TASKS RECAP that ansible.posix.profile_tasks prints
+    (the callback may wrap a task's line; it is joined back)."""
+    recap_text = output.rsplit("TASKS RECAP", 1)[-1] if "TASKS RECAP" in output else ""
+    joined = " ".join(recap_text.split())
+    found = re.findall(r"([A-Za-z][^=]*?) -+ ([0-9]+\.[0-9]+)s", joined.split("=" * 20, 1)[-1])
+    return sorted(((name.strip(), float(secs)) for name, secs in found), key=lambda item: -item[1])[:count]
+
+
+def _record_playbook_run(playbook: str, args: tuple[str, ...], returncode: int, seconds: float, output: str) -> None:
     """One line per playbook run in $KIMI_TEST_PLAYBOOK_RUNS: where a scenario's time goes (the test,
-    the command, its exit and seconds); scripts/test.sh prints the longest at the end."""
+    the command, its exit, seconds and its slowest tasks); scripts/test.sh prints the longest."""
     path = os.environ.get("KIMI_TEST_PLAYBOOK_RUNS")
     if path:
         test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0].rsplit("::", 1)[-1]
+        tasks = "; ".join(f"{name.split(' : ')[-1][:48]} {secs:.0f}s" for name, secs in slowest_tasks(output))
         with open(path, "a", encoding="utf-8") as fh:
-            fh.write(f"{seconds:.1f}\t{returncode}\t{test}\t{playbook} {' '.join(args)}\n")
+            fh.write(f"{seconds:.1f}\t{returncode}\t{test}\t{playbook} {' '.join(args)}\t{tasks}\n")
 
 
 def recap(output: str) -> dict[str, int]:
@@ -103,6 +114,12 @@ def record_timing(name: str, seconds: float) -> None:
     if path:
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(f"{name}\t{seconds:.1f}\n")
+
+
+def concurrency_of(host, release: str) -> str:
+    """The kimi_concurrency that made ``release`` (its plan's max_num_seqs): deploying with it again
+    makes the same release, so a test can re-run without a new release and a vLLM restart."""
+    return str(release_json(host, release).get("inputs", {}).get("plan", {}).get("max_num_seqs", ""))
 
 
 def healthy(host) -> bool:
