@@ -28,6 +28,12 @@ options:
     description: The secrets environment file of the unit.
     type: path
     required: true
+  current_moved:
+    description:
+      - This run moved C(current) (a rollback). A running service whose release cannot be named is
+        restarted too; one that already runs the release C(current) names keeps serving.
+    type: bool
+    default: false
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
   - kimi.deploy.kimi.CHECK_MODE_NO_DIFF
@@ -96,6 +102,7 @@ def main():
             root=dict(type="path", required=True),
             unit=dict(type="str", default="kimi-vllm.service"),
             secrets_file=dict(type="path", required=True, no_log=False),
+            current_moved=dict(type="bool", default=False),
         ),
         supports_check_mode=True,
     )
@@ -112,7 +119,8 @@ def main():
     running = running_release(cmdline, p["root"], environ)
     decision = restart_decision(unit, current=current, running=running,
                                 secrets_on_disk=secrets_hash(_read(p["secrets_file"])),
-                                secrets_loaded=environ.get(SECRETS_HASH_VAR, "") if pid else "")
+                                secrets_loaded=environ.get(SECRETS_HASH_VAR, "") if pid else "",
+                                current_moved=p["current_moved"])
     module.exit_json(changed=False, restart_required=decision.restart, daemon_reload=decision.daemon_reload,
                      reasons=decision.reasons, running_release=running,
                      active_state=unit.get("ActiveState", ""))

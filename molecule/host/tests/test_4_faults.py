@@ -20,6 +20,7 @@ from kimi_molecule import (
     ROOT,
     UNIT,
     api,
+    concurrency_of,
     current_release,
     healthy,
     main_pid,
@@ -70,7 +71,9 @@ def test_second_concurrent_deploy_waits_then_stops_naming_the_holder(host):
     """Two real deploys at once: the first is held (SIGSTOP) once it has the lock, the second waits
     its timeout and stops naming the first; the first then carries on and finishes."""
     release, unit_files = current_release(host), _unit_files(host)
-    cmd = ["ansible-playbook", str(REPO / "deploy.yml"), "-i", os.environ["MOLECULE_INVENTORY_FILE"], "-l", "gpu_nodes"]
+    same_inputs = ("-e", f"kimi_concurrency={concurrency_of(host, release)}")  # the serving release: nothing new
+    cmd = ["ansible-playbook", str(REPO / "deploy.yml"), "-i", os.environ["MOLECULE_INVENTORY_FILE"], "-l", "gpu_nodes",
+           *same_inputs]
     env = {k: v for k, v in os.environ.items() if k != "ANSIBLE_FORCE_COLOR"} | {"ANSIBLE_NOCOLOR": "1"}
     first = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                              start_new_session=True)
@@ -82,7 +85,8 @@ def test_second_concurrent_deploy_waits_then_stops_naming_the_holder(host):
                 break
         os.killpg(first.pid, signal.SIGSTOP)
         holder = json.loads(host.file(LOCK).content_string)["owner"]
-        second = run_playbook("deploy.yml", "-l", "gpu_nodes", "-e", "kimi_preflight_lock_timeout_s=4", check=False)
+        second = run_playbook("deploy.yml", "-l", "gpu_nodes", *same_inputs, "-e", "kimi_preflight_lock_timeout_s=4",
+                              check=False)
     finally:
         os.killpg(first.pid, signal.SIGCONT)
     rest, _unused = first.communicate(timeout=900)
@@ -144,7 +148,7 @@ def test_disk_full_during_the_fetch_stops_before_anything_serving_changes(host):
 
 
 def test_corrupted_current_link_is_explained_by_preflight_and_repaired_by_rollback(host):
-    release = current_release(host)
+    release, pid = current_release(host), main_pid(host)
     host.run(f"ln -sfn releases/no-such-release {ROOT}/current")
     proc = run_playbook("deploy.yml", "-l", "gpu_nodes", check=False)
     out = " ".join(proc.stdout.split())
@@ -153,6 +157,8 @@ def test_corrupted_current_link_is_explained_by_preflight_and_repaired_by_rollba
     run_playbook("rollback.yml", "-l", "gpu_nodes", "-e", f"kimi_rollback_to={release}")
     record_timing("rollback.yml repairing a corrupted current link", time.monotonic() - started)
     assert current_release(host) == release and healthy(host)
+    # The process already ran that release: the link is repaired, the healthy server keeps serving.
+    assert main_pid(host) == pid
 
 
 def test_missing_release_directory_is_explained_and_rollback_picks_the_previous(host):

@@ -42,7 +42,8 @@ def _run(tmp_path, hosts, extra_tasks=(), before=()):
     (bindir / "systemctl").chmod(0o755)
     inventory = {"all": {"hosts": {}, "vars": {
         "ansible_connection": "local", "ansible_python_interpreter": sys.executable,
-        "kimi_service_name": "kimi-vllm", "kimi_replica_hosts": list(hosts), "kimi_vllm_restart_required": False}}}
+        "kimi_service_name": "kimi-vllm", "kimi_replica_hosts": list(hosts), "kimi_vllm_restart_required": False,
+        "kimi_vllm_current_moved": False}}}
     for rank, (host, spec) in enumerate(hosts.items()):
         units = tmp_path / f"{host}.units"
         units.write_text("".join(f"{unit}={fixture}\n" for unit, fixture in spec.pop("units").items()))

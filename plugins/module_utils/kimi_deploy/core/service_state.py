@@ -105,11 +105,13 @@ def secrets_hash(text: str | None) -> str:
 
 
 def restart_decision(unit: Mapping[str, str], *, current: str, running: str,
-                     secrets_on_disk: str, secrets_loaded: str) -> RestartDecision:
+                     secrets_on_disk: str, secrets_loaded: str, current_moved: bool = False) -> RestartDecision:
     """Reload and restart only for what the running service has not loaded yet.
 
     A service that is not running needs no restart (the start that follows loads everything); a
-    daemon-reload is needed whenever systemd says its copy of the unit is stale.
+    daemon-reload is needed whenever systemd says its copy of the unit is stale. ``current_moved``
+    (a rollback moved the link): a process whose release cannot be named restarts too, while one
+    that already runs current (the link was repaired) keeps serving.
     """
     reload_needed = unit.get("NeedDaemonReload", "no") == "yes"
     reasons = []
@@ -118,6 +120,8 @@ def restart_decision(unit: Mapping[str, str], *, current: str, running: str,
             reasons.append("the unit file changed since the service loaded it")
         if running and current and running != current:
             reasons.append(f"the service runs release {running}, current is {current}")
+        if current_moved and not running:
+            reasons.append(f"current moved to {current or 'nothing'} and the release the service runs is not known")
         if secrets_on_disk != secrets_loaded:
             reasons.append("the secrets file changed since the service started")
     return RestartDecision(daemon_reload=reload_needed, restart=bool(reasons), reasons=reasons)

@@ -47,6 +47,21 @@ def test_a_service_on_another_release_than_current_restarts():
     assert d.restart and "runs release r1, current is r2" in d.reasons[0]
 
 
+def test_a_rollback_onto_the_release_the_process_runs_keeps_it_serving():
+    """A repaired current link: the process already runs the target, so nothing restarts."""
+    d = restart_decision(ACTIVE, current="r1", running="r1", secrets_on_disk="h", secrets_loaded="h",
+                         current_moved=True)
+    assert (d.restart, d.reasons) == (False, [])
+
+
+def test_a_rollback_restarts_a_process_whose_release_is_not_known():
+    d = restart_decision(ACTIVE, current="r1", running="", secrets_on_disk="h", secrets_loaded="h",
+                         current_moved=True)
+    assert d.restart and "current moved to r1" in d.reasons[0]
+    # without the move, an unnamed release is no reason (a service started outside a release)
+    assert not restart_decision(ACTIVE, current="r1", running="", secrets_on_disk="h", secrets_loaded="h").restart
+
+
 def test_a_stopped_service_needs_a_start_not_a_restart():
     d = restart_decision({"ActiveState": "inactive", "NeedDaemonReload": "yes"}, current="r2", running="",
                          secrets_on_disk="new", secrets_loaded="")
