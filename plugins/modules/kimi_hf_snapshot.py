@@ -209,6 +209,12 @@ changed:
   description: True when bytes were fetched, a file was removed, or a completed download was moved into place.
   returned: always
   type: bool
+up_to_date:
+  description:
+    - Nothing was (in check mode, would be) fetched, moved or removed. In check mode, a role can probe with it
+      and run the (asynchronous) fetch only when it is false.
+  returned: always
+  type: bool
 """
 
 import os
@@ -268,7 +274,7 @@ def main():
                 result = use_local_source(p["source_path"], repo_id=p["repo_id"], revision=p["revision"],
                                           models_dir=models_dir, mode=p["source_mode"], check_mode=module.check_mode)
             _warn(module, lock_report(keeper, result))
-            module.exit_json(**result)
+            module.exit_json(up_to_date=not result.get("changed"), **result)
         token = read_token_file(p["token_file"]) if p["token_file"] else p["token"]
         if token:
             module.no_log_values.add(token)  # masked wherever it might surface in the result
@@ -296,7 +302,7 @@ def main():
     except KimiDeployError as err:
         module.fail_json(msg=scrub(str(err), token))
     _warn(module, lock_report(keeper, result))
-    module.exit_json(**result)
+    module.exit_json(up_to_date=not result.get("changed"), **result)
 
 
 def _warn(module, warning):

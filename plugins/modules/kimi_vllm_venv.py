@@ -101,6 +101,12 @@ python_version:
   description: Major.minor of the interpreter.
   returned: always
   type: str
+up_to_date:
+  description:
+    - The venv of this package set is complete; nothing is built. In check mode, a role can probe with it
+      and run the (asynchronous) build only when it is false.
+  returned: always
+  type: bool
 """
 
 import json
@@ -188,13 +194,14 @@ def main():
     key = venv_key(p["packages"], p["remove_packages"], python_version)
     path = Path(p["venvs_dir"]) / key
     python = str(path / "bin" / "python")
-    result = {"changed": False, "key": key, "path": str(path), "python": python, "python_version": python_version}
+    result = {"changed": False, "key": key, "path": str(path), "python": python, "python_version": python_version,
+              "up_to_date": True}
 
     if (path / MARKER).is_file():
         result["vllm_version"] = json.loads((path / MARKER).read_text()).get("vllm_version", "")
         module.exit_json(**result)
 
-    result["changed"] = True
+    result.update(changed=True, up_to_date=False)
     if module._diff:
         result["diff"] = {"before": {"venv": None}, "after": {"venv": key, "packages": p["packages"]}}
     if module.check_mode:

@@ -150,12 +150,17 @@ def test_module_check_mode_fetches_nothing_then_fetches(hub, tmp_path, monkeypat
     args = {"repo_id": TINY, "revision": "v1.0", "root": str(tmp_path), "endpoint": hub.url,
             "disk_headroom_bytes": 0, "token": SECRET}
     planned = run_module(kimi_hf_snapshot, args, check_mode=True)
-    assert planned["changed"] is True and not planned.get("failed")
+    assert planned["changed"] is True and planned["up_to_date"] is False and not planned.get("failed")
     assert planned["bytes_downloaded"] == sum(p.stat().st_size for p in hub.sources["v1"].iterdir())
     assert not (tmp_path / "shared").exists()
     done = run_module(kimi_hf_snapshot, args)
     assert done["changed"] is True and done["path"] == planned["path"]
     assert run_module(kimi_hf_snapshot, args)["changed"] is False
+    # The role's probe (check mode, synchronous): nothing to fetch, and everything the fetch returns.
+    probe = run_module(kimi_hf_snapshot, args, check_mode=True)
+    assert probe["up_to_date"] is True and probe["changed"] is False
+    assert {k: probe[k] for k in ("path", "revision_sha", "manifest_file")} == \
+        {k: done[k] for k in ("path", "revision_sha", "manifest_file")}
     # The token went to the server only: not in results, manifest, progress file or anything on disk.
     for path in [*Path(done["path"]).rglob("*"), Path(done["progress_file"])]:
         if path.is_file():

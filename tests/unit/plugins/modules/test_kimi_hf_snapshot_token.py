@@ -28,7 +28,7 @@ def _weights_tasks():
 
 def test_every_fetch_reads_the_token_from_the_file():
     fetches = [t for t in _weights_tasks() if "kimi.deploy.kimi_hf_snapshot" in t]
-    assert len(fetches) == 2  # the fetch, and the fetch again of failed files
+    assert len(fetches) == 3  # the probe, the fetch, and the fetch again of failed files
     for task in fetches:
         args = task["kimi.deploy.kimi_hf_snapshot"]
         assert args["token_file"].startswith("{{ __kimi_weights_token_file if __kimi_weights_token_on_disk")

@@ -73,10 +73,24 @@ class FakePip:
         return 0, "vllm==0.28.1\n", ""
 
 
-def _venv_module(monkeypatch, tmp_path, fake, **args):
+def _venv_module(monkeypatch, tmp_path, fake, check=False, **args):
     monkeypatch.setattr(kimi_vllm_venv.AnsibleModule, "run_command", fake.run)  # bound: called without the module
     return run_module(kimi_vllm_venv, {"venvs_dir": str(tmp_path / "venvs"), "packages": ["vllm==0.28.1"],
-                                       "python": "/usr/bin/python3", **args})
+                                       "python": "/usr/bin/python3", **args}, check_mode=check)
+
+
+def test_venv_module_probe_says_whether_a_build_is_needed(monkeypatch, tmp_path):
+    """The role probes in check mode (synchronous, quick) and builds asynchronously only when needed."""
+    fake = FakePip()
+    probe = _venv_module(monkeypatch, tmp_path, fake, check=True)
+    assert (probe["up_to_date"], probe["changed"]) == (False, True)
+    assert not [argv for argv, _env in fake.calls if argv[1:3] in (["-m", "venv"], ["-m", "pip"])]  # nothing built
+    built = _venv_module(monkeypatch, tmp_path, fake)
+    assert (built["up_to_date"], built["changed"]) == (False, True)
+    again = _venv_module(monkeypatch, tmp_path, fake, check=True)
+    assert (again["up_to_date"], again["changed"]) == (True, False)
+    assert {k: again[k] for k in ("key", "path", "python", "vllm_version")} == \
+        {k: built[k] for k in ("key", "path", "python", "vllm_version")}  # the probe stands in for the build
 
 
 def test_venv_module_passes_index_credentials_through_a_root_only_pip_conf(monkeypatch, tmp_path):
@@ -118,9 +132,11 @@ def test_venv_module_scrubs_credentials_pip_prints_in_its_errors(monkeypatch, tm
 
 def test_role_passes_pip_credentials_only_through_the_secret_pip_conf():
     install = yaml.safe_load((REPO / "roles/kimi_vllm/tasks/install.yml").read_text())
-    [venv_task] = [t for t in install if "kimi.deploy.kimi_vllm_venv" in t]
-    assert "pip_index_url" not in json.dumps(venv_task)
-    assert venv_task["kimi.deploy.kimi_vllm_venv"]["pip_config_file"].startswith("{{ __kimi_vllm_pip_conf")
+    venv_tasks = [t for t in install if "kimi.deploy.kimi_vllm_venv" in t]
+    assert len(venv_tasks) == 2  # the probe and the build, with the same arguments
+    for venv_task in venv_tasks:
+        assert "pip_index_url" not in json.dumps(venv_task)
+        assert venv_task["kimi.deploy.kimi_vllm_venv"]["pip_config_file"].startswith("{{ __kimi_vllm_pip_conf")
     [conf_task] = [t for t in install if t.get("ansible.builtin.template", {}).get("src") == "secrets.pip.conf.j2"]
     assert conf_task["ansible.builtin.template"]["mode"] == "0600" and conf_task["no_log"] is True
     assert conf_task["diff"] is False
