@@ -2145,13 +2145,18 @@ def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any],
     return _result(phase, finding, rule.id, cls, _evidence(lines, decisive), first_error, outcome)
 
 
+# Risks that, logged while serving, say the engine stalls (a worker does not answer the shared-memory queue).
+_STALL_RISKS = {"shm_broadcast_wait"}
+
+
 def _no_error(run: _Run, lines: list[Line]) -> dict[str, Any]:
     """A start that logged no error: it served, or it was still starting when the log ends."""
     outcome = _Outcome(risks=_risks(run))
-    while_serving = [risk for risk in outcome.risks if run.serving is not None and risk["index"] > run.serving]
+    while_serving = [risk for risk in outcome.risks if run.serving is not None and risk["index"] > run.serving
+                     and risk["rule"] in _STALL_RISKS]
     if while_serving:
-        # A warning logged while serving (a worker that stopped answering the shared-memory queue) is a risk to
-        # the serving engine, not a healthy journal; it becomes a failure only when a failure follows.
+        # A worker that stopped answering while serving is a risk to the serving engine, not a healthy journal;
+        # it becomes a failure only when a failure follows. (Load notices, preemptions, stay healthy.)
         risks = "; ".join(risk["risk"] for risk in while_serving)
         return _result("runtime", Finding(
             cause=f"The server was serving; no failure logged, but warnings while serving (risks, not causes): "

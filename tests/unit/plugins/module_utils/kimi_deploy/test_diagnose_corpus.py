@@ -698,3 +698,11 @@ def test_a_warning_while_serving_is_a_risk_not_a_healthy_journal():
 def test_a_warning_before_serving_leaves_the_journal_healthy():
     result = diagnose("\n".join([SERVING[0], SHM_WAIT, SERVING[1]]))
     assert (result["phase"], result["healthy"], result["cause_class"]) == ("none", True, "healthy")
+
+
+def test_a_preemption_while_serving_leaves_the_journal_healthy():
+    # load notices are not stalls: a busy engine that preempts is still a healthy one (the slow verdict reads them)
+    preempted = ("WARNING 06-01 10:00:00 [scheduler.py:1] Sequence group 7 is preempted by PreemptionMode.RECOMPUTE "
+                 "mode because there is not enough KV cache space.")
+    result = diagnose("\n".join([*SERVING, preempted]))
+    assert (result["healthy"], result["cause_class"]) == (True, "healthy")
