@@ -98,6 +98,9 @@ _CARETS = re.compile(r"^\s*[~^]+\s*$")
 _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):")
 _EXCEPTION = re.compile(r"^\s*(?:[\w]+\.)*([A-Z]\w*(?:Error|Exception|Exit|Interrupt))\b(?::|$)")
 _IGNORED_EXCEPTION = re.compile(r"^Exception ignored in: ")
+# A line of Python source as a traceback prints it under its frame: a statement or a call.
+_SOURCE_LIKE = re.compile(r"^\s*(?:(?:return|raise|await|yield|for|with|if|elif|assert|del)\b|[\w.\[\], ]+?\s*=[^=]"
+                          r"|[\w.]+\()")
 
 
 @dataclass
@@ -124,8 +127,9 @@ def _parse_line(index: int, raw: str) -> Line:
     text = _FASTCHAT_PREFIX.sub("", text, count=1)
     text = _RANK_PREFIX.sub("", text, count=1)
     tag = ""
-    proc = _PROC_TAG.match(text)
-    if proc:
+    # The API server prefixes its children's output with its own tag: "(APIServer pid=1) (EngineCore_DP0 pid=68)
+    # ERROR ...". The innermost tag names the process that logged the line.
+    while proc := _PROC_TAG.match(text):
         tag = proc.group(1)
         text = text[proc.end():]
     text = _RANK_PREFIX.sub("", text, count=1)
@@ -144,16 +148,35 @@ def _parse_line(index: int, raw: str) -> Line:
     return Line(index=index, raw=raw.rstrip(), message=text, level=level, tag=tag)
 
 
+# A record header inside a line: a log pasted as inline code runs its records together on one line
+# ('... 200 OK INFO 02-10 15:09:45 engine.py:275] Added request ... ERROR 02-10 15:10:20 serving_chat.py:193] ...').
+_EMBEDDED_RECORD = re.compile(r"(?<=\S) (?=(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d )"
+                              r"|(?<=\S) (?=INFO: +\d+\.\d+\.\d+\.\d+:\d+ - \")")
+
+
+def _records(log_text: str) -> list[str]:
+    """The log's records, one a line: a line holding two or more record headers is split at each."""
+    records = []
+    for raw in log_text.splitlines():
+        records.extend(_EMBEDDED_RECORD.split(raw) if len(_EMBEDDED_RECORD.findall(raw)) >= 2 else [raw])
+    return records
+
+
 def _parse(log_text: str) -> list[Line]:
-    lines = [_parse_line(i, raw) for i, raw in enumerate(log_text.splitlines())]
+    lines = [_parse_line(i, raw) for i, raw in enumerate(_records(log_text))]
     # The source line printed under a frame ("    raise ValueError(") is part of the frame.
     # So are the indented lines after it (a multi-line call: `raise ValueError("No available ... "`, `"Try ..."`).
     previous_frame_by_tag: dict[str, bool] = {}
+    after_file_line: dict[str, bool] = {}
     for line in lines:
         if (_FRAME.match(line.message) or _CARETS.match(line.message)
-                or (previous_frame_by_tag.get(line.tag) and line.message.startswith("    "))):
+                or (previous_frame_by_tag.get(line.tag) and line.message.startswith("    "))
+                # a paste that lost the indentation: the source line right under `File "...", line N` is code
+                or (after_file_line.get(line.tag) and _SOURCE_LIKE.match(line.message)
+                    and not _EXCEPTION.match(line.message))):
             line.is_frame = True
         previous_frame_by_tag[line.tag] = line.is_frame
+        after_file_line[line.tag] = bool(_FRAME.match(line.message))
     # An excerpt that starts inside a traceback: an indented source line ("    raise ValueError(",
     # "    output = executor(*args)") whose frame line was cut off above is still the traceback's body,
     # recognised by the carets or the frame that follow it in the same process.
@@ -206,6 +229,8 @@ _VLLM_ACTIVITY = re.compile(
     r"non-default args:|vLLM API server version|Initializing an? (V1 )?LLM engine|Resolved architecture"
     r"|Starting to load model|Loading safetensors checkpoint shards|vLLM (?:API server )?version \d+\.\d+\.\d+"
     r"|Automatically detected platform|Using max model len"
+    # platform plugins are resolved as the process starts, before the args are read
+    r"|Platform plugin \w+ is activated|Available plugins for group vllm\.|No platform detected, vLLM is running"
 )
 _LOAD_DONE_TEXT = (
     r"Loading weights took|Model loading took|Loading model weights took|model weights took"
@@ -216,7 +241,8 @@ _LOAD_DONE_TEXT = (
 _LOAD_DONE = re.compile(_LOAD_DONE_TEXT)
 _SERVING_TEXT = (
     r"Application startup complete|Uvicorn running on|Starting vLLM (?:API )?server (?:\d+ )?on https?://"
-    r'|"GET /health HTTP/[\d.]+" 200|Avg prompt throughput|"(?:POST|GET) /v1/\S+ HTTP/[\d.]+" 2\d\d'
+    # a request answered with 2xx or 4xx (a client's error is an answer too): the server was listening
+    r'|"GET /health HTTP/[\d.]+" 200|Avg prompt throughput|"(?:POST|GET|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" [24]\d\d'
     r"|Route: /\S*, Methods:|Started server process"
 )
 _SERVING = re.compile(_SERVING_TEXT)
@@ -237,7 +263,7 @@ _MILESTONES = (
         r"|Connect(?:ing to existing|ed to) Ray cluster"
         r"|Initializing a V\d LLM engine")),
     ("startup", re.compile(
-        _LOAD_DONE_TEXT + r"|Starting profile run|GPU KV cache size|Capturing cudagraphs"
+        _LOAD_DONE_TEXT + r"|Starting profile run|GPU KV cache size|Capturing cudagraphs|Profiling CUDA graph memory"
         r"|Capturing the model for CUDA graphs|torch\.compile takes|Dynamo bytecode transform")),
     # "Processed prompts: 0%|": the offline LLM.generate progress bar, printed once requests run.
     # Sleep mode frees the weights and KV cache of an engine that is up (RL rollouts, the /sleep endpoint).
@@ -251,7 +277,9 @@ _FRAME_STAGES = (
         r"|execute_model_async|_raise_exception_on_finish|create_chat_completion|create_completion|output_handler"
         r"|wake_up"
         r"|chat_completion_stream_generator|process_inputs|_validate_model_inputs?"
-        r"|add_request|generate)\b")),
+        r"|add_request|generate|_validate_and_add_requests|_preprocess_chat|_preprocess_completion"
+        # the API server's per-request handling (an endpoint, an HTTP middleware), never run by the lifespan
+        r"|run_endpoint_function|call_next)\b")),
     ("startup", re.compile(
         r"\b(?:_initialize_kv_caches|initialize_kv_cache|determine_num_available_blocks|determine_available_memory"
         r"|profile_run|profile_cudagraph_memory|_dummy_run|_dummy_sampler_run|capture_model|initialize_cache"
@@ -264,7 +292,9 @@ _FRAME_STAGES = (
         r"|_get_executor_cls|from_pretrained|_cuda_init|_lazy_init|new_group|GroupCoordinator"
         r"|make_layers|run_mp_engine|from_engine_args|_init_engine|run_engine_core|build_async_engine_client\w*"
         r"|PyNcclCommunicator|ncclCommInitRank\w*"
-        r"|run_server|init_process_group|_create_c10d_store|_tcp_rendezvous_handler)\b"
+        r"|run_server|init_process_group|_create_c10d_store|_tcp_rendezvous_handler|init_model)\b"
+        # Ray: an actor that fails in its creation task failed in its constructor (the engine or worker init)
+        r"|error raised in its creation task"
         # V1: a worker process that fails to start failed in its constructor (init_device, load_model).
         r"|WorkerProc (?:failed to start|initialization failed)|= WorkerProc\(")),
 )
@@ -618,8 +648,9 @@ _row("corrupt_pickle_checkpoint", 1,
            'Re-download the file and verify its sha256; prefer the safetensors files when the repo has them'])
 
 
-_row("weight_name_mismatch", 1,
-     r"KeyError: '[\w.]*(?:layers?|weight|bias|experts?|embed\w*|lm_head|self_attn|mlp|language_model)[\w.]*'",
+_WEIGHT_KEY = r"'[\w.]*(?:layers?|weight|bias|experts?|embed\w*|lm_head|self_attn|mlp|language_model)[\w.]*'"
+# logger.exception() logs a KeyError as its bare key: "ERROR ... 'layers.0.mlp.down_proj.weight.absmax'".
+_row("weight_name_mismatch", 1, rf"KeyError: {_WEIGHT_KEY}|^{_WEIGHT_KEY}$",
      default_phase="load",
      cause="vLLM's model code has no parameter for a checkpoint tensor name: the checkpoint layout and this "
            'vLLM release disagree (a loader bug or a checkpoint for another version).',
@@ -689,7 +720,8 @@ def _quantization_mismatch(hit: _Hit) -> Finding:
 
 
 @_rule("quantization_unsupported_on_gpu", 1,
-       r"not supported for the current GPU|Minimum capability: \d+|is not supported for quantization"
+       r"not supported for the current GPU|Min(?:imum)? capability: \d+|is not supported for quantization"
+       r"|Quantization scheme is not supported"
        r"|Unknown quantization method|quantization method .{0,60} is not supported",
        default_phase="load")
 def _quantization_gpu(hit: _Hit) -> Finding:
@@ -839,6 +871,15 @@ def _no_kv(hit: _Hit) -> Finding:
         cause="Nothing was left for the KV cache after the memory profile (weights + activations + "
               "CUDA graphs used the whole gpu_memory_utilization budget).",
         steps=steps)
+
+
+# vLLM logs the KV budget it computed before it checks it: a negative budget cannot hold a single block.
+_row("negative_kv_cache_budget", 2, r"Available KV cache memory: -\d",
+     cls="kv_cache_insufficient", default_phase="startup", quiet_levels=True,
+     cause="The memory profile left a negative budget for the KV cache: the weights and activations already use more "
+           "than gpu_memory_utilization allows.",
+     steps=["Raise gpu_memory_utilization, or lower max_num_seqs / max_num_batched_tokens (smaller activation "
+            "peak)", "Then more devices (tensor_parallel_size) or a quantized checkpoint: the weights leave no room"])
 
 
 @_rule("cpu_memory_insufficient", 1,
@@ -1360,6 +1401,18 @@ _row("ray_no_gpu_on_node", 1, r"Current node has no GPU available|Ray does not a
            "vLLM has no GPU in the Ray cluster, or no node can satisfy the request).",
      steps=["Run vLLM on a GPU node of the Ray cluster; check `ray status` lists every GPU and node",
             "Match tensor/pipeline parallel sizes to the GPUs Ray reports"])
+_row("ray_version_mismatch", 1, r"Version mismatch: The cluster was started with", cls="ray_error",
+     default_phase="load",
+     cause="Ray refused to join this process to the cluster: its Ray or Python version differs from the one the "
+           "cluster was started with.",
+     steps=["Run the same image (Ray and Python versions) on the head and on every worker node; `ray --version` "
+            "and `python --version` on each"])
+_row("gloo_peer_closed", 1, r"gloo/transport/tcp/pair\.cc:\d+\] (?:Connection closed by peer|Read error .{0,60}"
+     r"Connection reset by peer)", cls="distributed_network", default_phase="startup",
+     cause="A Gloo connection between ranks was closed by the other side: that rank exited or its host dropped the "
+           "connection (its own log says why).",
+     steps=["Read the log of the rank at the address named for its first error (it died first)",
+            "Check the network between the nodes (GLOO_SOCKET_IFNAME) and that no rank is killed (OOM)"])
 _row("ray_worker_killed", 1, r"(?:worker|actor) (?:died|is dead|unexpectedly exits).{0,300}OOM killer"
      r"|killed by SIGKILL by OOM killer|Task was killed due to the node running low on memory",
      cls="host_oom", default_phase="load",
@@ -1912,6 +1965,52 @@ _FRAME_CAUSES = (
      "The traceback ends in vLLM's KV-cache size check (its message is not in the lines read): the KV cache "
      "cannot hold max_model_len after the memory profile.",
      ["Lower max_model_len (or --max-model-len auto), or raise gpu_memory_utilization"]),
+    # ... or made the worker's GPU current (the first CUDA call of a worker: driver and CUDA runtime meet there).
+    (re.compile(r"(?s)(?:set_device|_cuda_setDevice|cudaGetDeviceCount|_cuda_init)(?:(?!\n).)*"
+                r"(?:\n(?:(?!\n).)*){0,4}\Z"),
+     "driver_or_runtime",
+     "The traceback ends while the worker made its GPU current (the first CUDA call; its error line is not in the "
+     "lines read): the driver, the CUDA runtime of the build or the visible devices do not fit.",
+     ["Run `nvidia-smi` and `python -c 'import torch; print(torch.cuda.device_count())'` in the service's "
+      "environment; match the driver to the CUDA of the torch build (Error 803/804: the container's CUDA user "
+      "libraries do not match the host driver)"]),
+    (re.compile(r"\b_check_if_gpu_supports_dtype\b"), "dtype_unsupported",
+     "The traceback ends in vLLM's check that the GPU supports the model's dtype (its message is not in the "
+     "lines read): most often bfloat16 on a GPU older than compute capability 8.0.",
+     ["Set dtype explicitly (--dtype half on V100/T4 class GPUs)"]),
+    # ... or chose the layers' quantization kernels (the checkpoint's scheme against this GPU).
+    (re.compile(r"(?s)(?:get_quant_method|get_scheme|/layers/quantization/)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,6}\Z"),
+     "quantization_unsupported",
+     "The traceback ends while vLLM chose the quantization kernels for the model's layers (its error line is "
+     "not in the lines read): the checkpoint's quantization scheme is not supported on this GPU or build.",
+     ["Check the scheme's minimum compute capability against the GPU; use a checkpoint quantized for it (or "
+      "the unquantized one)"]),
+    # ... or validated a request (the prompt against max_model_len, its parameters).
+    (re.compile(r"(?s)(?:_validate_and_add_requests|_validate_model_inputs?|process_inputs|_preprocess_chat"
+                r"|_tokenize_prompt_input\w*)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,6}\Z"),
+     "request_invalid",
+     "The traceback ends while vLLM validated a request (its error line is not in the lines read): the prompt "
+     "or its parameters were rejected (most often prompt + max_tokens over max_model_len).",
+     ["Read the request's error (the 400 body, or the exception under the traceback); keep prompt + max_tokens "
+      "<= max_model_len"]),
+    # ... or built the tokenizer (from the model's tokenizer files and the installed transformers).
+    (re.compile(r"(?s)(?:init_tokenizer_from_configs|get_tokenizer(?:_group)?)(?:(?!\n).)*"
+                r"(?:\n(?:(?!\n).)*){0,4}\Z"),
+     "tokenizer_error",
+     "The traceback ends while vLLM built the tokenizer (its error line is not in the lines read): the tokenizer "
+     "files and the installed transformers do not fit (a tokenizer class it does not know, a missing file).",
+     ["Load the tokenizer alone: python -c \"from transformers import AutoTokenizer; "
+      "AutoTokenizer.from_pretrained('<model>', trust_remote_code=True)\"; upgrade transformers or pass "
+      "--tokenizer / --tokenizer-mode"]),
+    # ... or ran the memory profile (a forward pass at the largest batch): what fails there is nearly always memory.
+    (re.compile(r"(?s)(?:profile_run|determine_num_available_blocks|determine_available_memory)(?:(?!\n).)*"
+                r"(?:\n(?:(?!\n).)*){0,3}\Z"),
+     "gpu_oom",
+     "The traceback ends in the memory profile (a forward pass at the largest batch; its error line is not in the "
+     "lines read): the profiling peak most often does not fit the GPU.",
+     ["Read the error line under the traceback to confirm (CUDA out of memory)",
+      "Lower max_num_seqs / max_num_batched_tokens (smaller profiling batch) or max_model_len; multimodal "
+      "models: --limit-mm-per-prompt"]),
     (re.compile(r"torch/_inductor/|torch/_dynamo/|torch/_functorch/"), "compile_error",
      "The failure is inside torch.compile (Inductor/Dynamo/AOTAutograd frames); its error line is not in the "
      "lines read.",
@@ -1926,7 +2025,9 @@ _FRAME_CAUSES = (
 
 # The phase of a cause's family, for a traceback that names no step (corpus README, "Phase").
 _CAUSE_FAMILY_PHASE = {"nccl_error": "startup", "distributed_network": "startup", "compile_error": "startup",
-                       "kv_cache_insufficient": "startup", "dependency_error": "load"}
+                       "kv_cache_insufficient": "startup", "dependency_error": "load", "driver_or_runtime": "startup",
+                       "dtype_unsupported": "load", "quantization_unsupported": "load", "request_invalid": "runtime",
+                       "tokenizer_error": "load", "gpu_oom": "startup"}
 
 
 def _frame_cause(text: str) -> tuple[str, Finding] | None:
@@ -2044,9 +2145,25 @@ def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any],
     return _result(phase, finding, rule.id, cls, _evidence(lines, decisive), first_error, outcome)
 
 
+# Risks that, logged while serving, say the engine stalls (a worker does not answer the shared-memory queue).
+_STALL_RISKS = {"shm_broadcast_wait"}
+
+
 def _no_error(run: _Run, lines: list[Line]) -> dict[str, Any]:
     """A start that logged no error: it served, or it was still starting when the log ends."""
     outcome = _Outcome(risks=_risks(run))
+    while_serving = [risk for risk in outcome.risks if run.serving is not None and risk["index"] > run.serving
+                     and risk["rule"] in _STALL_RISKS]
+    if while_serving:
+        # A worker that stopped answering while serving is a risk to the serving engine, not a healthy journal;
+        # it becomes a failure only when a failure follows. (Load notices, preemptions, stay healthy.)
+        risks = "; ".join(risk["risk"] for risk in while_serving)
+        return _result("runtime", Finding(
+            cause=f"The server was serving; no failure logged, but warnings while serving (risks, not causes): "
+                  f"{risks}", steps=[risk["next_step"] for risk in while_serving]),
+            "warnings_while_serving", "risk_only", _evidence(lines, [lines[run.serving],
+                                                                     lines[while_serving[0]["index"]]]),
+            None, outcome)
     if run.serving is not None:
         outcome.healthy = True
         return _result("none", Finding(

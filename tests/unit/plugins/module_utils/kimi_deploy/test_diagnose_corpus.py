@@ -1,11 +1,11 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is third-heldout.jsonl: logs collected on 2026-12-01 (third round), split off (a stratified third,
+The held-out part is fourth-heldout.jsonl: logs collected on 2026-12-01 (fourth round), split off (a stratified third,
 fixed seed) and committed with their sha256 before any rule saw them. Everything else is training, including the
-earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl), which were measured and read. Rules are tuned on
-the training part only, so the thresholds below are asserted on it. The held-out figures were printed once, by
-benchmarks/bench_diagnose_corpus.py, after the last rule change; the one test that scores the held-out part is a
-regression floor at those figures, added after that measurement.
+earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl, third-heldout.jsonl), which were measured and
+read. Rules are tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are
+printed once, by benchmarks/bench_diagnose_corpus.py, after the last rule change; the one test that scores the fourth
+held-out part is a regression floor at those figures, added after that measurement.
 """
 
 from __future__ import annotations
@@ -28,12 +28,14 @@ def _read(name):
 
 
 FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.jsonl", "fresh-training.jsonl",
-                                        "fresh-heldout.jsonl", "third-training.jsonl", "third-heldout.jsonl")}
-HELDOUT = FILES["third-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "third-heldout.jsonl" for entry in entries]
+                                        "fresh-heldout.jsonl", "third-training.jsonl", "third-heldout.jsonl",
+                                        "fourth-training.jsonl", "fourth-heldout.jsonl")}
+HELDOUT = FILES["fourth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "fourth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
-          ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"))
+          ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
+          ("fourth-training.jsonl", "fourth-heldout.jsonl", "fourth-heldout.sha256"))
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
 PHASES = {"load", "startup", "runtime", "none", "unknown"}
@@ -57,9 +59,10 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
         assert 3 * sum(entry in held for entry in of_phase) >= len(of_phase), phase
 
 
-def test_the_retired_heldout_parts_are_training_and_the_third_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_fourth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
-    assert {entry["id"] for entry in FILES["fresh-heldout.jsonl"]} <= train_ids
+    for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl"):
+        assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
 
@@ -102,9 +105,11 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 
 
 def test_training_part_accuracy():
-    # Floors under the measured figures on the training part (see the README's "Measured" section).
+    # Floors under the measured figures on the training part (see the README's "Measured" section): with the third
+    # round's held-out part and the fourth round's training part added, 86.0 % / 66.6 % before this round's rule
+    # changes, 88.1 % / 70.0 % after them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 0.90 and cause >= 0.71, (phase, cause)
+    assert phase >= 0.881 and cause >= 0.699, (phase, cause)
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -115,9 +120,17 @@ def test_the_second_rounds_heldout_part_does_not_regress():
 
 
 def test_heldout_part_does_not_regress():
-    # Measured once, after the last rule change (16/23 phase, 13/23 cause; the issue's 90/80 % targets are not
-    # reached). This floor only guards against a regression; it is not a target to tune.
+    # Measured once, after the last rule change (16/21 phase, 6/21 cause; the issue's 90/80 % targets are not
+    # reached, most cause misses are excerpts whose cause is only in the thread's title). This floor only guards
+    # against a regression; it is not a target to tune.
     phase, cause = _accuracy(HELDOUT)
+    assert phase >= 16 / 21 and cause >= 6 / 21, (phase, cause)
+
+
+def test_the_third_rounds_heldout_part_does_not_regress():
+    # The third round's held-out part was measured once (16/23 phase, 13/23 cause) and is training now: this floor
+    # keeps what it measured from regressing while rules change.
+    phase, cause = _accuracy(FILES["third-heldout.jsonl"])
     assert phase >= 16 / 23 and cause >= 13 / 23, (phase, cause)
 
 
@@ -543,4 +556,161 @@ def test_a_placement_group_that_formed_before_serving_is_not_a_failure():
     text = "\n".join(["INFO 04-01 02:46:00 ray_utils.py:214] Waiting for creating a placement group of specs for 10 "
                       "seconds. specs=[{'GPU': 1.0}]", *SERVING])
     result = diagnose(text)
+    assert (result["healthy"], result["cause_class"]) == (True, "healthy")
+
+
+# ----- fourth round: what the fourth round's training entries taught ------------------------------------
+
+def test_records_run_together_on_one_line_are_read_one_by_one():
+    # a log pasted as inline code (vllm-13067): the access line, the engine's INFO and its ERROR share one line
+    text = ('INFO: 10.0.0.9:11149 - "POST /v1/chat/completions HTTP/1.1" 200 OK INFO 02-10 15:09:45 engine.py:275] '
+            "Added request chatcmpl-1. ERROR 02-10 15:10:20 serving_chat.py:193] Error in preprocessing prompt inputs "
+            "ERROR 02-10 15:10:20 serving_chat.py:193] Traceback (most recent call last):")
+    assert [line.level for line in diagnose_module._parse(text)] == ["INFO", "INFO", "ERROR", "ERROR"]
+    assert diagnose(text)["rule"] == "request_preprocessing_failed"
+
+
+def test_one_record_header_on_a_line_does_not_split_it():
+    line = "ERROR 02-10 15:10:20 serving_chat.py:193] the next record INFO 02-10 15:10:20 is quoted, not logged"
+    assert len(diagnose_module._parse(line)) == 1
+
+
+def test_the_innermost_process_tag_names_the_process():
+    line = diagnose_module._parse("(APIServer pid=1) (EngineCore_DP0 pid=68) ERROR 02-06 16:34:06 [core.py:936] "
+                                  "RuntimeError: boom")[0]
+    assert (line.tag, line.level, line.message) == ("EngineCore_DP0", "ERROR", "RuntimeError: boom")
+
+
+# A traceback pasted without its indentation (llmd706): the code under each `File` line is still the frame's source.
+SET_DEVICE_UNINDENTED = "\n".join(f"(APIServer pid=1) (EngineCore_DP0 pid=68) ERROR 02-06 16:34:06 [core.py:936] {x}"
+                                  for x in [
+    'File "/v/vllm/v1/worker/worker_base.py", line 326, in init_device', "self.worker.init_device() # type: ignore",
+    'File "/v/vllm/platforms/cuda.py", line 123, in set_device', "torch.cuda.set_device(device)",
+    'File "/v/torch/cuda/__init__.py", line 567, in set_device', "torch._C._cuda_setDevice(device)"])
+
+
+def test_unindented_source_lines_are_frames_and_the_last_frames_name_the_step():
+    assert all(line.is_frame for line in diagnose_module._parse(SET_DEVICE_UNINDENTED))
+    result = diagnose(SET_DEVICE_UNINDENTED)
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("load", "traceback_frames",
+                                                                        "driver_or_runtime")
+
+
+def test_an_exception_under_a_frame_is_not_source():
+    text = '  File "/v/vllm/worker/worker.py", line 71, in init_model\nZorkError: no such thing'
+    assert [line.is_frame for line in diagnose_module._parse(text)] == [True, False]
+
+
+def _frames(*steps):
+    return "\n".join(["Traceback (most recent call last):",
+                      *(f'  File "/v/{path}", line 1, in {name}\n    {name}()' for path, name in steps)])
+
+
+@pytest.mark.parametrize(("text", "cause_class", "phase"), [
+    # the excerpt stops inside the step vLLM was taking: the step's usual failure, in the step's phase
+    (_frames(("vllm/engine/llm_engine.py", "_run_workers"), ("vllm/worker/worker.py", "init_model"),
+             ("vllm/worker/worker.py", "_check_if_gpu_supports_dtype")), "dtype_unsupported", "load"),
+    (_frames(("vllm/model_executor/models/qwen3.py", "__init__"),
+             ("vllm/model_executor/layers/quantization/compressed_tensors/compressed_tensors.py", "get_quant_method")),
+     "quantization_unsupported", "load"),
+    (_frames(("vllm/entrypoints/llm.py", "generate"), ("vllm/entrypoints/llm.py", "_validate_and_add_requests")),
+     "request_invalid", "runtime"),
+    (_frames(("vllm/engine/llm_engine.py", "_init_tokenizer"),
+             ("vllm/transformers_utils/tokenizer_group/__init__.py", "init_tokenizer_from_configs"),
+             ("vllm/transformers_utils/tokenizer_group/__init__.py", "get_tokenizer_group")),
+     "tokenizer_error", "load"),
+    (_frames(("vllm/v1/worker/gpu_worker.py", "determine_available_memory"),
+             ("vllm/v1/worker/gpu_model_runner.py", "profile_run")), "gpu_oom", "startup"),
+    (_frames(("vllm/v1/worker/gpu_worker.py", "init_device"), ("torch/cuda/__init__.py", "set_device")),
+     "driver_or_runtime", "load"),
+])
+def test_the_last_frames_of_a_cut_traceback_name_its_usual_cause(text, cause_class, phase):
+    result = diagnose(text)
+    assert (result["rule"], result["cause_class"], result["phase"]) == ("traceback_frames", cause_class, phase)
+
+
+def test_a_frame_deep_above_the_cut_does_not_name_the_cause():
+    # the memory profile ran, and the excerpt goes on well past it: its frames no longer end the traceback
+    text = _frames(("vllm/v1/worker/gpu_worker.py", "determine_available_memory"),
+                   *[("vllm/model_executor/models/llama.py", f"layer_{i}") for i in range(4)])
+    assert diagnose(text)["cause_class"] == "unknown"
+
+
+@pytest.mark.parametrize(("line", "rule", "cause_class", "phase"), [
+    ("RuntimeError: Version mismatch: The cluster was started with:", "ray_version_mismatch", "ray_error", "load"),
+    ("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer [127.0.0.1]:38032",
+     "gloo_peer_closed", "distributed_network", "startup"),
+    ("INFO 06-01 10:00:00 [gpu_worker.py:1] Available KV cache memory: -0.87 GiB", "negative_kv_cache_budget",
+     "kv_cache_insufficient", "startup"),
+    ("RuntimeError: ('Quantization scheme is not supported for ', 'the current GPU. Min capability: 80. ', "
+     "'Current capability: 75.')", "quantization_unsupported_on_gpu", "quantization_unsupported", "load"),
+    # logger.exception() prints a KeyError as its bare key
+    ("ERROR 12-09 00:49:29 engine.py:366] 'layers.0.mlp.down_proj.weight.absmax'", "weight_name_mismatch",
+     "weights_mismatch", "load"),
+])
+def test_wordings_from_the_fourth_round(line, rule, cause_class, phase):
+    result = diagnose(line)
+    assert (result["rule"], result["cause_class"], result["phase"]) == (rule, cause_class, phase)
+
+
+def test_a_positive_kv_budget_is_progress_not_a_failure():
+    result = diagnose("INFO 06-01 10:00:00 [gpu_worker.py:1] Available KV cache memory: 17.36 GiB")
+    assert (result["phase"], result["cause_class"]) == ("startup", "no_failure_yet")
+
+
+@pytest.mark.parametrize(("text", "phase"), [
+    # a platform plugin is resolved as the process starts
+    ("INFO 06-04 05:29:13 [__init__.py:239] Platform plugin ascend is activated", "load"),
+    ("INFO 11-20 18:08:10 [__init__.py:220] No platform detected, vLLM is running on UnspecifiedPlatform", "load"),
+    # the CUDA graph memory profile runs after the weights are loaded
+    ("(EngineCore pid=1) INFO 04-14 23:39:44 [gpu_model_runner.py:5876] Profiling CUDA graph memory: PIECEWISE=51",
+     "startup"),
+])
+def test_milestones_of_the_fourth_round(text, phase):
+    assert diagnose(text)["phase"] == phase
+
+
+@pytest.mark.parametrize(("text", "phase"), [
+    # a Ray actor that failed in its creation task failed in its constructor
+    ("ray.exceptions.ActorDiedError: The actor died because of an error raised in its creation task, "
+     "ray::LLMRayActor.__init__() (pid=1, ip=0.0.0.0)", "load"),
+    # an HTTP middleware and an endpoint run per request: a request was being served
+    (_frames(("starlette/middleware/base.py", "call_next")), "runtime"),
+    (_frames(("fastapi/routing.py", "run_endpoint_function")), "runtime"),
+])
+def test_steps_of_the_fourth_round(text, phase):
+    assert diagnose(text)["phase"] == phase
+
+
+@pytest.mark.parametrize("text", [
+    'INFO:     10.0.0.1:5000 - "POST /v1/chat/completions HTTP/1.1" 400 Bad Request',
+    'INFO:     127.0.0.1:1 - "GET /generate HTTP/1.1" 404 Not Found\nINFO 07-07 20:12:44 metrics.py:295] Avg prompt '
+    'throughput: 0.0 tokens/s, Running: 0 reqs',
+])
+def test_a_request_answered_with_a_client_error_shows_a_serving_engine(text):
+    result = diagnose(text)
+    assert (result["phase"], result["healthy"], result["cause_class"]) == ("none", True, "healthy")
+
+
+SHM_WAIT = ("(APIServer pid=1) INFO 06-01 10:00:00 [shm_broadcast.py:466] No available shared memory broadcast block "
+            "found in 60 seconds.")
+
+
+def test_a_warning_while_serving_is_a_risk_not_a_healthy_journal():
+    result = diagnose("\n".join([*SERVING, SHM_WAIT]))
+    assert (result["phase"], result["healthy"], result["cause_class"], result["rule"]) == (
+        "runtime", False, "risk_only", "warnings_while_serving")
+    assert [risk["rule"] for risk in result["risks"]] == ["shm_broadcast_wait"]
+
+
+def test_a_warning_before_serving_leaves_the_journal_healthy():
+    result = diagnose("\n".join([SERVING[0], SHM_WAIT, SERVING[1]]))
+    assert (result["phase"], result["healthy"], result["cause_class"]) == ("none", True, "healthy")
+
+
+def test_a_preemption_while_serving_leaves_the_journal_healthy():
+    # load notices are not stalls: a busy engine that preempts is still a healthy one (the slow verdict reads them)
+    preempted = ("WARNING 06-01 10:00:00 [scheduler.py:1] Sequence group 7 is preempted by PreemptionMode.RECOMPUTE "
+                 "mode because there is not enough KV cache space.")
+    result = diagnose("\n".join([*SERVING, preempted]))
     assert (result["healthy"], result["cause_class"]) == (True, "healthy")
