@@ -197,8 +197,8 @@ def _release(root: Path, max_num_seqs: int) -> None:
     """A deploy root whose current release has a plan, as kimi_release writes it (release.json)."""
     release = root / "releases" / "r1"
     release.mkdir(parents=True)
-    (release / "release.json").write_text(json.dumps({"id": "r1", "inputs": {"plan": {"max_num_seqs": max_num_seqs},
-                                                                          "service": {"port": 8000}}}))
+    inputs = {"plan": {"max_num_seqs": max_num_seqs}, "service": {"port": 8000}}
+    (release / "release.json").write_text(json.dumps({"id": "r1", "inputs": inputs}))
     (root / "current").symlink_to("releases/r1")
 
 
