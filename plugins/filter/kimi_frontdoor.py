@@ -2,7 +2,8 @@
 
 kimi_frontdoor_key_map turns the API keys (from Vault) into HAProxy map lines that hold only each
 key's SHA-256, so neither the map file nor a log can leak a key; kimi_lb_servers derives each
-replica's maxconn from its plan; kimi_ip_allow_list resolves the nodes a unit may talk to.
+replica's maxconn from its plan; kimi_ip_allow_list resolves the nodes a unit may talk to;
+kimi_without_frontdoor names the replica heads a balancer or Prometheus would find without an entry.
 """
 
 from __future__ import annotations
@@ -92,7 +93,8 @@ def kimi_lb_servers(heads: list[str], hostvars: dict, port: int, maxconn_per_seq
                     default_max_num_seqs: int = 0) -> list[dict]:
     """One server per replica head: name, address, port and maxconn = the plan's max_num_seqs * factor.
 
-    max_num_seqs is read from the head's kimi_plan_result (set by kimi_plan), else
+    max_num_seqs is read from the head's kimi_plan_result (set by kimi_plan in this run), else the
+    plan of the release that serves there (kimi_release_serving, read by fleet.yml), else
     kimi_lb_max_num_seqs in its hostvars, else ``default_max_num_seqs``; a replica with none of
     these is refused, because an unbounded server would queue in vLLM instead of in the balancer.
     """
@@ -102,6 +104,7 @@ def kimi_lb_servers(heads: list[str], hostvars: dict, port: int, maxconn_per_seq
             raise ValueError(f"{head}: HAProxy server names take letters, digits, '.', '_', '-' and ':' only")
         hv = hostvars.get(head, {})
         seqs = ((hv.get("kimi_plan_result") or {}).get("max_num_seqs")
+                or ((hv.get("kimi_release_serving") or {}).get("plan") or {}).get("max_num_seqs")
                 or hv.get("kimi_lb_max_num_seqs") or default_max_num_seqs)
         if not seqs or int(seqs) < 1:
             raise ValueError(f"{head}: no max_num_seqs (run the plan, or set kimi_lb_max_num_seqs for it)")
@@ -125,6 +128,21 @@ def kimi_replica_heads(hosts: list[str], hostvars: dict, groups: dict) -> list[s
     return heads
 
 
+def kimi_without_frontdoor(heads: list[str], hostvars: dict) -> list[str]:
+    """The replica heads whose inventory does not turn the front door on (kimi_frontdoor_enabled).
+
+    A balancer or Prometheus that speaks TLS to the heads' entries would meet plain HTTP (vLLM) there.
+    """
+    return [head for head in heads if not _truthy(hostvars.get(head, {}).get("kimi_frontdoor_enabled", False))]
+
+
+def _truthy(value: object) -> bool:
+    """Ansible's bool of an inventory value ("yes", "true", "1", true)."""
+    if isinstance(value, str):
+        return value.strip().lower() in ("yes", "on", "true", "1", "y", "t")
+    return bool(value)
+
+
 def kimi_ip_allow_list(hosts: list[str], hostvars: dict, address_var: str = "kimi_node_address") -> list[str]:
     """The IP addresses of ``hosts`` (``address_var`` else ansible_host), each checked to be an IP.
 
@@ -145,4 +163,5 @@ def kimi_ip_allow_list(hosts: list[str], hostvars: dict, address_var: str = "kim
 class FilterModule:
     def filters(self):
         return {"kimi_frontdoor_key_map": kimi_frontdoor_key_map, "kimi_lb_servers": kimi_lb_servers,
-                "kimi_ip_allow_list": kimi_ip_allow_list, "kimi_replica_heads": kimi_replica_heads}
+                "kimi_ip_allow_list": kimi_ip_allow_list, "kimi_replica_heads": kimi_replica_heads,
+                "kimi_without_frontdoor": kimi_without_frontdoor}

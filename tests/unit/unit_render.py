@@ -78,7 +78,14 @@ def render_template(template: Path, variables: dict[str, Any]) -> str:
     loader = DataLoader()
     loader.set_basedir(str(template.parent))
     templar = Templar(loader=loader, variables=variables)
-    return templar.template(trust_as_template(template.read_text(encoding="utf-8")))
+    return templar.template(trust_as_template(short_filter_names(template.read_text(encoding="utf-8"))))
+
+
+# The roles call the collection's filters by FQCN (in a play, a short name resolves only in some
+# places). Here the collection is a plain package (ansible_module_utils imports it before Ansible's
+# collection finder could load it), so its filters are found by their short names in plugins/filter.
+def short_filter_names(text: str) -> str:
+    return text.replace("kimi.deploy.kimi_", "kimi_")
 
 
 def directives(text: str, key: str) -> list[str]:
@@ -89,6 +96,7 @@ def directives(text: str, key: str) -> list[str]:
 def role_defaults(*roles: str, **overrides: Any) -> dict[str, Any]:
     """The defaults and vars of ``roles`` (kimi first), as Ansible loads them, plus ``overrides``."""
     from ansible.parsing.dataloader import DataLoader
+    from ansible.template import trust_as_template
 
     loader = DataLoader()
     variables: dict[str, Any] = {"ansible_managed": "Ansible managed"}
@@ -96,7 +104,9 @@ def role_defaults(*roles: str, **overrides: Any) -> dict[str, Any]:
         for name in ("defaults/main.yml", "vars/main.yml"):
             path = REPO / "roles" / role / name
             if path.exists():
-                variables.update(loader.load_from_file(str(path), trusted_as_template=True) or {})
+                loaded = loader.load_from_file(str(path), trusted_as_template=True) or {}
+                variables.update({name: trust_as_template(short_filter_names(value)) if isinstance(value, str)
+                                  and "kimi.deploy.kimi_" in value else value for name, value in loaded.items()})
     variables.update(overrides)
     return variables
 

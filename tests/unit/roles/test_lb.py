@@ -22,7 +22,7 @@ import yaml
 from haproxy_run import check_config, free_port, haproxy, needs_haproxy, upstream
 from kimi_deploy.core.errors import KimiDeployError
 from kimi_deploy.io.haproxy_runtime import admin_state, server_stat, set_server_state, wait_idle
-from kimi_frontdoor import kimi_lb_servers, kimi_replica_heads
+from kimi_frontdoor import kimi_lb_servers, kimi_replica_heads, kimi_without_frontdoor
 from module_harness import run_module
 from unit_render import REPO, render_template, role_defaults, template_value
 
@@ -45,6 +45,21 @@ def test_heads_are_one_per_replica():
 def test_maxconn_follows_each_replicas_plan():
     servers = kimi_lb_servers(["h200-1", "h200-a-1"], hostvars(), 8443, 1.5)
     assert [(s["name"], s["maxconn"], s["port"]) for s in servers] == [("h200-1", 96, 8443), ("h200-a-1", 384, 8443)]
+
+
+def test_maxconn_falls_back_to_the_plan_of_the_release_that_serves():
+    """fleet.yml runs without a plan of its own: the serving release's plan (kimi_release_serving) sizes it."""
+    serving = {"h200-a-2": {"kimi_release_serving": {"id": "r1", "plan": {"max_num_seqs": 12}}}}
+    assert kimi_lb_servers(["h200-a-2"], {**hostvars(), **serving}, 8443, 2.0)[0]["maxconn"] == 24
+    planned = {"h200-1": {**hostvars()["h200-1"], "kimi_release_serving": {"plan": {"max_num_seqs": 12}}}}
+    assert kimi_lb_servers(["h200-1"], planned, 8443)[0]["maxconn"] == 64  # this run's plan comes first
+
+
+def test_heads_without_a_front_door_are_named():
+    """The balancer and Prometheus speak TLS to the entries: a head whose inventory has none is named."""
+    hv = {"h1": {"kimi_frontdoor_enabled": True}, "h2": {"kimi_frontdoor_enabled": "false"},
+          "h3": {"kimi_frontdoor_enabled": "yes"}, "h4": {}}
+    assert kimi_without_frontdoor(["h1", "h2", "h3", "h4"], hv) == ["h2", "h4"]
 
 
 def test_a_replica_without_max_num_seqs_is_refused():

@@ -78,6 +78,16 @@ def test_targets_come_from_the_inventory(tmp_path):
     assert vllm["scheme"] == "https" and "basic_auth" not in vllm  # no password: the scrape network
 
 
+def test_the_balancers_scraped_are_the_ones_the_deploy_drains(tmp_path):
+    """kimi_monitoring_lb_group defaults to kimi_lb_group: renaming the balancers' group moves the kimi_lb job."""
+    groups = {**GROUPS, "lb_nodes": [], "edge_lbs": ["lb-1"]}
+    config = yaml.safe_load((render_config(tmp_path, groups=groups, kimi_lb_group="edge_lbs")
+                             / "prometheus.yml").read_text())
+    assert targets(config, "kimi_lb") == [("10.0.0.100:8406", "lb-1", "lb-1")]
+    config = yaml.safe_load((render_config(tmp_path, groups=groups) / "prometheus.yml").read_text())
+    assert "kimi_lb" not in {s["job_name"] for s in config["scrape_configs"]}  # lb_nodes is empty here
+
+
 def test_without_front_door_or_balancers_vllm_is_scraped_directly(tmp_path):
     config = yaml.safe_load((render_config(tmp_path, kimi_monitoring_via_frontdoor=False,
                                            groups={**GROUPS, "lb_nodes": []}) / "prometheus.yml").read_text())
