@@ -31,6 +31,13 @@ run_lint() {
   local s m modules=(); s=$(date +%s)
   log "Lint: ruff, ansible-lint (production profile), ansible-doc, syntax checks"
   ruff check . || return 1
+  # A copy of this collection in the user's collections (molecule's prerun made one before it was
+  # turned off) is found before the work tree: lint would check stale roles. Only that copy goes.
+  local stale=$HOME/.ansible/collections/ansible_collections/kimi/deploy
+  if [ -d "$stale" ] && [ ! -L "$stale" ]; then
+    log "Removing $stale: an old installed copy of this collection would shadow the work tree"
+    rm -rf "$stale"
+  fi
   ansible-lint --profile production -q || return 1
   for m in plugins/modules/kimi_*.py; do modules+=("kimi.deploy.$(basename "$m" .py)"); done
   # One ansible-doc for every module (one start instead of 21); it only warns about a module whose
