@@ -1,5 +1,5 @@
 """rollback: r1 (converge) -> r2 with other launch parameters -> rollback.yml -> r1 serving, r2 kept;
-then a release whose smoke check fails -> the previous release serves again by itself.
+rollback.yml again -> r2; then a release whose smoke check fails -> r2 serves again by itself.
 
 The steps build on each other and run in file order.
 """
@@ -58,12 +58,12 @@ def test_rollback_returns_to_r1_and_keeps_r2(host):
 
 
 def test_rollback_again_toggles_to_the_release_that_served_before(host):
+    pid = main_pid(host)
     run_playbook("rollback.yml", "-l", "gpu_nodes", "-e", f"kimi_rollback_to={STATE['r1']}")
-    assert current_release(host) == STATE["r1"]  # naming the current release changes nothing
+    assert current_release(host) == STATE["r1"] and main_pid(host) == pid  # naming the current one changes nothing
     proc = run_playbook("rollback.yml", "-l", "gpu_nodes")
     assert current_release(host) == STATE["r2"], proc.stdout[-2000:]
-    run_playbook("rollback.yml", "-l", "gpu_nodes")
-    assert current_release(host) == STATE["r1"]
+    _serving(host, STATE["r2"], 2)  # r2 serves from here on: the next test fails a release on top of it
 
 
 def test_release_failing_its_smoke_check_is_replaced_by_the_previous_one(host):
@@ -75,10 +75,10 @@ def test_release_failing_its_smoke_check_is_replaced_by_the_previous_one(host):
     record_timing("failed release detected and previous serving again", time.monotonic() - started)
     out = " ".join(proc.stdout.split())  # the callback wraps long messages
     assert proc.returncode != 0
-    assert f"Release {STATE['r1']} is serving again" in out
+    assert f"Release {STATE['r2']} is serving again" in out
     assert "smoke chat completion answered 400" in out
-    assert current_release(host) == STATE["r1"]
-    _serving(host, STATE["r1"], 4)
+    assert current_release(host) == STATE["r2"]
+    _serving(host, STATE["r2"], 2)
     assert main_pid(host) != pid_before  # restarted on the restored release
     failed = sorted(
         (release_json(host, p.split("/")[-1]) for p in host.check_output(f"ls -d {ROOT}/releases/*").split()),

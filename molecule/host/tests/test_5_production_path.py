@@ -4,7 +4,7 @@ Runs after the earlier files of this scenario, on kimi-m-host-1 (10.89.50.11, po
 they leave serving an accepted release. Each test starts from and leaves a host that serves an
 accepted release. vLLM restarts are the cost here (~40-60 s each on the CI machine): the tests
 reuse two releases, R1 (kimi_concurrency=2, or 3 if the serving one has 2) and R2
-(kimi_port=8001), and re-run with the converge's own inputs.
+(kimi_port=8001), and re-run with the accepted release's own inputs.
 
 Killing a run: ansible-playbook in its own process group, read until the task of interest
 starts (the switch has happened by then: current moved), then SIGKILL the whole group. The lock
@@ -26,6 +26,7 @@ from kimi_molecule import (
     REPO,
     ROOT,
     UNIT,
+    concurrency_of,
     current_release,
     healthy,
     record_timing,
@@ -78,16 +79,16 @@ def _kill_deploy_at(host, marker: str, *extra: str, settle_s: float = 0.0) -> li
 
 def _other_concurrency(host) -> str:
     """A kimi_concurrency that makes a release other than the serving one (2, or 3 if it is 2)."""
-    plan = release_json(host, current_release(host)).get("inputs", {}).get("plan", {})
-    seqs = plan.get("max_num_seqs", "")
-    return "kimi_concurrency=" + ("3" if str(seqs) == "2" else "2")
+    return "kimi_concurrency=" + ("3" if concurrency_of(host, current_release(host)) == "2" else "2")
 
 
 def _rerun_puts_back(host, accepted: str, left: str) -> None:
-    """A plain re-run first puts the last accepted release back and says why; whatever it deploys
-    then (the converge's inputs) is judged. The killed run's release never serves unjudged."""
+    """A re-run first puts the last accepted release back and says why; whatever it deploys then is
+    judged (here the accepted release's own inputs: nothing new to start). The killed run's release
+    never serves unjudged."""
     started = time.monotonic()
-    proc = run_playbook("deploy.yml", "-l", "gpu_nodes", *BREAK_LOCK)
+    proc = run_playbook("deploy.yml", "-l", "gpu_nodes", "-e", f"kimi_concurrency={concurrency_of(host, accepted)}",
+                        *BREAK_LOCK)
     record_timing("re-run after a run killed after its switch", time.monotonic() - started)
     out = _out(proc)
     assert f"current pointed at {left}, which was never accepted" in out, proc.stdout[-4000:]
