@@ -582,11 +582,12 @@ def test_the_innermost_process_tag_names_the_process():
 
 
 # A traceback pasted without its indentation (llmd706): the code under each `File` line is still the frame's source.
-SET_DEVICE_UNINDENTED = "\n".join(f"(APIServer pid=1) (EngineCore_DP0 pid=68) ERROR 02-06 16:34:06 [core.py:936] {x}"
-                                  for x in [
+_SET_DEVICE_FRAMES = [
     'File "/v/vllm/v1/worker/worker_base.py", line 326, in init_device', "self.worker.init_device() # type: ignore",
     'File "/v/vllm/platforms/cuda.py", line 123, in set_device', "torch.cuda.set_device(device)",
-    'File "/v/torch/cuda/__init__.py", line 567, in set_device', "torch._C._cuda_setDevice(device)"])
+    'File "/v/torch/cuda/__init__.py", line 567, in set_device', "torch._C._cuda_setDevice(device)"]
+SET_DEVICE_UNINDENTED = "\n".join(f"(APIServer pid=1) (EngineCore_DP0 pid=68) ERROR 02-06 16:34:06 [core.py:936] {x}"
+                                  for x in _SET_DEVICE_FRAMES)
 
 
 def test_unindented_source_lines_are_frames_and_the_last_frames_name_the_step():
