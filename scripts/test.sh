@@ -70,6 +70,7 @@ run_unit() {
 # The integration files that run beside the single-host scenario when the stages run in two lanes
 # (they balance the lanes); every other file runs in the other lane.
 INTEGRATION_HOST_LANE=(tests/integration/test_acceptance_forms_live.py tests/integration/test_collection_install.py
+  tests/integration/test_hub_fetch.py
   tests/integration/test_model_forms_vllm.py)
 
 # run_integration [all|host|rest]
@@ -155,9 +156,9 @@ run_stages() {
   [ ${#failed[@]} -eq 0 ] || { log "Failed stages: ${failed[*]}"; return 1; }
 }
 
-lane_host() { run_stages sanity "integration host" "scenario host"; }
+lane_host() { run_stages lint sanity "integration host" "scenario host"; }
 
-lane_rest() { run_stages lint unit "integration rest" "scenario multinode"; }
+lane_rest() { run_stages unit "integration rest" "scenario multinode"; }
 
 scenarios=${MOLECULE_SCENARIOS:-host multinode}
 all_default=false
@@ -173,8 +174,8 @@ if $all_default && [ "${KIMI_TEST_LANES:-2}" = 2 ]; then
   run_lane rest lane_rest || lane_rest_rc=$?
   lane_host_rc=0
   wait "$lane_host" || lane_host_rc=$?
-  [ "$lane_host_rc" -eq 0 ] || log "Lane host (sanity, integration host part, molecule host) failed ($lane_host_rc)"
-  [ "$lane_rest_rc" -eq 0 ] || log "Lane rest (lint, unit, integration, molecule multinode) failed ($lane_rest_rc)"
+  [ "$lane_host_rc" -eq 0 ] || log "Lane host (lint, sanity, integration host part, molecule host) failed ($lane_host_rc)"
+  [ "$lane_rest_rc" -eq 0 ] || log "Lane rest (unit, integration, molecule multinode) failed ($lane_rest_rc)"
   [ "$lane_host_rc" -eq 0 ] && [ "$lane_rest_rc" -eq 0 ] || exit 1
   # One closing line for the whole run: every pytest and testinfra session's passed tests.
   passed=$(grep -ahoE '[0-9]+ passed(, [0-9]+ [a-z]+)* in [0-9.]+s' "$KIMI_CACHE"/lane-*.log \
