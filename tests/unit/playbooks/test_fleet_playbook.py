@@ -17,19 +17,13 @@ from pathlib import Path
 import pytest
 import yaml
 from repo_paths import REPO
+from task_tree import walk_tasks
 
 FLEET = REPO / "playbooks" / "fleet.yml"
 
 
 def _load(path: str | Path) -> list | dict:
     return yaml.safe_load((REPO / path).read_text())
-
-
-def _walk(tasks):
-    for task in tasks or []:
-        yield task
-        for key in ("block", "rescue", "always"):
-            yield from _walk(task.get(key))
 
 
 def _role_of(task: dict) -> tuple[str, str]:
@@ -103,7 +97,7 @@ FLOWS = ("roles/kimi_deploy/tasks/main.yml", "roles/kimi_deploy/tasks/candidate.
 
 
 def _frontdoor_tasks(path: str) -> list[dict]:
-    return [t for t in _walk(_load(path)) if _role_of(t)[0] == "kimi.deploy.kimi_frontdoor"]
+    return [t for t in walk_tasks(_load(path)) if _role_of(t)[0] == "kimi.deploy.kimi_frontdoor"]
 
 
 @pytest.mark.parametrize("path", FLOWS)

@@ -4,17 +4,11 @@ tested as pure functions in test_release_state_flow.py and test_service_state.py
 
 import yaml
 from repo_paths import REPO
+from task_tree import walk_tasks
 
 
 def _tasks(path):
     return yaml.safe_load((REPO / path).read_text())
-
-
-def _walk(tasks):
-    for task in tasks or []:
-        yield task
-        for key in ("block", "rescue", "always"):
-            yield from _walk(task.get(key))
 
 
 def _play_roles(path):
@@ -41,7 +35,7 @@ def _phases(flow):
 def test_rollback_has_a_rescue_that_puts_back_what_served_and_an_always_ledger_row():
     assert _play_roles("playbooks/rollback.yml") == ["kimi.deploy.kimi_rollback"]
     block = next(t for t in _tasks("roles/kimi_rollback/tasks/main.yml") if "rescue" in t)
-    rescue = list(_walk(block["rescue"]))
+    rescue = list(walk_tasks(block["rescue"]))
     served = "{{ __kimi_rollback_from.current }}"
     back = [t for t in rescue if (t.get("kimi.deploy.kimi_release") or {}).get("release_id") == served]
     assert back, "no task points current back at the release that served before the rollback"
@@ -59,12 +53,12 @@ def test_deploy_recovers_before_building_and_records_pending_at_the_switch():
     under_lock = next(t for t in deploy if t.get("name") == "Deploy under the lock")
     first = next(t for t in under_lock["block"] if "ansible.builtin.import_role" in t)["ansible.builtin.import_role"]
     assert first == {"name": "kimi.deploy.kimi_release", "tasks_from": "recover.yml"}
-    activate = next(t for t in _walk(under_lock["block"])
+    activate = next(t for t in walk_tasks(under_lock["block"])
                     if t.get("ansible.builtin.import_role", {}).get("tasks_from") == "activate.yml")
     assert activate["vars"]["kimi_release_pending"] == "{{ kimi_deploy_candidate_pending }}"
     defaults = _tasks("roles/kimi_deploy/defaults/main.yml")
     assert defaults["kimi_deploy_candidate_pending"] is True
-    restore = next(t for t in _walk(under_lock["block"])
+    restore = next(t for t in walk_tasks(under_lock["block"])
                    if t.get("ansible.builtin.include_role", {}).get("tasks_from") == "restore.yml")
     assert "not kimi_release_accepted" in restore["when"]  # also when this run did not move current
 
@@ -78,13 +72,13 @@ def test_restore_and_recover_decide_from_release_json_verdicts():
 
 def test_every_deploy_phase_has_a_documented_hook_before_and_after():
     flow = _tasks("roles/kimi_deploy/tasks/main.yml")
-    hooks = [t["vars"]["__kimi_deploy_hook"] for t in _walk(flow)
+    hooks = [t["vars"]["__kimi_deploy_hook"] for t in walk_tasks(flow)
              if t.get("ansible.builtin.import_tasks") == "hook.yml"]
     phases = ["prepare", "candidate", "judge", "restore", "record", "prune"]
     assert sorted(hooks) == sorted(f"{when}_{phase}" for phase in phases for when in ("before", "after"))
     for phase in phases:  # each hook pair surrounds its phase's file
         order = [(t.get("vars") or {}).get("__kimi_deploy_hook") or t["ansible.builtin.import_tasks"]
-                 for t in _walk(flow)
+                 for t in walk_tasks(flow)
                  if t.get("ansible.builtin.import_tasks") == f"{phase}.yml"
                  or (t.get("vars") or {}).get("__kimi_deploy_hook", "").endswith(f"_{phase}")]
         assert order == [f"before_{phase}", f"{phase}.yml", f"after_{phase}"], order
@@ -93,7 +87,7 @@ def test_every_deploy_phase_has_a_documented_hook_before_and_after():
 
 
 def test_tune_proves_each_value_with_the_deploys_candidate_phase():
-    value = list(_walk(_tasks("roles/kimi_tune/tasks/value.yml")))
+    value = list(walk_tasks(_tasks("roles/kimi_tune/tasks/value.yml")))
     wanted = {"name": "kimi.deploy.kimi_deploy", "tasks_from": "candidate.yml"}
     candidate = [t for t in value if t.get("ansible.builtin.include_role") == wanted]
     assert len(candidate) == 1

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from task_tree import stub_collection
 from test_lb_flow import REAL_ROLES, STUBS, _facts
 from unit_render import REPO
 
@@ -37,18 +38,8 @@ def _stubs() -> dict[str, dict[str, list]]:
 
 @pytest.fixture
 def collection(tmp_path) -> Path:
-    root = tmp_path / "collections"
+    root = stub_collection(tmp_path, REAL_ROLES, _stubs())
     base = root / "ansible_collections" / "kimi" / "deploy"
-    (base / "roles").mkdir(parents=True)
-    for name in ("plugins", "meta", "galaxy.yml"):
-        (base / name).symlink_to(REPO / name)
-    for role in REAL_ROLES:
-        (base / "roles" / role).symlink_to(REPO / "roles" / role)
-    for role, files in _stubs().items():
-        (base / "roles" / role / "tasks").mkdir(parents=True)
-        for name, tasks in files.items():
-            (base / "roles" / role / "tasks" / f"{name}.yml").write_text(yaml.safe_dump(tasks or [
-                {"name": f"Stub {role} {name}", "ansible.builtin.meta": "noop"}], sort_keys=False))
     # The front door: its real defaults, vars, argument specs and input checks; the install prints the upstream.
     door = base / "roles" / "kimi_frontdoor"
     (door / "tasks").mkdir(parents=True)

@@ -23,6 +23,7 @@ import pytest
 import yaml
 from haproxy_run import admin_label, needs_haproxy
 from module_harness import run_module
+from task_tree import stub_collection
 
 # The running balancer (a fixture of test_lb).
 from test_lb import fleet  # noqa: F401  # pylint: disable=unused-import
@@ -76,19 +77,7 @@ STUBS: dict[str, dict[str, list]] = {
 @pytest.fixture
 def collection(tmp_path) -> Path:
     """kimi.deploy with the flow and balancer roles and the plugins of this repository, the rest stubs."""
-    root = tmp_path / "collections"
-    base = root / "ansible_collections" / "kimi" / "deploy"
-    (base / "roles").mkdir(parents=True)
-    for name in ("plugins", "meta", "galaxy.yml"):
-        (base / name).symlink_to(REPO / name)
-    for role in REAL_ROLES:
-        (base / "roles" / role).symlink_to(REPO / "roles" / role)
-    for role, files in STUBS.items():
-        (base / "roles" / role / "tasks").mkdir(parents=True)
-        for name, tasks in files.items():
-            (base / "roles" / role / "tasks" / f"{name}.yml").write_text(yaml.safe_dump(tasks or [
-                {"name": f"Stub {role} {name}", "ansible.builtin.meta": "noop"}], sort_keys=False))
-    return root
+    return stub_collection(tmp_path, REAL_ROLES, STUBS)
 
 
 def _run(collection: Path, tmp_path: Path, sock: str, playbook: str, **overrides) -> tuple[int, list[str], str]:

@@ -13,17 +13,13 @@ import kimi_hf_snapshot
 import yaml
 from module_harness import run_module
 from repo_paths import REPO
+from task_tree import walk_tasks
 
 TOKEN = "hf_S3CR3TTOKEN"
 
 
 def _weights_tasks():
-    def flatten(tasks):
-        for task in tasks:
-            yield task
-            for key in ("block", "rescue", "always"):
-                yield from flatten(task.get(key) or [])
-    return list(flatten(yaml.safe_load((REPO / "roles/kimi_weights/tasks/main.yml").read_text())))
+    return list(walk_tasks(yaml.safe_load((REPO / "roles/kimi_weights/tasks/main.yml").read_text())))
 
 
 def test_every_fetch_reads_the_token_from_the_file():
