@@ -133,6 +133,8 @@ def step_summary(action: str, result: dict, elapsed: float) -> str | None:
     line = STEP_LINES.get(_short_action(action))
     if line is None or result.get("skipped") or result.get("failed"):
         return None
+    if result.get("up_to_date") is False and not result.get("changed"):
+        return None  # a check-mode probe that found work to do: the task doing it prints the line
     return line(result, elapsed)
 
 

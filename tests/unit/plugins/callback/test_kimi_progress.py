@@ -32,6 +32,10 @@ step_summary = kimi_progress.step_summary
                                                           "latency_ms": {"p95": 880.1}}}}, 32,
      "acceptance passed: 1 checks passed, 1 skipped, 31 s; under load 212 output tok/s, TTFT p50 35 ms, "
      "latency p95 880 ms"),
+    # The probes before the venv build and the fetch (check mode): work found, the next task reports it.
+    ("kimi_vllm_venv", {"changed": False, "up_to_date": False, "key": "k"}, 1.0, None),
+    ("kimi_hf_snapshot", {"changed": False, "up_to_date": False, "repo_id": "o/m", "files": ["a"],
+                          "fetched_files": ["a"]}, 1.0, None),
     ("ansible.builtin.command", {"rc": 0}, 3, None),
     ("kimi_vllm_venv", {"failed": True}, 3, None),
 ])
