@@ -266,6 +266,30 @@ def swap_current(root: str | Path, rid: str) -> None:
 
 SHARED_DIR = "shared"
 SHARED_KINDS = ("models", "venvs")
+
+
+@dataclass(frozen=True)
+class RootDir:
+    """One directory of the deploy root: its path, mode and owner (group of the same name)."""
+
+    path: str
+    mode: int
+    owner: str
+
+
+def root_layout(root: str | Path, service_user: str) -> tuple[RootDir, ...]:
+    """The deploy root's directories, parents first: releases, the shared weights and venvs, the
+    root-only secrets, and the service user's cache (its home: vLLM's and the hub's caches)."""
+    base = Path(root)
+    shared = base / SHARED_DIR
+    return (
+        RootDir(str(base), 0o755, "root"),
+        RootDir(str(base / RELEASES_DIR), 0o755, "root"),
+        RootDir(str(shared), 0o755, "root"),
+        *(RootDir(str(shared / kind), 0o755, "root") for kind in SHARED_KINDS),
+        RootDir(str(shared / "secrets"), 0o700, "root"),
+        RootDir(str(shared / "cache"), 0o750, service_user),
+    )
 _IN_PROGRESS_SUFFIXES = (".partial", ".progress.json", ".lock")
 
 
