@@ -15,6 +15,17 @@ attributes:
     platforms: posix
 """
 
+    # Modules that support check mode and diff mode in full (they change files or links on the host).
+    CHECK_MODE_DIFF = r"""
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: full
+  platform:
+    platforms: posix
+"""
+
     # The long tasks that keep the run's deploy lock alive while they work.
     DEPLOY_LOCK = r"""
 options:

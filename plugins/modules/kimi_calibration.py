@@ -40,18 +40,12 @@ options:
   host_group:
     description: With O(release_id), the replica group the row belongs to.
     type: str
-attributes:
-  platform:
-    platforms: posix
-  check_mode:
-    support: full
-  diff_mode:
-    support: full
 seealso:
   - module: kimi.deploy.kimi_ledger
   - module: kimi.deploy.kimi_vllm_plan
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.CHECK_MODE_DIFF
 """
 
 EXAMPLES = r"""

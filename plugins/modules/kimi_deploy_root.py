@@ -23,15 +23,9 @@ options:
     description: The user vLLM runs as; owns the cache directory (group of the same name).
     type: str
     required: true
-attributes:
-  platform:
-    platforms: posix
-  check_mode:
-    support: full
-  diff_mode:
-    support: full
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.CHECK_MODE_DIFF
 """
 
 EXAMPLES = r"""

@@ -86,15 +86,9 @@ options:
     description: Environment added last (operator overrides).
     type: dict
     default: {}
-attributes:
-  platform:
-    platforms: posix
-  check_mode:
-    support: full
-  diff_mode:
-    support: full
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.CHECK_MODE_DIFF
 """
 
 EXAMPLES = r"""

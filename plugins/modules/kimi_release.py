@@ -120,15 +120,9 @@ options:
       - Downloads and builds in progress (C(*.partial), hidden names) are never removed.
     type: bool
     default: false
-attributes:
-  platform:
-    platforms: posix
-  check_mode:
-    support: full
-  diff_mode:
-    support: full
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.CHECK_MODE_DIFF
 """
 
 EXAMPLES = r"""

@@ -51,15 +51,9 @@ options:
         stricter). pip reads it through C(PIP_CONFIG_FILE), so the credentials are in no command
         line, error message or module argument.
     type: path
-attributes:
-  platform:
-    platforms: posix
-  check_mode:
-    support: full
-  diff_mode:
-    support: full
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
+  - kimi.deploy.kimi.CHECK_MODE_DIFF
   - kimi.deploy.kimi.DEPLOY_LOCK
 """
 
