@@ -108,10 +108,10 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 
 def test_training_part_accuracy():
     # Floors under the measured figures on the training part (see the README's "Measured" section): with the fourth
-    # round's held-out part and the fifth round's training part added, 86.9 % / 68.3 % before the fifth round's rule
-    # changes.
+    # round's held-out part and the fifth round's training part added, 411 and 323 of 473 (86.9 % / 68.3 %) before the
+    # fifth round's rule changes; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 411 / 473 and cause >= 323 / 473, (phase, cause)
+    assert phase >= 421 / 473 and cause >= 328 / 473, (phase, cause)
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -716,3 +716,87 @@ def test_a_preemption_while_serving_leaves_the_journal_healthy():
                  "mode because there is not enough KV cache space.")
     result = diagnose("\n".join([*SERVING, preempted]))
     assert (result["healthy"], result["cause_class"]) == (True, "healthy")
+
+
+# ----- fifth round: what the fifth round's training entries taught ----------------------------------------
+
+def test_an_exception_with_no_message_is_named_by_its_frames():
+    # a worker's reply that never came: a bare TimeoutError under the shared-memory queue's frames
+    text = "\n".join(["ERROR 08-07 07:04:32 [core.py:588] Traceback (most recent call last):",
+                      'ERROR 08-07 07:04:32 [core.py:588]   File "/v/vllm/v1/engine/core.py", line 1, in run_busy_loop',
+                      "ERROR 08-07 07:04:32 [core.py:588]     self._process_engine_step()",
+                      'ERROR 08-07 07:04:32 [core.py:588]   File "/v/vllm/distributed/device_communicators/'
+                      'shm_broadcast.py", line 469, in acquire_read',
+                      "ERROR 08-07 07:04:32 [core.py:588]     raise TimeoutError",
+                      "ERROR 08-07 07:04:32 [core.py:588] TimeoutError"])
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("runtime", "traceback_frames", "timeout")
+
+
+def test_an_exception_with_a_message_is_not_renamed_by_its_frames():
+    text = "\n".join(["Traceback (most recent call last):",
+                      '  File "/v/vllm/distributed/device_communicators/shm_broadcast.py", line 1, in acquire_read',
+                      "ZorkError: the queue's owner renamed it"])
+    assert diagnose(text)["cause_class"] == "unknown"
+
+
+@pytest.mark.parametrize(("line", "rule", "cause_class", "phase"), [
+    # the CUDA driver API's wording of an OOM (a kernel's repack on the GPU)
+    ("(EngineCore pid=74) ERROR 05-07 00:37:03 [core.py:1136] RuntimeError: CUDA driver error: out of memory",
+     "gpu_out_of_memory", "gpu_oom", "startup"),
+    # a chat template that does not render: the request fails, the server goes on
+    ("ERROR 11-11 21:14:55 serving_chat.py:158] jinja2.exceptions.TemplateSyntaxError: expected token 'end of "
+     "print statement', got 'name'", "request_preprocessing_failed", "request_invalid", "runtime"),
+])
+def test_wordings_from_the_fifth_round(line, rule, cause_class, phase):
+    result = diagnose(line)
+    assert (result["rule"], result["cause_class"], result["phase"]) == (rule, cause_class, phase)
+
+
+@pytest.mark.parametrize(("steps", "phase"), [
+    # V1's engine builds its executor (device init, model load) before it sizes the KV cache
+    ([("vllm/v1/engine/core.py", "__init__"), ("vllm/v1/worker/utils.py", "request_memory")], "load"),
+    ([("vllm/model_executor/layers/quantization/gptq_marlin.py", "process_weights_after_loading")], "load"),
+    ([("vllm/executor/ray_distributed_executor.py", "_init_workers_ray")], "load"),
+    ([("vllm/v1/worker/gpu_worker.py", "initialize_from_config")], "startup"),
+    # a forward pass with no step named: the first forward an engine runs is the memory profile
+    ([("torch/nn/modules/module.py", "_call_impl"), ("vllm/model_executor/models/qwen2.py", "forward")], "startup"),
+])
+def test_steps_of_the_fifth_round(steps, phase):
+    assert diagnose(_frames(*steps) + "\nZorkError: boom")["phase"] == phase
+
+
+def test_a_forward_pass_that_answered_a_request_is_runtime():
+    text = "\n".join([_frames(("vllm/attention/backends/cpu_attn.py", "forward")),
+                      "ModuleNotFoundError: No module named 'intel_extension_for_pytorch'",
+                      'INFO:     127.0.0.1:51088 - "POST /v1/completions HTTP/1.1" 500 Internal Server Error'])
+    assert diagnose(text)["phase"] == "runtime"
+
+
+def test_the_engine_constructor_frame_is_the_load_step():
+    text = "\n".join(['(EngineCore pid=1) ERROR 06-30 13:53:19 [core.py:515] ZorkError: the workers refused',
+                      "(EngineCore pid=1) ERROR 06-30 13:53:19 [core.py:515] EngineCore failed to start.",
+                      '(EngineCore pid=1) ERROR 06-30 13:53:19 [core.py:515]   File "/v/vllm/v1/engine/core.py", '
+                      "line 76, in __init__",
+                      "(EngineCore pid=1) ERROR 06-30 13:53:19 [core.py:515]     self.model_executor = "
+                      "executor_class(vllm_config)"])
+    assert diagnose(text)["phase"] == "load"
+
+
+def test_a_workers_error_reported_through_the_engines_start_frames_keeps_its_familys_phase():
+    # the engine's own start frames (run_engine_core) wrap every step of a start: they do not make an OOM a load error
+    text = "\n".join(["(Worker_TP0 pid=60) ERROR 05-03 00:18:16 [multiproc_executor.py:870] torch.OutOfMemoryError: "
+                      "CUDA out of memory. Tried to allocate 1.19 GiB.",
+                      "(EngineCore pid=51) ERROR 05-03 00:18:17 [core.py:1136] EngineCore failed to start.",
+                      "(EngineCore pid=51) ERROR 05-03 00:18:17 [core.py:1136] Traceback (most recent call last):",
+                      '(EngineCore pid=51) ERROR 05-03 00:18:17 [core.py:1136]   File "/v/vllm/v1/engine/core.py", '
+                      "line 1110, in run_engine_core"])
+    result = diagnose(text)
+    assert (result["phase"], result["cause_class"]) == ("startup", "gpu_oom")
+
+
+def test_a_traceback_cut_while_placing_workers_on_ray_is_a_ray_error():
+    text = _frames(("vllm/v1/executor/abstract.py", "__init__"), ("vllm/v1/executor/ray_executor.py", "_init_executor"),
+                   ("vllm/v1/executor/ray_executor.py", "_init_workers_ray"))
+    result = diagnose(text)
+    assert (result["rule"], result["cause_class"], result["phase"]) == ("traceback_frames", "ray_error", "load")
