@@ -1054,7 +1054,7 @@ _row("nccl_error", 2,
 
 
 _row("ray_error", 2, r"RayActorError|ray\.exceptions\.|RaySystemError|Ray cluster|raylet|Failed to connect to GCS",
-     default_phase="startup",
+     default_phase="load",  # Ray's workers are created, and die, while the engine is built
      cause='The Ray cluster the executor runs on failed or is incomplete.',
      steps=[
            'Check `ray status` (all nodes and GPUs present), the head address, and that every node runs the '
@@ -1904,6 +1904,9 @@ def _stage_of_progress_after(lines: list[Line], index: int, limit: int = 6) -> s
     return None
 
 
+# The logger of the API server's per-request code, in the record's header ("ERROR 07-15 01:39:25 [serving.py:1007]").
+_REQUEST_LOGGER = re.compile(r"[\[ ](?:serving(?:_chat|_completion|_engine|_responses|_embedding)?|api_router)"
+                             r"\.py:\d+\]")
 # The engine process's own start frames: a worker's error reported through them may sit in any step of the start.
 _ENGINE_START_FRAMES = re.compile(r"\b(?:run_engine_core|run_mp_engine|from_engine_args|_init_engine"
                                   r"|build_async_engine_client\w*|run_server)\b")
@@ -1913,6 +1916,8 @@ def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
     stage = _later(run.stage_at(line.index), _frame_stage(_frame_text(lines, line.index)))
     if stage is None and _CONFIG_VALIDATION.search(line.message):
         return "load"  # pydantic validates the config before anything starts
+    if stage is None and _REQUEST_LOGGER.search(line.raw):
+        return "runtime"  # logged by the API server's per-request code: a request was being served
     if stage is None:
         # A line with no timeline ("NCCL WARN Cuda failure ...") is reported by the traceback or
         # wrapper that follows it ("WorkerProc failed to start ... in init_device"): its step decides.

@@ -111,7 +111,7 @@ def test_training_part_accuracy():
     # round's held-out part and the fifth round's training part added, 411 and 323 of 473 (86.9 % / 68.3 %) before the
     # fifth round's rule changes; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 421 / 473 and cause >= 328 / 473, (phase, cause)
+    assert phase >= 424 / 473 and cause >= 328 / 473, (phase, cause)
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -800,3 +800,16 @@ def test_a_traceback_cut_while_placing_workers_on_ray_is_a_ray_error():
                    ("vllm/v1/executor/ray_executor.py", "_init_workers_ray"))
     result = diagnose(text)
     assert (result["rule"], result["cause_class"], result["phase"]) == ("traceback_frames", "ray_error", "load")
+
+
+def test_a_ray_actor_that_died_with_nothing_else_to_go_by_died_while_the_engine_was_built():
+    result = diagnose("ERROR 05-06 14:20:15 [core.py:387] ray.exceptions.ActorDiedError: The actor died unexpectedly "
+                      "before finishing this task.")
+    assert (result["rule"], result["cause_class"], result["phase"]) == ("ray_error", "ray_error", "load")
+
+
+@pytest.mark.parametrize(("logger", "phase"), [("serving.py:1007", "runtime"), ("serving_chat.py:250", "runtime"),
+                                               ("api_router.py:72", "runtime"), ("core.py:1007", "unknown")])
+def test_the_api_servers_request_code_logging_an_error_was_serving(logger, phase):
+    line = f"(APIServer pid=11) ERROR 07-15 01:39:25 [{logger}] ZorkError: 2 validation errors for a stream chunk"
+    assert diagnose(line)["phase"] == phase
