@@ -544,10 +544,11 @@ def _rule(rule_id: str, tier: int, pattern: str, **options: Any
     return register
 
 
-def _row(rule_id: str, tier: int, pattern: str, *, cause: str, steps: list[str], **options: Any) -> None:
-    """A rule whose finding is constant: one row of the table."""
+def _row(rule_id: str, tier: int, pattern: str, *, cause: str, steps: list[str],
+         changes: Mapping[str, Any] | None = None, **options: Any) -> None:
+    """A rule whose finding is constant: one row of the table (with the parameter changes it always proposes)."""
     def build(hit: _Hit) -> Finding:
-        return Finding(cause=cause, steps=list(steps))
+        return Finding(cause=cause, steps=list(steps), parameter_changes=dict(changes or {}))
     _register(rule_id, tier, pattern, build, **options)
 
 
@@ -747,10 +748,9 @@ def _quantization_gpu(hit: _Hit) -> Finding:
                "Or run on GPUs with the required compute capability"])
 
 
-@_rule("dtype_unsupported_on_gpu", 1, r"Bfloat16 is only supported on GPUs", default_phase="load")
-def _bf16(hit: _Hit) -> Finding:
-    return Finding(cause="The GPU cannot run bfloat16 (compute capability below 8.0).",
-                   steps=["Start with --dtype half"], parameter_changes={"dtype": "half"})
+_row("dtype_unsupported_on_gpu", 1, r"Bfloat16 is only supported on GPUs", default_phase="load",
+     cause="The GPU cannot run bfloat16 (compute capability below 8.0).",
+     steps=["Start with --dtype half"], changes={"dtype": "half"})
 
 
 _row("cli_argument_error", 1,

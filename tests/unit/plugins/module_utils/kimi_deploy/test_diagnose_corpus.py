@@ -813,3 +813,10 @@ def test_a_ray_actor_that_died_with_nothing_else_to_go_by_died_while_the_engine_
 def test_the_api_servers_request_code_logging_an_error_was_serving(logger, phase):
     line = f"(APIServer pid=11) ERROR 07-15 01:39:25 [{logger}] ZorkError: 2 validation errors for a stream chunk"
     assert diagnose(line)["phase"] == phase
+
+
+def test_a_table_row_carries_the_parameter_change_it_always_proposes():
+    rule = next(rule for rule in RULES if rule.id == "dtype_unsupported_on_gpu")
+    assert rule.build.__qualname__.startswith("_row.")  # a constant finding is data, not a function
+    result = diagnose("ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0.")
+    assert result["parameter_changes"] == {"dtype": "half"}
