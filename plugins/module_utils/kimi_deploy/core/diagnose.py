@@ -765,6 +765,15 @@ _row("cli_argument_error", 1,
 
 # ----- load: hub, disk, python dependencies ----------------------------------------------------
 
+# A local path that does not exist is read as a hub repository id, and the id's validation fails on its slash:
+# the model directory is missing on this node (a multi-node deploy that copied it to the head only).
+_row("model_path_not_found", 1,
+     r"(?:HFValidationError|Repo id must|Invalid repository ID or local directory specified)[^\n]*?: '/[^']*'",
+     cls="weights_missing", default_phase="load",
+     cause="The model path does not exist on this node, so it was read as a hub repository id (an absolute path "
+           "is not a valid id).",
+     steps=["Check the path exists on every node that runs a worker (multi-node: the same path on each node), "
+            "and that the service user can read it"])
 _row("hub_access_failed", 1,
      r"LocalEntryNotFoundError|OfflineModeIsEnabled|Cannot find the requested files in the local cache"
      r"|couldn't connect to .{0,40}hugging ?face|We couldn't connect|RepositoryNotFoundError|Repository Not Found"

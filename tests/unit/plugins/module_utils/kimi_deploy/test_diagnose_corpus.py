@@ -111,7 +111,7 @@ def test_training_part_accuracy():
     # round's held-out part and the fifth round's training part added, 411 and 323 of 473 (86.9 % / 68.3 %) before the
     # fifth round's rule changes; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 424 / 473 and cause >= 328 / 473, (phase, cause)
+    assert phase >= 424 / 473 and cause >= 329 / 473, (phase, cause)
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -820,3 +820,15 @@ def test_a_table_row_carries_the_parameter_change_it_always_proposes():
     assert rule.build.__qualname__.startswith("_row.")  # a constant finding is data, not a function
     result = diagnose("ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0.")
     assert result["parameter_changes"] == {"dtype": "half"}
+
+
+@pytest.mark.parametrize(("line", "cause_class"), [
+    ("huggingface_hub.errors.HFValidationError: Repo id must use alphanumeric chars or '-', '_', '.', '--' and '..' "
+     "are forbidden, '-' and '.' cannot start or end the name, max length is 96: '/model'.", "weights_missing"),
+    # a hub id that fails validation is still a download problem
+    ("huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': "
+     "'org/team/model'.", "model_download"),
+])
+def test_a_local_path_read_as_a_repository_id_is_a_missing_model_directory(line, cause_class):
+    result = diagnose(line)
+    assert (result["cause_class"], result["phase"]) == (cause_class, "load")
