@@ -2006,7 +2006,9 @@ _FRAME_CAUSES = (
      "read): the cluster's nodes, GPUs or placement group do not fit what the engine asks for.",
      ["Run `ray status` on the head node: every node joined, the GPUs the engine asks for are free, and the "
       "node running vLLM has a GPU (VLLM_HOST_IP matches the address Ray uses)"]),
-    (re.compile(r"\b(?:raise_if_cache_size_invalid|_?check_enough_kv_cache_memory)\b"), "kv_cache_insufficient",
+    # (V0's workers check the KV cache's size in initialize_cache, named by the wrapper that reports their error)
+    (re.compile(r"\b(?:raise_if_cache_size_invalid|_?check_enough_kv_cache_memory|initialize_cache)\b"),
+     "kv_cache_insufficient",
      "The traceback ends in vLLM's KV-cache size check (its message is not in the lines read): the KV cache "
      "cannot hold max_model_len after the memory profile.",
      ["Lower max_model_len (or --max-model-len auto), or raise gpu_memory_utilization"]),

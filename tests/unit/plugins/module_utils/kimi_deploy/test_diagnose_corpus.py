@@ -111,7 +111,7 @@ def test_training_part_accuracy():
     # round's held-out part and the fifth round's training part added, 411 and 323 of 473 (86.9 % / 68.3 %) before the
     # fifth round's rule changes; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 424 / 473 and cause >= 329 / 473, (phase, cause)
+    assert phase >= 424 / 473 and cause >= 330 / 473, (phase, cause)
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -832,3 +832,10 @@ def test_a_table_row_carries_the_parameter_change_it_always_proposes():
 def test_a_local_path_read_as_a_repository_id_is_a_missing_model_directory(line, cause_class):
     result = diagnose(line)
     assert (result["cause_class"], result["phase"]) == (cause_class, "load")
+
+
+def test_a_workers_wrapper_that_names_initialize_cache_names_the_kv_cache_size_check():
+    line = ("(LLMRayActor pid=20770) ERROR 06-28 06:11:45 worker_base.py:145] Error executing method initialize_cache. "
+            "This might cause deadlock in distributed execution.")
+    result = diagnose(line)
+    assert (result["phase"], result["cause_class"]) == ("startup", "kv_cache_insufficient")
