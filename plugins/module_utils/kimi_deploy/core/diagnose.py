@@ -1527,7 +1527,10 @@ def _unclassified_finding(first_error: str) -> Finding:
 _WRAPPER_ANY = re.compile("|".join((_WRAPPER_STARTUP, _WRAPPER_RUNTIME, _WRAPPER_SYSTEMD)))
 # "NoneType: None" is what logger.exception() prints when no exception is being handled.
 _NOT_AN_ERROR = re.compile(r"^\s*Traceback \(most recent call last\)|^Process \w+:$|^\s*$|^NoneType: None$"
-                           r"|^Dumping (?:input data|scheduler output)|^Scheduler(?:Output|Stats)\(")
+                           r"|^Dumping (?:input data|scheduler output)|^Scheduler(?:Output|Stats)\("
+                           # Python's lines that chain two tracebacks
+                           r"|^The above exception was the direct cause of the following exception:"
+                           r"|^During handling of the above exception, another exception occurred:")
 # "usage_lib.py:19: RuntimeWarning: Failed to read commit hash": Python warnings are not errors.
 _PY_WARNING = re.compile(r"\b\w*Warning: ")
 

@@ -839,3 +839,14 @@ def test_a_workers_wrapper_that_names_initialize_cache_names_the_kv_cache_size_c
             "This might cause deadlock in distributed execution.")
     result = diagnose(line)
     assert (result["phase"], result["cause_class"]) == ("startup", "kv_cache_insufficient")
+
+
+def test_the_line_that_chains_two_tracebacks_is_not_the_first_error():
+    text = "\n".join(["ERROR 09-12 09:33:06 [core.py:634] ZorkError: the first one",
+                      "ERROR 09-12 09:33:06 [core.py:634] ",
+                      "ERROR 09-12 09:33:06 [core.py:634] The above exception was the direct cause of the following "
+                      "exception:"])
+    assert diagnose(text)["first_error_line"].endswith("ZorkError: the first one")
+    only_chain = ("ERROR 09-12 09:33:06 [core.py:634] The above exception was the direct cause of the following "
+                  "exception:")
+    assert diagnose(only_chain)["rule"] != "unclassified_error"
