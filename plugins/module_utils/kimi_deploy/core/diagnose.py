@@ -896,7 +896,9 @@ def _no_kv(hit: _Hit) -> Finding:
 
 
 # vLLM logs the KV budget it computed before it checks it: a negative budget cannot hold a single block.
-_row("negative_kv_cache_budget", 2, r"Available KV cache memory: -\d",
+# V1 and V0 wordings: "Available KV cache memory: -0.87 GiB"; "reserved for KV Cache is -1.05GiB"; "# cuda blocks: 0".
+_row("negative_kv_cache_budget", 2,
+     r"Available KV cache memory: -\d|reserved for KV Cache is -\d|# (?:GPU|cuda) blocks: 0\b",
      cls="kv_cache_insufficient", default_phase="startup", quiet_levels=True,
      cause="The memory profile left a negative budget for the KV cache: the weights and activations already use more "
            "than gpu_memory_utilization allows.",

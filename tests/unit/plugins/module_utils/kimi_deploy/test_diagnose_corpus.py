@@ -111,7 +111,7 @@ def test_training_part_accuracy():
     # round's held-out part and the fifth round's training part added, 411 and 323 of 473 (86.9 % / 68.3 %) before the
     # fifth round's rule changes; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 424 / 473 and cause >= 330 / 473, (phase, cause)
+    assert phase >= 424 / 473 and cause >= 331 / 473, (phase, cause)
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -643,6 +643,12 @@ def test_a_frame_deep_above_the_cut_does_not_name_the_cause():
     ("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer [127.0.0.1]:38032",
      "gloo_peer_closed", "distributed_network", "startup"),
     ("INFO 06-01 10:00:00 [gpu_worker.py:1] Available KV cache memory: -0.87 GiB", "negative_kv_cache_budget",
+     "kv_cache_insufficient", "startup"),
+    # V0's wordings of the same budget (the fourth round's held-out part, training since it was scored)
+    ("INFO 02-26 09:54:05 worker.py:267] model weights take 5.20GiB; non_torch_memory takes 0.03GiB; PyTorch "
+     "activation peak memory takes 1.42GiB; the rest of the memory reserved for KV Cache is -1.05GiB.",
+     "negative_kv_cache_budget", "kv_cache_insufficient", "startup"),
+    ("INFO 02-26 09:54:05 executor_base.py:111] # cuda blocks: 0, # CPU blocks: 4681", "negative_kv_cache_budget",
      "kv_cache_insufficient", "startup"),
     ("RuntimeError: ('Quantization scheme is not supported for ', 'the current GPU. Min capability: 80. ', "
      "'Current capability: 75.')", "quantization_unsupported_on_gpu", "quantization_unsupported", "load"),
