@@ -284,6 +284,8 @@ _FRAME_STAGES = (
         r"\b(?:_initialize_kv_caches|initialize_kv_cache|determine_num_available_blocks|determine_available_memory"
         r"|profile_run|profile_cudagraph_memory|_dummy_run|_dummy_sampler_run|capture_model|initialize_cache"
         r"|raise_if_cache_size_invalid|initialize_from_config"
+        # the API server waiting for its engine core to report ready (the engine-start wrapper's family)
+        r"|wait_for_engine_startup|_wait_for_engine_startup|launch_core_engines"
         r"|_?check_enough_kv_cache_memory|get_kv_cache_configs?|compile_or_warm_up_model)\b"
         r"|torch/_inductor/|torch/_dynamo/|torch/_functorch/")),
     ("load", re.compile(
@@ -295,6 +297,8 @@ _FRAME_STAGES = (
         # V1's engine builds its executor (the workers' device init and model load) before it sizes the KV cache;
         # a checkpoint's weights are repacked for their kernels as they are loaded
         r"|process_weights_after_loading|\w+_repack"
+        # building the model's layers (a model's or a layer's constructor) and resolving the platform at import
+        r"|vllm/model_executor/(?:models|layers)/\S+\", line \d+, in __init__|vllm/platforms/__init__\.py"
         r"|run_server|init_process_group|_create_c10d_store|_tcp_rendezvous_handler|init_model)\b"
         # Ray: an actor that fails in its creation task failed in its constructor (the engine or worker init)
         r"|error raised in its creation task"
