@@ -276,6 +276,8 @@ _FRAME_STAGES = (
         r"\b(?:run_engine_loop|engine_step|run_busy_loop|_process_engine_step|step_with_batch_queue|_run_engine"
         r"|execute_model_async|_raise_exception_on_finish|create_chat_completion|create_completion|output_handler"
         r"|wake_up"
+        # V0's workers enter their execution loop with the first step that runs requests
+        r"|start_worker_execution_loop"
         r"|chat_completion_stream_generator|process_inputs|_validate_model_inputs?"
         r"|add_request|generate|_validate_and_add_requests|_preprocess_chat|_preprocess_completion"
         # the API server's per-request handling (an endpoint, an HTTP middleware), never run by the lifespan

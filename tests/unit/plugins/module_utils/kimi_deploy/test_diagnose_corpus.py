@@ -111,7 +111,7 @@ def test_training_part_accuracy():
     # round's held-out part and the fifth round's training part added, 411 and 323 of 473 (86.9 % / 68.3 %) before the
     # fifth round's rule changes; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 427 / 473 and cause >= 331 / 473, (phase, cause)
+    assert phase >= 429 / 473 and cause >= 331 / 473, (phase, cause)
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -870,3 +870,9 @@ def test_the_line_that_chains_two_tracebacks_is_not_the_first_error():
 ])
 def test_more_steps_named_by_frames(steps, phase):
     assert diagnose(_frames(*steps))["phase"] == phase
+
+
+def test_a_v0_worker_failing_in_its_execution_loop_was_serving():
+    line = ("(VllmWorkerProcess pid=7) ERROR 08-05 11:23:09 multiproc_worker_utils.py:226] Exception in worker "
+            "VllmWorkerProcess while processing method start_worker_execution_loop.")
+    assert diagnose(line)["phase"] == "runtime"
