@@ -4,8 +4,8 @@ The held-out part is fifth-heldout.jsonl: logs collected on 2026-12-02 (fifth ro
 fixed seed) and committed with their sha256 before any rule saw them. Everything else is training, including the
 earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl, third-heldout.jsonl, fourth-heldout.jsonl), which
 were measured and read. Rules are tuned on the training part only, so the thresholds below are asserted on it. The
-held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py, after the last rule change; no test scores
-the fifth held-out part before that measurement.
+held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py, after the last rule change; the one test
+that scores the fifth held-out part is a regression floor at those figures, added after that measurement.
 """
 
 from __future__ import annotations
@@ -119,6 +119,14 @@ def test_the_second_rounds_heldout_part_does_not_regress():
     # keeps what it measured from regressing while rules change.
     phase, cause = _accuracy(FILES["fresh-heldout.jsonl"])
     assert phase >= 16 / 24 and cause >= 17 / 24, (phase, cause)
+
+
+def test_heldout_part_does_not_regress():
+    # Measured once, after the last rule change (15/21 phase, 13/21 cause; the issue's 90/80 % targets are not
+    # reached, most cause misses are excerpts whose cause is only in the thread's title). This floor only guards
+    # against a regression; it is not a target to tune.
+    phase, cause = _accuracy(HELDOUT)
+    assert phase >= 15 / 21 and cause >= 13 / 21, (phase, cause)
 
 
 def test_the_fourth_rounds_heldout_part_does_not_regress():
