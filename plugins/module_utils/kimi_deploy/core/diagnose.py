@@ -276,6 +276,8 @@ _FRAME_STAGES = (
         r"\b(?:run_engine_loop|engine_step|run_busy_loop|_process_engine_step|step_with_batch_queue|_run_engine"
         r"|execute_model_async|_raise_exception_on_finish|create_chat_completion|create_completion|output_handler"
         r"|wake_up"
+        # V0's workers enter their execution loop with the first step that runs requests
+        r"|start_worker_execution_loop"
         r"|chat_completion_stream_generator|process_inputs|_validate_model_inputs?"
         r"|add_request|generate|_validate_and_add_requests|_preprocess_chat|_preprocess_completion"
         # the API server's per-request handling (an endpoint, an HTTP middleware), never run by the lifespan
@@ -283,7 +285,9 @@ _FRAME_STAGES = (
     ("startup", re.compile(
         r"\b(?:_initialize_kv_caches|initialize_kv_cache|determine_num_available_blocks|determine_available_memory"
         r"|profile_run|profile_cudagraph_memory|_dummy_run|_dummy_sampler_run|capture_model|initialize_cache"
-        r"|raise_if_cache_size_invalid"
+        r"|raise_if_cache_size_invalid|initialize_from_config"
+        # the API server waiting for its engine core to report ready (the engine-start wrapper's family)
+        r"|wait_for_engine_startup|_wait_for_engine_startup|launch_core_engines"
         r"|_?check_enough_kv_cache_memory|get_kv_cache_configs?|compile_or_warm_up_model)\b"
         r"|torch/_inductor/|torch/_dynamo/|torch/_functorch/")),
     ("load", re.compile(
@@ -291,12 +295,17 @@ _FRAME_STAGES = (
         r"|init_model_parallel_group|init_worker_distributed_environment|initialize_ray_cluster"
         r"|_get_executor_cls|from_pretrained|_cuda_init|_lazy_init|new_group|GroupCoordinator"
         r"|make_layers|run_mp_engine|from_engine_args|_init_engine|run_engine_core|build_async_engine_client\w*"
-        r"|PyNcclCommunicator|ncclCommInitRank\w*"
+        r"|PyNcclCommunicator|ncclCommInitRank\w*|request_memory|_init_executor|_init_workers\w*"
+        # V1's engine builds its executor (the workers' device init and model load) before it sizes the KV cache;
+        # a checkpoint's weights are repacked for their kernels as they are loaded
+        r"|process_weights_after_loading|\w+_repack"
+        # building the model's layers (a model's or a layer's constructor) and resolving the platform at import
+        r"|vllm/model_executor/(?:models|layers)/\S+\", line \d+, in __init__|vllm/platforms/__init__\.py"
         r"|run_server|init_process_group|_create_c10d_store|_tcp_rendezvous_handler|init_model)\b"
         # Ray: an actor that fails in its creation task failed in its constructor (the engine or worker init)
         r"|error raised in its creation task"
         # V1: a worker process that fails to start failed in its constructor (init_device, load_model).
-        r"|WorkerProc (?:failed to start|initialization failed)|= WorkerProc\(")),
+        r"|WorkerProc (?:failed to start|initialization failed)|= WorkerProc\(|= executor_class\(")),
 )
 
 
@@ -306,11 +315,21 @@ def _later(first: str | None, second: str | None) -> str | None:
     return max(known, key=STAGES.index) if known else None
 
 
+# A model's forward pass (torch's module call, a layer's forward) with no step named above it: the first forward an
+# engine runs is the memory profile; while serving, the serving milestone or the engine loop's frames say so.
+_FORWARD_FRAMES = re.compile(r"\bin (?:forward|_call_impl|_wrapped_call_impl)\b")
+
+
 def _frame_stage(text: str) -> str | None:
     for stage, pattern in _FRAME_STAGES:
         if pattern.search(text):
             return stage
     return None
+
+
+def _forward_stage(text: str) -> str | None:
+    """The last resort for a traceback that names no step: a forward pass is the memory profile's."""
+    return "startup" if _FORWARD_FRAMES.search(text) else None
 
 
 @dataclass
@@ -531,10 +550,11 @@ def _rule(rule_id: str, tier: int, pattern: str, **options: Any
     return register
 
 
-def _row(rule_id: str, tier: int, pattern: str, *, cause: str, steps: list[str], **options: Any) -> None:
-    """A rule whose finding is constant: one row of the table."""
+def _row(rule_id: str, tier: int, pattern: str, *, cause: str, steps: list[str],
+         changes: Mapping[str, Any] | None = None, **options: Any) -> None:
+    """A rule whose finding is constant: one row of the table (with the parameter changes it always proposes)."""
     def build(hit: _Hit) -> Finding:
-        return Finding(cause=cause, steps=list(steps))
+        return Finding(cause=cause, steps=list(steps), parameter_changes=dict(changes or {}))
     _register(rule_id, tier, pattern, build, **options)
 
 
@@ -734,10 +754,9 @@ def _quantization_gpu(hit: _Hit) -> Finding:
                "Or run on GPUs with the required compute capability"])
 
 
-@_rule("dtype_unsupported_on_gpu", 1, r"Bfloat16 is only supported on GPUs", default_phase="load")
-def _bf16(hit: _Hit) -> Finding:
-    return Finding(cause="The GPU cannot run bfloat16 (compute capability below 8.0).",
-                   steps=["Start with --dtype half"], parameter_changes={"dtype": "half"})
+_row("dtype_unsupported_on_gpu", 1, r"Bfloat16 is only supported on GPUs", default_phase="load",
+     cause="The GPU cannot run bfloat16 (compute capability below 8.0).",
+     steps=["Start with --dtype half"], changes={"dtype": "half"})
 
 
 _row("cli_argument_error", 1,
@@ -752,6 +771,15 @@ _row("cli_argument_error", 1,
 
 # ----- load: hub, disk, python dependencies ----------------------------------------------------
 
+# A local path that does not exist is read as a hub repository id, and the id's validation fails on its slash:
+# the model directory is missing on this node (a multi-node deploy that copied it to the head only).
+_row("model_path_not_found", 1,
+     r"(?:HFValidationError|Repo id must|Invalid repository ID or local directory specified)[^\n]*?: '/[^']*'",
+     cls="weights_missing", default_phase="load",
+     cause="The model path does not exist on this node, so it was read as a hub repository id (an absolute path "
+           "is not a valid id).",
+     steps=["Check the path exists on every node that runs a worker (multi-node: the same path on each node), "
+            "and that the service user can read it"])
 _row("hub_access_failed", 1,
      r"LocalEntryNotFoundError|OfflineModeIsEnabled|Cannot find the requested files in the local cache"
      r"|couldn't connect to .{0,40}hugging ?face|We couldn't connect|RepositoryNotFoundError|Repository Not Found"
@@ -874,7 +902,9 @@ def _no_kv(hit: _Hit) -> Finding:
 
 
 # vLLM logs the KV budget it computed before it checks it: a negative budget cannot hold a single block.
-_row("negative_kv_cache_budget", 2, r"Available KV cache memory: -\d",
+# V1 and V0 wordings: "Available KV cache memory: -0.87 GiB"; "reserved for KV Cache is -1.05GiB"; "# cuda blocks: 0".
+_row("negative_kv_cache_budget", 2,
+     r"Available KV cache memory: -\d|reserved for KV Cache is -\d|# (?:GPU|cuda) blocks: 0\b",
      cls="kv_cache_insufficient", default_phase="startup", quiet_levels=True,
      cause="The memory profile left a negative budget for the KV cache: the weights and activations already use more "
            "than gpu_memory_utilization allows.",
@@ -906,7 +936,8 @@ def _oom_sampler(hit: _Hit) -> Finding:
 
 
 @_rule("gpu_out_of_memory", 1,
-       r"CUDA out of memory|CUDA [Ee]rror: out of memory|OutOfMemoryError|HIP out of memory|cudaErrorMemoryAllocation"
+       r"CUDA out of memory|CUDA (?:[Ee]rror|driver error): out of memory|OutOfMemoryError|HIP out of memory"
+       r"|cudaErrorMemoryAllocation"
        r"|CUBLAS_STATUS_ALLOC_FAILED|Tried to allocate [\d.]+ [GM]iB",
        default_phase="startup",
        hints=(r"CUDA graphs can take additional|Capturing CUDA graph|Estimated CUDA graph memory",))
@@ -1040,7 +1071,7 @@ _row("nccl_error", 2,
 
 
 _row("ray_error", 2, r"RayActorError|ray\.exceptions\.|RaySystemError|Ray cluster|raylet|Failed to connect to GCS",
-     default_phase="startup",
+     default_phase="load",  # Ray's workers are created, and die, while the engine is built
      cause='The Ray cluster the executor runs on failed or is incomplete.',
      steps=[
            'Check `ray status` (all nodes and GPUs present), the head address, and that every node runs the '
@@ -1193,7 +1224,8 @@ def _over_context(hit: _Hit) -> Finding:
                "'Maximum concurrency' log line)"])
 
 
-_row("request_preprocessing_failed", 2, r"Error in preprocessing prompt inputs", cls="request_invalid",
+_row("request_preprocessing_failed", 2, r"Error in preprocessing prompt inputs|jinja2\.exceptions\.Template\w*Error",
+     cls="request_invalid",
      default_phase="runtime",
      cause="A request failed validation before it reached the engine (prompt longer than the context, a bad "
            "chat template or parameters); the server answered it with a 400 and kept serving.",
@@ -1488,6 +1520,8 @@ _row("process_exited", 4, _WRAPPER_SYSTEMD, default_phase="unknown",
 
 
 _UNCLASSIFIED = re.compile(r"^\s*(?:[\w]+\.)*([A-Z]\w*(?:Error|Exception))\b:?\s*(.*)$")
+# An exception raised without a message says nothing by itself ("TimeoutError", "AssertionError").
+_BARE_EXCEPTION = re.compile(r"^\s*(?:\w+\.)*[A-Z]\w*(?:Error|Exception)\s*:?\s*$")
 
 
 def _unclassified_finding(first_error: str) -> Finding:
@@ -1501,7 +1535,10 @@ def _unclassified_finding(first_error: str) -> Finding:
 _WRAPPER_ANY = re.compile("|".join((_WRAPPER_STARTUP, _WRAPPER_RUNTIME, _WRAPPER_SYSTEMD)))
 # "NoneType: None" is what logger.exception() prints when no exception is being handled.
 _NOT_AN_ERROR = re.compile(r"^\s*Traceback \(most recent call last\)|^Process \w+:$|^\s*$|^NoneType: None$"
-                           r"|^Dumping (?:input data|scheduler output)|^Scheduler(?:Output|Stats)\(")
+                           r"|^Dumping (?:input data|scheduler output)|^Scheduler(?:Output|Stats)\("
+                           # Python's lines that chain two tracebacks
+                           r"|^The above exception was the direct cause of the following exception:"
+                           r"|^During handling of the above exception, another exception occurred:")
 # "usage_lib.py:19: RuntimeWarning: Failed to read commit hash": Python warnings are not errors.
 _PY_WARNING = re.compile(r"\b\w*Warning: ")
 
@@ -1887,14 +1924,24 @@ def _stage_of_progress_after(lines: list[Line], index: int, limit: int = 6) -> s
     return None
 
 
+# The logger of the API server's per-request code, in the record's header ("ERROR 07-15 01:39:25 [serving.py:1007]").
+_REQUEST_LOGGER = re.compile(r"[\[ ](?:serving(?:_chat|_completion|_engine|_responses|_embedding)?|api_router)"
+                             r"\.py:\d+\]")
+# The engine process's own start frames: a worker's error reported through them may sit in any step of the start.
+_ENGINE_START_FRAMES = re.compile(r"\b(?:run_engine_core|run_mp_engine|from_engine_args|_init_engine"
+                                  r"|build_async_engine_client\w*|run_server)\b")
+
+
 def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
     stage = _later(run.stage_at(line.index), _frame_stage(_frame_text(lines, line.index)))
     if stage is None and _CONFIG_VALIDATION.search(line.message):
         return "load"  # pydantic validates the config before anything starts
+    if stage is None and _REQUEST_LOGGER.search(line.raw):
+        return "runtime"  # logged by the API server's per-request code: a request was being served
     if stage is None:
         # A line with no timeline ("NCCL WARN Cuda failure ...") is reported by the traceback or
         # wrapper that follows it ("WorkerProc failed to start ... in init_device"): its step decides.
-        stage = _frame_stage(_following_failure(lines, line.index))
+        stage = _frame_stage(_ENGINE_START_FRAMES.sub("", _following_failure(lines, line.index)))
     if stage is None:
         stage = _stage_of_progress_after(lines, line.index)
     if stage is None:
@@ -1902,7 +1949,7 @@ def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
         # "failed to start" rules out runtime only: a family that usually strikes while serving (a kernel
         # fault) struck in the last step before it.
         stage = ("startup" if default == "runtime" else None) if told == "before serving" else told
-    return stage or default
+    return stage or _forward_stage(_frame_text(lines, line.index)) or default
 
 
 def _promoted(risks: list[dict[str, Any]], before: int) -> dict[str, Any] | None:
@@ -1924,8 +1971,9 @@ def _unclassified(run: _Run, lines: list[Line], first_error: Line, default_phase
     if risk is not None:
         return _result(phase, _risk_finding(risk, text[:200]), risk["rule"], risk["explains"],
                        _evidence(lines, [first_error, *also]), first_error, outcome)
-    if not _EXCEPTION.match(first_error.message):
-        # Not an exception but a line logged inside a traceback: the frames around it say what failed.
+    if not _EXCEPTION.match(first_error.message) or _BARE_EXCEPTION.match(first_error.message):
+        # Not an exception but a line logged inside a traceback, or an exception with no message ("TimeoutError"):
+        # the frames around it say what failed.
         named = _frame_cause(_frame_text(lines, first_error.index))
         if named is not None:
             return _result(phase, named[1], "traceback_frames", named[0], _evidence(lines, [first_error, *also]),
@@ -1961,7 +2009,17 @@ _FRAME_CAUSES = (
      ["Find the worker that stopped: its own error above, py-spy dump --pid on a hung one, NCCL_DEBUG=INFO for "
       "a stuck collective",
       "Raise VLLM_RPC_TIMEOUT / VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS only if a step is legitimately slow"]),
-    (re.compile(r"\b(?:raise_if_cache_size_invalid|_?check_enough_kv_cache_memory)\b"), "kv_cache_insufficient",
+    # ... or placed its workers on the Ray cluster (the placement group, the cluster's GPUs, the `ray` CLI).
+    (re.compile(r"(?s)(?:_init_workers_ray|initialize_ray_cluster|ray/scripts/|ray_utils\.py)(?:(?!\n).)*"
+                r"(?:\n(?:(?!\n).)*){0,4}\Z"),
+     "ray_error",
+     "The traceback ends while vLLM placed its workers on the Ray cluster (its error line is not in the lines "
+     "read): the cluster's nodes, GPUs or placement group do not fit what the engine asks for.",
+     ["Run `ray status` on the head node: every node joined, the GPUs the engine asks for are free, and the "
+      "node running vLLM has a GPU (VLLM_HOST_IP matches the address Ray uses)"]),
+    # (V0's workers check the KV cache's size in initialize_cache, named by the wrapper that reports their error)
+    (re.compile(r"\b(?:raise_if_cache_size_invalid|_?check_enough_kv_cache_memory|initialize_cache)\b"),
+     "kv_cache_insufficient",
      "The traceback ends in vLLM's KV-cache size check (its message is not in the lines read): the KV cache "
      "cannot hold max_model_len after the memory profile.",
      ["Lower max_model_len (or --max-model-len auto), or raise gpu_memory_utilization"]),
@@ -2049,7 +2107,7 @@ def _truncated_traceback(run: _Run, lines: list[Line], outcome: _Outcome) -> dic
              if line.index + 1 < len(lines) and lines[line.index + 1].tag == line.tag]
     picked = sorted({ln.index: ln for ln in [*frames, *under]}.values(), key=lambda ln: ln.index)
     text = "\n".join(line.message for line in picked)
-    phase = _later(run.stage_at(last.index), _frame_stage(text)) or "unknown"
+    phase = _later(run.stage_at(last.index), _frame_stage(text)) or _forward_stage(text) or "unknown"
     risk = _promoted(outcome.risks, last.index)
     if risk is not None:
         return _result(phase, _risk_finding(risk, "a traceback whose error line is not in the lines read"),

@@ -1,11 +1,11 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is fourth-heldout.jsonl: logs collected on 2026-12-01 (fourth round), split off (a stratified third,
+The held-out part is fifth-heldout.jsonl: logs collected on 2026-12-02 (fifth round), split off (a stratified third,
 fixed seed) and committed with their sha256 before any rule saw them. Everything else is training, including the
-earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl, third-heldout.jsonl), which were measured and
-read. Rules are tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are
-printed once, by benchmarks/bench_diagnose_corpus.py, after the last rule change; the one test that scores the fourth
-held-out part is a regression floor at those figures, added after that measurement.
+earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl, third-heldout.jsonl, fourth-heldout.jsonl), which
+were measured and read. Rules are tuned on the training part only, so the thresholds below are asserted on it. The
+held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py, after the last rule change; the one test
+that scores the fifth held-out part is a regression floor at those figures, added after that measurement.
 """
 
 from __future__ import annotations
@@ -29,13 +29,15 @@ def _read(name):
 
 FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.jsonl", "fresh-training.jsonl",
                                         "fresh-heldout.jsonl", "third-training.jsonl", "third-heldout.jsonl",
-                                        "fourth-training.jsonl", "fourth-heldout.jsonl")}
-HELDOUT = FILES["fourth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "fourth-heldout.jsonl" for entry in entries]
+                                        "fourth-training.jsonl", "fourth-heldout.jsonl", "fifth-training.jsonl",
+                                        "fifth-heldout.jsonl")}
+HELDOUT = FILES["fifth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "fifth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
-          ("fourth-training.jsonl", "fourth-heldout.jsonl", "fourth-heldout.sha256"))
+          ("fourth-training.jsonl", "fourth-heldout.jsonl", "fourth-heldout.sha256"),
+          ("fifth-training.jsonl", "fifth-heldout.jsonl", "fifth-heldout.sha256"))
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
 PHASES = {"load", "startup", "runtime", "none", "unknown"}
@@ -59,9 +61,9 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
         assert 3 * sum(entry in held for entry in of_phase) >= len(of_phase), phase
 
 
-def test_the_retired_heldout_parts_are_training_and_the_fourth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_fifth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
-    for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl"):
+    for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -105,11 +107,11 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 
 
 def test_training_part_accuracy():
-    # Floors under the measured figures on the training part (see the README's "Measured" section): with the third
-    # round's held-out part and the fourth round's training part added, 86.0 % / 66.6 % before this round's rule
-    # changes, 88.1 % / 70.0 % after them.
+    # Floors under the measured figures on the training part (see the README's "Measured" section): with the fourth
+    # round's held-out part and the fifth round's training part added, 411 and 323 of 473 (86.9 % / 68.3 %) before the
+    # fifth round's rule changes; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 0.881 and cause >= 0.699, (phase, cause)
+    assert phase >= 429 / 473 and cause >= 331 / 473, (phase, cause)
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -120,10 +122,17 @@ def test_the_second_rounds_heldout_part_does_not_regress():
 
 
 def test_heldout_part_does_not_regress():
-    # Measured once, after the last rule change (16/21 phase, 6/21 cause; the issue's 90/80 % targets are not
+    # Measured once, after the last rule change (15/21 phase, 13/21 cause; the issue's 90/80 % targets are not
     # reached, most cause misses are excerpts whose cause is only in the thread's title). This floor only guards
     # against a regression; it is not a target to tune.
     phase, cause = _accuracy(HELDOUT)
+    assert phase >= 15 / 21 and cause >= 13 / 21, (phase, cause)
+
+
+def test_the_fourth_rounds_heldout_part_does_not_regress():
+    # The fourth round's held-out part was measured once (16/21 phase, 6/21 cause) and is training now: this floor
+    # keeps what it measured from regressing while rules change.
+    phase, cause = _accuracy(FILES["fourth-heldout.jsonl"])
     assert phase >= 16 / 21 and cause >= 6 / 21, (phase, cause)
 
 
@@ -643,6 +652,12 @@ def test_a_frame_deep_above_the_cut_does_not_name_the_cause():
      "gloo_peer_closed", "distributed_network", "startup"),
     ("INFO 06-01 10:00:00 [gpu_worker.py:1] Available KV cache memory: -0.87 GiB", "negative_kv_cache_budget",
      "kv_cache_insufficient", "startup"),
+    # V0's wordings of the same budget (the fourth round's held-out part, training since it was scored)
+    ("INFO 02-26 09:54:05 worker.py:267] model weights take 5.20GiB; non_torch_memory takes 0.03GiB; PyTorch "
+     "activation peak memory takes 1.42GiB; the rest of the memory reserved for KV Cache is -1.05GiB.",
+     "negative_kv_cache_budget", "kv_cache_insufficient", "startup"),
+    ("INFO 02-26 09:54:05 executor_base.py:111] # cuda blocks: 0, # CPU blocks: 4681", "negative_kv_cache_budget",
+     "kv_cache_insufficient", "startup"),
     ("RuntimeError: ('Quantization scheme is not supported for ', 'the current GPU. Min capability: 80. ', "
      "'Current capability: 75.')", "quantization_unsupported_on_gpu", "quantization_unsupported", "load"),
     # logger.exception() prints a KeyError as its bare key
@@ -715,3 +730,157 @@ def test_a_preemption_while_serving_leaves_the_journal_healthy():
                  "mode because there is not enough KV cache space.")
     result = diagnose("\n".join([*SERVING, preempted]))
     assert (result["healthy"], result["cause_class"]) == (True, "healthy")
+
+
+# ----- fifth round: what the fifth round's training entries taught ----------------------------------------
+
+def test_an_exception_with_no_message_is_named_by_its_frames():
+    # a worker's reply that never came: a bare TimeoutError under the shared-memory queue's frames
+    text = "\n".join(["ERROR 08-07 07:04:32 [core.py:588] Traceback (most recent call last):",
+                      'ERROR 08-07 07:04:32 [core.py:588]   File "/v/vllm/v1/engine/core.py", line 1, in run_busy_loop',
+                      "ERROR 08-07 07:04:32 [core.py:588]     self._process_engine_step()",
+                      'ERROR 08-07 07:04:32 [core.py:588]   File "/v/vllm/distributed/device_communicators/'
+                      'shm_broadcast.py", line 469, in acquire_read',
+                      "ERROR 08-07 07:04:32 [core.py:588]     raise TimeoutError",
+                      "ERROR 08-07 07:04:32 [core.py:588] TimeoutError"])
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("runtime", "traceback_frames", "timeout")
+
+
+def test_an_exception_with_a_message_is_not_renamed_by_its_frames():
+    text = "\n".join(["Traceback (most recent call last):",
+                      '  File "/v/vllm/distributed/device_communicators/shm_broadcast.py", line 1, in acquire_read',
+                      "ZorkError: the queue's owner renamed it"])
+    assert diagnose(text)["cause_class"] == "unknown"
+
+
+@pytest.mark.parametrize(("line", "rule", "cause_class", "phase"), [
+    # the CUDA driver API's wording of an OOM (a kernel's repack on the GPU)
+    ("(EngineCore pid=74) ERROR 05-07 00:37:03 [core.py:1136] RuntimeError: CUDA driver error: out of memory",
+     "gpu_out_of_memory", "gpu_oom", "startup"),
+    # a chat template that does not render: the request fails, the server goes on
+    ("ERROR 11-11 21:14:55 serving_chat.py:158] jinja2.exceptions.TemplateSyntaxError: expected token 'end of "
+     "print statement', got 'name'", "request_preprocessing_failed", "request_invalid", "runtime"),
+])
+def test_wordings_from_the_fifth_round(line, rule, cause_class, phase):
+    result = diagnose(line)
+    assert (result["rule"], result["cause_class"], result["phase"]) == (rule, cause_class, phase)
+
+
+@pytest.mark.parametrize(("steps", "phase"), [
+    # V1's engine builds its executor (device init, model load) before it sizes the KV cache
+    ([("vllm/v1/engine/core.py", "__init__"), ("vllm/v1/worker/utils.py", "request_memory")], "load"),
+    ([("vllm/model_executor/layers/quantization/gptq_marlin.py", "process_weights_after_loading")], "load"),
+    ([("vllm/executor/ray_distributed_executor.py", "_init_workers_ray")], "load"),
+    ([("vllm/v1/worker/gpu_worker.py", "initialize_from_config")], "startup"),
+    # a forward pass with no step named: the first forward an engine runs is the memory profile
+    ([("torch/nn/modules/module.py", "_call_impl"), ("vllm/model_executor/models/qwen2.py", "forward")], "startup"),
+])
+def test_steps_of_the_fifth_round(steps, phase):
+    assert diagnose(_frames(*steps) + "\nZorkError: boom")["phase"] == phase
+
+
+def test_a_forward_pass_that_answered_a_request_is_runtime():
+    text = "\n".join([_frames(("vllm/attention/backends/cpu_attn.py", "forward")),
+                      "ModuleNotFoundError: No module named 'intel_extension_for_pytorch'",
+                      'INFO:     127.0.0.1:51088 - "POST /v1/completions HTTP/1.1" 500 Internal Server Error'])
+    assert diagnose(text)["phase"] == "runtime"
+
+
+def test_the_engine_constructor_frame_is_the_load_step():
+    text = "\n".join(['(EngineCore pid=1) ERROR 06-30 13:53:19 [core.py:515] ZorkError: the workers refused',
+                      "(EngineCore pid=1) ERROR 06-30 13:53:19 [core.py:515] EngineCore failed to start.",
+                      '(EngineCore pid=1) ERROR 06-30 13:53:19 [core.py:515]   File "/v/vllm/v1/engine/core.py", '
+                      "line 76, in __init__",
+                      "(EngineCore pid=1) ERROR 06-30 13:53:19 [core.py:515]     self.model_executor = "
+                      "executor_class(vllm_config)"])
+    assert diagnose(text)["phase"] == "load"
+
+
+def test_a_workers_error_reported_through_the_engines_start_frames_keeps_its_familys_phase():
+    # the engine's own start frames (run_engine_core) wrap every step of a start: they do not make an OOM a load error
+    text = "\n".join(["(Worker_TP0 pid=60) ERROR 05-03 00:18:16 [multiproc_executor.py:870] torch.OutOfMemoryError: "
+                      "CUDA out of memory. Tried to allocate 1.19 GiB.",
+                      "(EngineCore pid=51) ERROR 05-03 00:18:17 [core.py:1136] EngineCore failed to start.",
+                      "(EngineCore pid=51) ERROR 05-03 00:18:17 [core.py:1136] Traceback (most recent call last):",
+                      '(EngineCore pid=51) ERROR 05-03 00:18:17 [core.py:1136]   File "/v/vllm/v1/engine/core.py", '
+                      "line 1110, in run_engine_core"])
+    result = diagnose(text)
+    assert (result["phase"], result["cause_class"]) == ("startup", "gpu_oom")
+
+
+def test_a_traceback_cut_while_placing_workers_on_ray_is_a_ray_error():
+    text = _frames(("vllm/v1/executor/abstract.py", "__init__"), ("vllm/v1/executor/ray_executor.py", "_init_executor"),
+                   ("vllm/v1/executor/ray_executor.py", "_init_workers_ray"))
+    result = diagnose(text)
+    assert (result["rule"], result["cause_class"], result["phase"]) == ("traceback_frames", "ray_error", "load")
+
+
+def test_a_ray_actor_that_died_with_nothing_else_to_go_by_died_while_the_engine_was_built():
+    result = diagnose("ERROR 05-06 14:20:15 [core.py:387] ray.exceptions.ActorDiedError: The actor died unexpectedly "
+                      "before finishing this task.")
+    assert (result["rule"], result["cause_class"], result["phase"]) == ("ray_error", "ray_error", "load")
+
+
+@pytest.mark.parametrize(("logger", "phase"), [("serving.py:1007", "runtime"), ("serving_chat.py:250", "runtime"),
+                                               ("api_router.py:72", "runtime"), ("core.py:1007", "unknown")])
+def test_the_api_servers_request_code_logging_an_error_was_serving(logger, phase):
+    line = f"(APIServer pid=11) ERROR 07-15 01:39:25 [{logger}] ZorkError: 2 validation errors for a stream chunk"
+    assert diagnose(line)["phase"] == phase
+
+
+def test_a_table_row_carries_the_parameter_change_it_always_proposes():
+    rule = next(rule for rule in RULES if rule.id == "dtype_unsupported_on_gpu")
+    assert rule.build.__qualname__.startswith("_row.")  # a constant finding is data, not a function
+    result = diagnose("ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0.")
+    assert result["parameter_changes"] == {"dtype": "half"}
+
+
+@pytest.mark.parametrize(("line", "cause_class"), [
+    ("huggingface_hub.errors.HFValidationError: Repo id must use alphanumeric chars or '-', '_', '.', '--' and '..' "
+     "are forbidden, '-' and '.' cannot start or end the name, max length is 96: '/model'.", "weights_missing"),
+    # a hub id that fails validation is still a download problem
+    ("huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': "
+     "'org/team/model'.", "model_download"),
+])
+def test_a_local_path_read_as_a_repository_id_is_a_missing_model_directory(line, cause_class):
+    result = diagnose(line)
+    assert (result["cause_class"], result["phase"]) == (cause_class, "load")
+
+
+def test_a_workers_wrapper_that_names_initialize_cache_names_the_kv_cache_size_check():
+    line = ("(LLMRayActor pid=20770) ERROR 06-28 06:11:45 worker_base.py:145] Error executing method initialize_cache. "
+            "This might cause deadlock in distributed execution.")
+    result = diagnose(line)
+    assert (result["phase"], result["cause_class"]) == ("startup", "kv_cache_insufficient")
+
+
+def test_the_line_that_chains_two_tracebacks_is_not_the_first_error():
+    text = "\n".join(["ERROR 09-12 09:33:06 [core.py:634] ZorkError: the first one",
+                      "ERROR 09-12 09:33:06 [core.py:634] ",
+                      "ERROR 09-12 09:33:06 [core.py:634] The above exception was the direct cause of the following "
+                      "exception:"])
+    assert diagnose(text)["first_error_line"].endswith("ZorkError: the first one")
+    only_chain = ("ERROR 09-12 09:33:06 [core.py:634] The above exception was the direct cause of the following "
+                  "exception:")
+    assert diagnose(only_chain)["rule"] != "unclassified_error"
+
+
+@pytest.mark.parametrize(("steps", "phase"), [
+    # a model's (or a layer's) constructor builds the model while it is loaded
+    ([("vllm/model_executor/models/llama.py", "__init__"), ("vllm/model_executor/layers/linear.py", "__init__")],
+     "load"),
+    # the platform is resolved as vllm is imported
+    ([("vllm/platforms/__init__.py", "__getattr__")], "load"),
+    # the API server waits for its engine core to report ready: the engine-start family
+    ([("vllm/v1/engine/utils.py", "launch_core_engines"), ("vllm/v1/engine/utils.py", "wait_for_engine_startup")],
+     "startup"),
+])
+def test_more_steps_named_by_frames(steps, phase):
+    assert diagnose(_frames(*steps))["phase"] == phase
+
+
+def test_a_v0_worker_failing_in_its_execution_loop_was_serving():
+    line = ("(VllmWorkerProcess pid=7) ERROR 08-05 11:23:09 multiproc_worker_utils.py:226] Exception in worker "
+            "VllmWorkerProcess while processing method start_worker_execution_loop.")
+    assert diagnose(line)["phase"] == "runtime"
