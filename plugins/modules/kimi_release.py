@@ -344,119 +344,158 @@ def run(module):
     result = {"changed": False, "current": current, "previous": current}
     if damaged:
         result["repaired"] = damaged
-
-    if state == "present":
-        files = _normalise_files(p["files"])
-        if p["model_dir"]:
-            p["links"] = {**p["links"], "model": model_link(root, p["model_dir"])}
-        rid = p["release_id"] or derive_release_id(_identity(p["inputs"], files, p["links"]), p["version_label"])
-        validate_id(rid)
-        path = releases_dir(root) / rid
-        result.update(release_id=rid, path=str(path))
-        if (path / RELEASE_FILE).is_file():
-            diffs = _differences(path, files, p["links"])
-            if diffs:
-                raise KimiDeployError(
-                    f"release {rid} already exists with different {', '.join(sorted(diffs))}; releases are "
-                    "immutable. Something changed on disk by hand, or the inputs that name the release do "
-                    "not cover these files. Remove the release directory or change an input."
-                )
-        else:
-            result["changed"] = True
-            result["diff"] = {"before": {"release": None}, "after": {"release": rid}}
-            if not module.check_mode:
-                doc = new_release_doc({**p["metadata"], "id": rid, "created_at": _now(), "activations": [],
-                                       "acceptance": {}}, p["inputs"])
-                _create(root, rid, files, p["links"], doc, p["owner"], p["group"])
-
-    elif state == "active":
-        if p["restore"]:
-            target = serving_target(list_releases(root), current)
-            rid = target.id if target else current
-            result["serving"] = rid if target or _is_accepted(root, current) else None
-            if rid is None:
-                result["release_id"] = None
-                return _finish(module, root, result)
-        elif p["rollback"]:
-            target = rollback_target(list_releases(root), current)
-            if target is None:
-                raise KimiDeployError(
-                    f"no release to roll back to under {releases_dir(root)}: none other than "
-                    f"{current or '(none)'} has served and passed acceptance. Name one with kimi_rollback_to."
-                )
-            rid = target.id
-        elif p["release_id"]:
-            rid = validate_id(p["release_id"])
-        else:
-            raise KimiDeployError("state=active needs release_id or rollback=true")
-        path = releases_dir(root) / rid
-        result.update(release_id=rid, path=str(path))
-        if not (path / RELEASE_FILE).is_file() and not module.check_mode:
-            raise KimiDeployError(f"cannot activate {rid}: {path} is not a complete release")
-        if current != rid:
-            result["changed"] = True
-            result["current"] = rid
-            result["diff"] = {"before": {"current": current}, "after": {"current": rid}}
-            result["activated_at"] = _now()
-            if not module.check_mode:
-                release = load_release(root, rid)
-                doc = dict(release.meta)
-                doc["activations"] = [*release.activations, result["activated_at"]]
-                if p["pending"]:
-                    doc["acceptance"] = {"verdict": PENDING, "recorded_at": result["activated_at"]}
-                write_json_atomic(path / RELEASE_FILE, doc)
-                swap_current(root, rid)
-
-    elif state == "verdict":
-        rid = validate_id(p["release_id"] or current or "")
-        release = load_release(root, rid)
-        result.update(release_id=rid, path=str(releases_dir(root) / rid))
-        old = release.meta.get("acceptance") or {}
-        new = {"verdict": p["verdict"], **p["details"]}
-        if {k: v for k, v in old.items() if k != "recorded_at"} != new:
-            result["changed"] = True
-            result["diff"] = {"before": {"acceptance": old}, "after": {"acceptance": new}}
-            if not module.check_mode:
-                doc = dict(release.meta)
-                doc["acceptance"] = {**new, "recorded_at": _now()}
-                write_json_atomic(releases_dir(root) / rid / RELEASE_FILE, doc)
-
-    elif state == "recorded":
-        rid = validate_id(p["release_id"] or current or "")
-        release = load_release(root, rid)
-        result.update(release_id=rid, path=str(releases_dir(root) / rid))
-        rows = list(release.meta.get("ledger") or [])
-        attempt = p["record"].get("attempt_id")
-        if not (attempt and any(r.get("attempt_id") == attempt for r in rows)):
-            result["changed"] = True
-            if not module.check_mode:
-                doc = dict(release.meta)
-                doc["ledger"] = [*rows, p["record"]]
-                write_json_atomic(releases_dir(root) / rid / RELEASE_FILE, doc)
-
-    elif state == "pruned":
-        doomed = to_prune(list_releases(root), current, p["keep"])
-        result["pruned"] = [r.id for r in doomed]
-        on_disk = [d.name for d in releases_dir(root).iterdir()] if releases_dir(root).is_dir() else []
-        remaining = set(on_disk) - set(result["pruned"])
-        collect = collectable_shared(root, remaining) if p["collect_unused"] else []
-        result["collected"] = [f"{SHARED_DIR}/{kind}/{name}" for kind, name in collect]
-        if doomed or collect:
-            result["changed"] = True
-            result["diff"] = {"before": {"releases": [r.id for r in list_releases(root)],
-                                         "shared": result["collected"]},
-                              "after": {"releases": [r.id for r in list_releases(root) if r not in doomed],
-                                        "shared": []}}
-            if not module.check_mode:
-                for r in doomed:
-                    shutil.rmtree(releases_dir(root) / r.id)
-                for kind, name in collect:
-                    shutil.rmtree(root / SHARED_DIR / kind / name)
-                    progress = root / SHARED_DIR / kind / f"{name}.progress.json"
-                    if progress.is_file():
-                        progress.unlink()
-
+    change = _STATE_CHANGES.get(state)  # query changes nothing: it only reports
+    if change is not None:
+        change(module, root, current, result)
     return _finish(module, root, result)
+
+
+def _make_present(module, root, current, result):
+    """Create the release the inputs name, unless it exists; an existing one must match (releases are immutable)."""
+    p = module.params
+    files = _normalise_files(p["files"])
+    if p["model_dir"]:
+        p["links"] = {**p["links"], "model": model_link(root, p["model_dir"])}
+    rid = p["release_id"] or derive_release_id(_identity(p["inputs"], files, p["links"]), p["version_label"])
+    validate_id(rid)
+    path = releases_dir(root) / rid
+    result.update(release_id=rid, path=str(path))
+    if (path / RELEASE_FILE).is_file():
+        diffs = _differences(path, files, p["links"])
+        if diffs:
+            raise KimiDeployError(
+                f"release {rid} already exists with different {', '.join(sorted(diffs))}; releases are "
+                "immutable. Something changed on disk by hand, or the inputs that name the release do "
+                "not cover these files. Remove the release directory or change an input."
+            )
+        return
+    result["changed"] = True
+    result["diff"] = {"before": {"release": None}, "after": {"release": rid}}
+    if not module.check_mode:
+        doc = new_release_doc({**p["metadata"], "id": rid, "created_at": _now(), "activations": [],
+                               "acceptance": {}}, p["inputs"])
+        _create(root, rid, files, p["links"], doc, p["owner"], p["group"])
+
+
+def _release_to_activate(module, root, current, result):
+    """The release ``state=active`` points current at: the one restore or rollback finds, or the one named.
+    None when restore finds nothing to serve (then nothing is activated)."""
+    p = module.params
+    if p["restore"]:
+        target = serving_target(list_releases(root), current)
+        rid = target.id if target else current
+        result["serving"] = rid if target or _is_accepted(root, current) else None
+        return rid
+    if p["rollback"]:
+        target = rollback_target(list_releases(root), current)
+        if target is None:
+            raise KimiDeployError(
+                f"no release to roll back to under {releases_dir(root)}: none other than "
+                f"{current or '(none)'} has served and passed acceptance. Name one with kimi_rollback_to."
+            )
+        return target.id
+    if p["release_id"]:
+        return validate_id(p["release_id"])
+    raise KimiDeployError("state=active needs release_id or rollback=true")
+
+
+def _make_active(module, root, current, result):
+    """Point current at the release, recording the activation (and a pending verdict when asked) in it."""
+    rid = _release_to_activate(module, root, current, result)
+    if rid is None:
+        result["release_id"] = None
+        return
+    path = releases_dir(root) / rid
+    result.update(release_id=rid, path=str(path))
+    if not (path / RELEASE_FILE).is_file() and not module.check_mode:
+        raise KimiDeployError(f"cannot activate {rid}: {path} is not a complete release")
+    if current == rid:
+        return
+    result["changed"] = True
+    result["current"] = rid
+    result["diff"] = {"before": {"current": current}, "after": {"current": rid}}
+    result["activated_at"] = _now()
+    if not module.check_mode:
+        release = load_release(root, rid)
+        doc = dict(release.meta)
+        doc["activations"] = [*release.activations, result["activated_at"]]
+        if module.params["pending"]:
+            doc["acceptance"] = {"verdict": PENDING, "recorded_at": result["activated_at"]}
+        write_json_atomic(path / RELEASE_FILE, doc)
+        swap_current(root, rid)
+
+
+def _named_release(module, root, current, result):
+    """The release a verdict or a record is written to: the one named, else current."""
+    rid = validate_id(module.params["release_id"] or current or "")
+    result.update(release_id=rid, path=str(releases_dir(root) / rid))
+    return load_release(root, rid)
+
+
+def _record_verdict(module, root, current, result):
+    p = module.params
+    release = _named_release(module, root, current, result)
+    old = release.meta.get("acceptance") or {}
+    new = {"verdict": p["verdict"], **p["details"]}
+    if {k: v for k, v in old.items() if k != "recorded_at"} == new:
+        return
+    result["changed"] = True
+    result["diff"] = {"before": {"acceptance": old}, "after": {"acceptance": new}}
+    if not module.check_mode:
+        doc = dict(release.meta)
+        doc["acceptance"] = {**new, "recorded_at": _now()}
+        write_json_atomic(releases_dir(root) / release.id / RELEASE_FILE, doc)
+
+
+def _record_ledger_row(module, root, current, result):
+    """Append the ledger row to the release, once per attempt id."""
+    record = module.params["record"]
+    release = _named_release(module, root, current, result)
+    rows = list(release.meta.get("ledger") or [])
+    attempt = record.get("attempt_id")
+    if attempt and any(r.get("attempt_id") == attempt for r in rows):
+        return
+    result["changed"] = True
+    if not module.check_mode:
+        doc = dict(release.meta)
+        doc["ledger"] = [*rows, record]
+        write_json_atomic(releases_dir(root) / release.id / RELEASE_FILE, doc)
+
+
+def _prune(module, root, current, result):
+    """Remove the releases beyond ``keep`` and, when asked, the shared downloads no remaining release uses."""
+    p = module.params
+    doomed = to_prune(list_releases(root), current, p["keep"])
+    result["pruned"] = [r.id for r in doomed]
+    on_disk = [d.name for d in releases_dir(root).iterdir()] if releases_dir(root).is_dir() else []
+    remaining = set(on_disk) - set(result["pruned"])
+    collect = collectable_shared(root, remaining) if p["collect_unused"] else []
+    result["collected"] = [f"{SHARED_DIR}/{kind}/{name}" for kind, name in collect]
+    if not (doomed or collect):
+        return
+    result["changed"] = True
+    result["diff"] = {"before": {"releases": [r.id for r in list_releases(root)],
+                                 "shared": result["collected"]},
+                      "after": {"releases": [r.id for r in list_releases(root) if r not in doomed],
+                                "shared": []}}
+    if not module.check_mode:
+        for r in doomed:
+            shutil.rmtree(releases_dir(root) / r.id)
+        for kind, name in collect:
+            shutil.rmtree(root / SHARED_DIR / kind / name)
+            progress = root / SHARED_DIR / kind / f"{name}.progress.json"
+            if progress.is_file():
+                progress.unlink()
+
+
+# What each state changes, filling ``result``; state=query has none.
+_STATE_CHANGES = {
+    "present": _make_present,
+    "active": _make_active,
+    "verdict": _record_verdict,
+    "recorded": _record_ledger_row,
+    "pruned": _prune,
+}
 
 
 def _is_accepted(root, rid):

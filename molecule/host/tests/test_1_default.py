@@ -1,9 +1,5 @@
 """default: converge, idempotence (changed=0), then what is on the host."""
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "shared"))
 from kimi_molecule import (
     ROOT,
     SERVED,

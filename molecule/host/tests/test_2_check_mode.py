@@ -1,9 +1,5 @@
 """check_mode: on a converged host, deploy.yml --check --diff reports no change and touches nothing."""
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "shared"))
 from kimi_molecule import current_release, main_pid, recap, run_playbook, unit_property
 
 

@@ -4,11 +4,8 @@ rollback.yml again -> r2; then a release whose smoke check fails -> r2 serves ag
 The steps build on each other and run in file order.
 """
 
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "shared"))
 from kimi_molecule import (
     ROOT,
     api,

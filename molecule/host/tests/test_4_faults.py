@@ -13,8 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "shared"))
 from kimi_molecule import (
     REPO,
     ROOT,

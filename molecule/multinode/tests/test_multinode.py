@@ -10,13 +10,9 @@ nodes, and a rollback that brings both back to the first.
 import hashlib
 import json
 import re
-import sys
 import time
-from pathlib import Path
 
 import testinfra
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "shared"))
 from kimi_molecule import (
     ROOT,
     SERVED,

@@ -2164,35 +2164,61 @@ def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any],
     if serving_engine and not failures and (clients or outcome.client_errors):
         return _healthy(run, lines, clients, outcome)
     best = _best(failures) or (None if serving_engine else _best(clients))
-    unknown_above = (first_error is not None and not _WRAPPER_ANY.search(first_error.message)
-                     and (best is None or first_error.index < best.line.index)
-                     and not (serving_engine and first_error.index < run.serving))
     if best is None:
-        if first_error is not None and not (serving_engine and clients):
-            return _unclassified(run, lines, first_error, "unknown", [], outcome)
-        if serving_engine:
-            return None
-        return _truncated_traceback(run, lines, outcome)
+        return _no_rule_matched(run, lines, first_error, bool(clients), outcome)
+    return _diagnose_match(run, lines, params, best, first_error, outcome)
+
+
+def _no_rule_matched(run: _Run, lines: list[Line], first_error: Line | None, client_matched: bool,
+                     outcome: _Outcome) -> dict[str, Any] | None:
+    """No failure rule matched: an error no rule knows, nothing at all while serving, or a cut traceback."""
+    serving_engine = run.serving is not None
+    if first_error is not None and not (serving_engine and client_matched):
+        return _unclassified(run, lines, first_error, "unknown", [], outcome)
+    if serving_engine:
+        return None
+    return _truncated_traceback(run, lines, outcome)
+
+
+def _diagnose_match(run: _Run, lines: list[Line], params: dict[str, Any], best: _Match, first_error: Line | None,
+                    outcome: _Outcome) -> dict[str, Any]:
+    """The diagnosis from the rule that matched best (a wrapper rule gives way to what it wraps)."""
     rule, line = best.rule, best.line
+    unknown_above = (first_error is not None and not _WRAPPER_ANY.search(first_error.message)
+                     and first_error.index < line.index
+                     and not (run.serving is not None and first_error.index < run.serving))
     if rule.tier == 4 and unknown_above:
         # Only a wrapper matched, and a real error no rule knows sits above it: report that line.
         return _unclassified(run, lines, first_error, rule.default_phase, [line], outcome)
     phase = rule.phase or _phase_of(run, lines, line, rule.default_phase)
     if run.serving is not None and line.index > run.serving and not rule.before_serving:
         phase = "runtime"
-    cls = rule.cls
     if rule.tier == 4:
-        risk = _promoted(outcome.risks, line.index)
-        if risk is not None:
-            return _result(phase, _risk_finding(risk, line.message.strip()[:200]), risk["rule"], risk["explains"],
-                           _evidence(lines, [line]), first_error, outcome)
-        named = _frame_cause(_frame_text(lines, line.index))
-        if named is not None:
-            return _result(phase, named[1], "traceback_frames", named[0], _evidence(lines, [line]), first_error,
-                           outcome)
+        unwrapped = _what_a_wrapper_wraps(run, lines, line, phase, first_error, outcome)
+        if unwrapped is not None:
+            return unwrapped
     finding = rule.build(_Hit(match=best.match, line=line, lines=lines, run=run, params=params, phase=phase))
     if rule.tier == 3 and unknown_above:
         finding.steps.insert(0, f"Read the first error line, above it: {first_error.message.strip()[:300]}")
+    return _result(phase, finding, rule.id, rule.cls, _evidence(lines, _decisive_lines(run, lines, rule, line)),
+                   first_error, outcome)
+
+
+def _what_a_wrapper_wraps(run: _Run, lines: list[Line], line: Line, phase: str, first_error: Line | None,
+                          outcome: _Outcome) -> dict[str, Any] | None:
+    """A wrapper line's cause from a warning logged before it, or from the traceback frames above it."""
+    risk = _promoted(outcome.risks, line.index)
+    if risk is not None:
+        return _result(phase, _risk_finding(risk, line.message.strip()[:200]), risk["rule"], risk["explains"],
+                       _evidence(lines, [line]), first_error, outcome)
+    named = _frame_cause(_frame_text(lines, line.index))
+    if named is not None:
+        return _result(phase, named[1], "traceback_frames", named[0], _evidence(lines, [line]), first_error, outcome)
+    return None
+
+
+def _decisive_lines(run: _Run, lines: list[Line], rule: Rule, line: Line) -> list[Line]:
+    """The matched line, the first line each of the rule's hints finds, and the serving line when it came after."""
     decisive = [line]
     for hint in rule.hints:
         hinted = next((ln for ln in run.lines if hint.search(ln.message)), None)
@@ -2200,7 +2226,7 @@ def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any],
             decisive.append(hinted)
     if run.serving is not None and line.index > run.serving:
         decisive.append(lines[run.serving])
-    return _result(phase, finding, rule.id, cls, _evidence(lines, decisive), first_error, outcome)
+    return decisive
 
 
 # Risks that, logged while serving, say the engine stalls (a worker does not answer the shared-memory queue).

@@ -238,6 +238,16 @@ class Fleet:
                 "replicas_per_node": self.replicas_per_node}
 
 
+@dataclass(frozen=True)
+class _SearchOutcome:
+    """What the GPU layout search found: the cheapest fleet of replicas (None when no layout fits a request), the
+    refused layout nearest to fitting within the inventory, and how many layouts were evaluated."""
+
+    closest: Evaluation | None
+    fleet: Fleet | None
+    evaluated: int
+
+
 # --- the planner ----------------------------------------------------------------------------------
 
 class Planner:
@@ -360,17 +370,31 @@ class Planner:
         node, gpus_per_node = self._gpu_group()
         arch = node.architecture
         kv_dtype, dtype_problems = self._kv_dtype(arch)
-        problems = problems + dtype_problems
+        problems = problems + dtype_problems + self._composition_problems()
+        self._warn_of_gpus_in_use()
+        search = self._search_layouts(node, gpus_per_node, arch, kv_dtype)
+        fits, selected, suggestion, refusal = self._gpu_verdict(search, node, gpus_per_node)
+        return self._result("cuda", fits and not problems, problems + refusal, selected, suggestion, arch, kv_dtype,
+                            search.evaluated, fleet=search.fleet)
+
+    def _composition_problems(self) -> list[str]:
+        """Options vLLM accepts one at a time but not together."""
         if self.options.speculative_config and self.options.pipeline_parallel_size and \
                 self.options.pipeline_parallel_size > 1:
-            problems.append("speculative decoding does not compose with pipeline parallelism (vllm#50098); "
-                            "drop speculative_config or pipeline_parallel_size")
+            return ["speculative decoding does not compose with pipeline parallelism (vllm#50098); "
+                    "drop speculative_config or pipeline_parallel_size"]
+        return []
+
+    def _warn_of_gpus_in_use(self) -> None:
         for gpu_node in self.nodes:
             free = gpu_node.gpu_memory_bytes - gpu_node.gpu_used_bytes
             if gpu_node.gpu_used_bytes and free < DEFAULT_GPU_MEMORY_UTILIZATION * gpu_node.gpu_memory_bytes:
                 self.warnings.append(f"{gpu_node.name}: a GPU has {gib(gpu_node.gpu_used_bytes)} GiB in use now; "
                                      "vLLM refuses to start unless the planned share is free (stop the old "
                                      "instance first)")
+
+    def _search_layouts(self, node: NodeFacts, gpus_per_node: int, arch: str, kv_dtype: str) -> _SearchOutcome:
+        """Evaluate the candidate layouts, smallest first, until a deeper one cannot beat the fleet found."""
         inventory_nodes = len(self.nodes)
         search_nodes = max(inventory_nodes, self.options.max_suggested_nodes)
         backend, start_block = self._attention_backend(arch)
@@ -401,26 +425,26 @@ class Planner:
                 fleet = candidate
         if fleet is None and thin is not None:
             fleet = self._fleet(thin, gpus_per_node)  # nothing holds a request per GPU: copies of the first that fits
-        reasons = list(problems)
-        suggestion: Evaluation | None = None
+        return _SearchOutcome(closest=closest, fleet=fleet, evaluated=evaluated)
+
+    def _gpu_verdict(self, search: _SearchOutcome, node: NodeFacts,
+                     gpus_per_node: int) -> tuple[bool, Evaluation, Evaluation | None, list[str]]:
+        """(whether the fleet fits the inventory, the layout to report, a bigger one that fits, why it does not)."""
+        inventory_nodes = len(self.nodes)
+        fleet, closest = search.fleet, search.closest
         if fleet is None:
-            selected = closest
-            if selected is None:
+            if closest is None:
                 raise KimiDeployError("no layout could be formed from these nodes and overrides (check "
                                       "tensor_parallel_size / pipeline_parallel_size against the GPUs per node)")
-            reasons.append(self._refusal(selected, None, node, gpus_per_node))
-            fits = False
-        else:
-            replica_here = fleet.replica.layout.nnodes <= inventory_nodes
-            fits = replica_here and fleet.nodes_needed <= inventory_nodes
-            selected = fleet.replica if replica_here or closest is None else closest
-            if not fits and fleet.replicas_needed == 1:  # one replica holds it, on more nodes than there are
-                suggestion = fleet.replica
-                reasons.append(self._refusal(selected, suggestion, node, gpus_per_node))
-            elif not fits:
-                reasons.append(self._fleet_refusal(fleet, node, gpus_per_node))
-        return self._result("cuda", fits and not problems, reasons, selected, suggestion, arch, kv_dtype,
-                            evaluated, fleet=fleet)
+            return False, closest, None, [self._refusal(closest, None, node, gpus_per_node)]
+        replica_here = fleet.replica.layout.nnodes <= inventory_nodes
+        fits = replica_here and fleet.nodes_needed <= inventory_nodes
+        selected = fleet.replica if replica_here or closest is None else closest
+        if fits:
+            return True, selected, None, []
+        if fleet.replicas_needed == 1:  # one replica holds it, on more nodes than there are
+            return False, selected, fleet.replica, [self._refusal(selected, fleet.replica, node, gpus_per_node)]
+        return False, selected, None, [self._fleet_refusal(fleet, node, gpus_per_node)]
 
     def _replica_worthy(self, ev: Evaluation) -> bool:
         """A replica holds the whole target, or at least one full-length request per GPU it takes. A smaller

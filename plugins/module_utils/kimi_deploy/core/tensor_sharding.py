@@ -124,16 +124,26 @@ def classify_tensor(name: str, profile: ModelProfile, layer: int | None = None) 
     short = _strip_prefix(name)
     match = _LAYER.search(short)
     if match is None:
-        if "embed_tokens" in short or short.startswith("wte") or short.startswith("tok_embeddings"):
-            return Placement(VOCAB, FIRST), True
-        if short.startswith("lm_head") or short.startswith("output."):
-            return Placement(VOCAB, LAST), True
-        recognised = bool(_REPLICATED_MODULES.search("." + short))
-        return Placement(REPLICATED, LAST), recognised
+        return _classify_outside_layers(short)
     index = int(match.group(1)) if layer is None else layer
-    rest = "." + match.group(2)
     if index >= profile.num_layers:
         return Placement(SKIPPED, index), True
+    return _classify_in_layer("." + match.group(2), index, profile)
+
+
+def _classify_outside_layers(short: str) -> tuple[Placement, bool]:
+    """Embeddings sit on the first pipeline stage, the LM head and the final norm on the last."""
+    if "embed_tokens" in short or short.startswith("wte") or short.startswith("tok_embeddings"):
+        return Placement(VOCAB, FIRST), True
+    if short.startswith("lm_head") or short.startswith("output."):
+        return Placement(VOCAB, LAST), True
+    recognised = bool(_REPLICATED_MODULES.search("." + short))
+    return Placement(REPLICATED, LAST), recognised
+
+
+def _classify_in_layer(rest: str, index: int, profile: ModelProfile) -> tuple[Placement, bool]:  # noqa: PLR0911 - ordered rule table
+    """A tensor inside a decoder layer. The first rule that matches wins (``shared_expert_gate`` is the router,
+    not a shared expert), so the rules stay one flat list, one return per tensor kind."""
     if _EXPERT.search(rest) and "shared_expert" not in rest:
         return Placement(EXPERT, index), True
     if _ROUTER.search(rest):

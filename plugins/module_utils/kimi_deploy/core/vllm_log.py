@@ -165,6 +165,78 @@ def raw_figures(text: str) -> dict[str, float]:
     return out
 
 
+# An item as read from the log: (bytes, where the figure came from).
+_Reading = tuple[int, str]
+
+
+def _logged(raw: dict[str, float], fact: str, source: str) -> _Reading | None:
+    return (_bytes(raw[fact]), source) if fact in raw else None
+
+
+def _first_logged(raw: dict[str, float], choices: tuple[tuple[str, str], ...]) -> _Reading | None:
+    """The first ``(fact, source)`` of ``choices`` the log holds."""
+    return next((_logged(raw, fact, source) for fact, source in choices if fact in raw), None)
+
+
+def _cudagraph_reserve(raw: dict[str, float], estimate_applied: bool) -> _Reading | None:
+    if "cudagraph_estimate" in raw:
+        if estimate_applied:
+            return _bytes(raw["cudagraph_estimate"]), "logged: estimated CUDA graph memory"
+        return 0, ("logged: CUDA graph estimate disabled (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0), nothing "
+                   "subtracted")
+    if "kv_available" in raw and any(key in raw for key in NON_KV_KEYS):
+        return 0, "logged: no CUDA graph estimate in this version, nothing subtracted"
+    return None
+
+
+def _non_torch_reserve(raw: dict[str, float], weights: _Reading | None) -> _Reading | None:
+    logged = _first_logged(raw, (("non_torch_profile", "logged (profile): non-torch memory"),
+                                 ("non_torch_usage", "logged: actual usage for non-torch memory")))
+    if logged is not None:
+        return logged
+    consumed = raw.get("consumed_profile", raw.get("consumed"))
+    if consumed is not None and weights is not None:
+        return _bytes(consumed) - weights[0], "logged: consumed memory (weights + non-torch) - weights"
+    return None
+
+
+def _activation_reserve(raw: dict[str, float], estimate_applied: bool) -> _Reading | None:
+    if "non_kv_profile" in raw and "consumed_profile" in raw:
+        # 0.32: non_kv = consumed + transient peak headroom; the headroom is the activation reserve.
+        return (_bytes(raw["non_kv_profile"]) - _bytes(raw["consumed_profile"]),
+                "logged (profile): total non KV cache memory - total consumed")
+    if "torch_peak_profile" in raw:
+        return _logged(raw, "torch_peak_profile", "logged (profile): torch peak memory increase")
+    if "peak_activation" in raw:
+        # 0.32 prints peak activation = transient headroom + the CUDA-graph estimate it applied.
+        peak = _bytes(raw["peak_activation"])
+        if "consumed" in raw and estimate_applied:
+            return peak - _bytes(raw["cudagraph_estimate"]), "logged: peak activation - estimated CUDA graph memory"
+        return peak, "logged: peak activation"
+    return None
+
+
+def _derive_the_missing_term(items: dict[str, int], how: dict[str, str]) -> None:
+    """One term of vLLM's identity missing and the rest logged: the identity gives it."""
+    terms = ("requested_bytes", "weights_bytes", *RESERVE_ITEMS, "kv_budget_bytes")
+    missing = [t for t in terms if t not in items]
+    if len(missing) == 1 and missing[0] != "kv_budget_bytes" and missing[0] != "requested_bytes":
+        others = sum(items[t] for t in (*RESERVE_ITEMS, "weights_bytes") if t in items)
+        items[missing[0]] = items["requested_bytes"] - items["kv_budget_bytes"] - others
+        how[missing[0]] = "derived: requested - KV budget - the other logged items"
+
+
+def _not_measured(items: dict[str, int], skipped: bool) -> dict[str, str]:
+    not_measured = dict(NEVER_LOGGED)
+    for item in MEMORY_ITEMS:
+        if item not in items:
+            not_measured[item] = ("vLLM skipped memory profiling on this start (--kv-cache-memory-bytes or its "
+                                  "startup plan): nothing was measured" if skipped and item in RESERVE_ITEMS
+                                  else "not in this log (start with VLLM_LOGGING_LEVEL=DEBUG for the profile's "
+                                       "breakdown)")
+    return not_measured
+
+
 def memory_profile(text: str) -> dict[str, Any]:
     """What one start measured, per item, in bytes, with where each figure came from.
 
@@ -180,75 +252,26 @@ def memory_profile(text: str) -> dict[str, Any]:
     """
     text = text or ""
     raw = raw_figures(text)
-    items: dict[str, int] = {}
-    how: dict[str, str] = {}
     skipped = bool(_PROFILE_SKIPPED.search(text)) or "kv_explicit" in raw
-
-    def put(item: str, gib: float, source: str) -> None:
-        items[item] = _bytes(gib)
-        how[item] = source
-
-    if "requested" in raw:
-        put("requested_bytes", raw["requested"], "logged: requested memory (total x gpu_memory_utilization)")
-    for key, source in (("weights_profile", "logged (profile): weights memory"),
-                        ("weights_loaded", "logged: model loading took"),
-                        ("weights_usage", "logged: actual usage for weight")):
-        if key in raw:
-            put("weights_bytes", raw[key], source)
-            break
-    if "kv_available" in raw:
-        put("kv_budget_bytes", raw["kv_available"], "logged: available KV cache memory")
-    elif "kv_explicit" in raw:
-        put("kv_budget_bytes", raw["kv_explicit"], "given: --kv-cache-memory-bytes (profiling skipped)")
-
-    estimate_applied = "cudagraph_estimate" in raw and not _ESTIMATE_DISABLED.search(text)
+    weights = _first_logged(raw, (("weights_profile", "logged (profile): weights memory"),
+                                  ("weights_loaded", "logged: model loading took"),
+                                  ("weights_usage", "logged: actual usage for weight")))
+    readings = {
+        "requested_bytes": _logged(raw, "requested", "logged: requested memory (total x gpu_memory_utilization)"),
+        "weights_bytes": weights,
+        "kv_budget_bytes": _first_logged(raw, (
+            ("kv_available", "logged: available KV cache memory"),
+            ("kv_explicit", "given: --kv-cache-memory-bytes (profiling skipped)"))),
+    }
     if not skipped:
-        if "cudagraph_estimate" in raw:
-            put("cudagraph_reserve_bytes", raw["cudagraph_estimate"] if estimate_applied else 0.0,
-                "logged: estimated CUDA graph memory" if estimate_applied
-                else "logged: CUDA graph estimate disabled (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0), nothing "
-                     "subtracted")
-        elif "kv_available" in raw and any(key in raw for key in NON_KV_KEYS):
-            put("cudagraph_reserve_bytes", 0.0, "logged: no CUDA graph estimate in this version, nothing subtracted")
-        weights = raw.get("weights_profile", raw.get("weights_loaded", raw.get("weights_usage")))
-        consumed = raw.get("consumed_profile", raw.get("consumed"))
-        if "non_torch_profile" in raw:
-            put("non_torch_reserve_bytes", raw["non_torch_profile"], "logged (profile): non-torch memory")
-        elif "non_torch_usage" in raw:
-            put("non_torch_reserve_bytes", raw["non_torch_usage"], "logged: actual usage for non-torch memory")
-        elif consumed is not None and weights is not None:
-            items["non_torch_reserve_bytes"] = _bytes(consumed) - _bytes(weights)
-            how["non_torch_reserve_bytes"] = "logged: consumed memory (weights + non-torch) - weights"
-        if "non_kv_profile" in raw and consumed is not None and "consumed_profile" in raw:
-            # 0.32: non_kv = consumed + transient peak headroom; the headroom is the activation reserve.
-            items["activation_reserve_bytes"] = _bytes(raw["non_kv_profile"]) - _bytes(consumed)
-            how["activation_reserve_bytes"] = "logged (profile): total non KV cache memory - total consumed"
-        elif "torch_peak_profile" in raw:
-            put("activation_reserve_bytes", raw["torch_peak_profile"], "logged (profile): torch peak memory increase")
-        elif "peak_activation" in raw:
-            # 0.32 prints peak activation = transient headroom + the CUDA-graph estimate it applied.
-            peak = _bytes(raw["peak_activation"])
-            if "consumed" in raw and estimate_applied:
-                peak -= _bytes(raw["cudagraph_estimate"])
-                how["activation_reserve_bytes"] = "logged: peak activation - estimated CUDA graph memory"
-            else:
-                how["activation_reserve_bytes"] = "logged: peak activation"
-            items["activation_reserve_bytes"] = peak
-        # One term missing and the rest logged: vLLM's identity gives it.
-        terms = ("requested_bytes", "weights_bytes", *RESERVE_ITEMS, "kv_budget_bytes")
-        missing = [t for t in terms if t not in items]
-        if len(missing) == 1 and missing[0] != "kv_budget_bytes" and missing[0] != "requested_bytes":
-            others = sum(items[t] for t in (*RESERVE_ITEMS, "weights_bytes") if t in items)
-            items[missing[0]] = items["requested_bytes"] - items["kv_budget_bytes"] - others
-            how[missing[0]] = "derived: requested - KV budget - the other logged items"
-
-    not_measured = dict(NEVER_LOGGED)
-    for item in MEMORY_ITEMS:
-        if item not in items:
-            not_measured[item] = ("vLLM skipped memory profiling on this start (--kv-cache-memory-bytes or its "
-                                  "startup plan): nothing was measured" if skipped and item in RESERVE_ITEMS
-                                  else "not in this log (start with VLLM_LOGGING_LEVEL=DEBUG for the profile's "
-                                       "breakdown)")
+        estimate_applied = "cudagraph_estimate" in raw and not _ESTIMATE_DISABLED.search(text)
+        readings["cudagraph_reserve_bytes"] = _cudagraph_reserve(raw, estimate_applied)
+        readings["non_torch_reserve_bytes"] = _non_torch_reserve(raw, weights)
+        readings["activation_reserve_bytes"] = _activation_reserve(raw, estimate_applied)
+    items = {item: reading[0] for item, reading in readings.items() if reading is not None}
+    how = {item: reading[1] for item, reading in readings.items() if reading is not None}
+    if not skipped:
+        _derive_the_missing_term(items, how)
     util = _UTIL.findall(text)
     utilization = next((float(v) for v in util[-1] if v), None) if util else None
     actual = raw.get("cudagraph_actual")
@@ -256,7 +279,7 @@ def memory_profile(text: str) -> dict[str, Any]:
     return {
         "items": items,
         "from": how,
-        "not_measured": not_measured,
+        "not_measured": _not_measured(items, skipped),
         "kv_tokens": kv_cache_tokens(text),
         "gpu_blocks": gpu_blocks(text),
         "vllm_version": vllm_version(text),
