@@ -55,7 +55,8 @@ STUBS: dict[str, dict[str, list]] = {
     "kimi_weights": {"main": []},
     "kimi_plan": {"main": [_facts(kimi_plan_result={"max_num_seqs": 4})]},
     "kimi_release": {
-        "recover": [_step("prepare")],
+        # recover.yml exports whether the flow restarts the last accepted release (not here: nothing was interrupted)
+        "recover": [_step("prepare"), _facts(kimi_release_recovery={"restart": False, "service": {}})],
         "main": [_facts(kimi_release_id="r2", kimi_release_previous="r1", kimi_release_accepted=False)],
         "replica": [],
         "activate": [_step("activate"), _fail("activate"),
