@@ -94,9 +94,10 @@ def test_a_failed_candidate_is_rejected_and_the_flow_restarts_the_accepted_relea
     switch = run_module(kimi_release, {"root": str(root), "state": "active", "release_id": failed, "pending": True})
     # kimi_deploy's restore.yml without the diagnosis and the front door: restore, restart, Ray (not multi-node)
     tasks = _flow_tasks("restore", {"kimi_release", "kimi_vllm", "kimi_ray"})
-    assert [t["name"] for t in tasks][-3:] == ["Restore the last accepted release",
-                                                "Restart the last accepted release and wait until it serves again",
-                                                "Stop Ray too when no release was ever accepted (multi-node)"]
+    assert [t["name"] for t in tasks][-3:] == [
+        "Restore the last accepted release",
+        "Restart the last accepted release and wait until it serves again",
+        "Stop Ray too when no release was ever accepted (multi-node)"]
     rc, out = _run(tmp_path, root, tasks[-3:], kimi_release_id=failed, kimi_release_switch=switch,
                    kimi_release_accepted=False)
     assert rc == 0, out[-4000:]

@@ -79,13 +79,13 @@ def test_a_leaf_calling_another_role_is_found_in_blocks_and_meta(tmp_path):
     nested = [{"name": "Outer", "block": [{"name": "Start it", "ansible.builtin.include_role": {
         "name": "kimi.deploy.kimi_b", "tasks_from": "start.yml"}}]}]
     _role(tmp_path, "kimi_a", nested, deps=[{"role": "kimi.deploy.kimi"}, {"role": "kimi.deploy.kimi_c"}])
-    _role(tmp_path, "kimi_b", [{"name": "Own file", "ansible.builtin.import_role": {"name": "kimi_b",
-                                                                                      "tasks_from": "x.yml"}}])
+    own_file = {"name": "Own file", "ansible.builtin.import_role": {"name": "kimi_b", "tasks_from": "x.yml"}}
+    _role(tmp_path, "kimi_b", [own_file])
     _role(tmp_path, "kimi_deploy", [{"name": "Compose", "ansible.builtin.import_role": {"name": "kimi.deploy.kimi_a"}}])
     assert leaf_calls(tmp_path) == ["roles/kimi_a/tasks/main.yml: 'Start it' -> kimi_b",
                                     "roles/kimi_a/meta/main.yml: 'meta dependency' -> kimi_c"]
-    assert leaf_calls(tmp_path, allowed={("kimi_a", "tasks/main.yml", "kimi_b"), ("kimi_a", "meta/main.yml",
-                                                                                   "kimi_c")}) == []
+    allowed = {("kimi_a", "tasks/main.yml", "kimi_b"), ("kimi_a", "meta/main.yml", "kimi_c")}
+    assert leaf_calls(tmp_path, allowed=allowed) == []
 
 
 def test_only_the_flow_roles_call_other_roles():

@@ -44,8 +44,8 @@ def _answer_with(monkeypatch, recorded: str) -> list[list[str]]:
     ("inactive", "", "inactive"),  # a stopped unit shows no InvocationID
     ("not_found", "", "inactive"),
 ])
-def test_returns_the_units_invocation_from_the_one_systemctl_show(monkeypatch, deploy_root, recorded, invocation,
-                                                                    active):
+def test_returns_the_units_invocation_from_the_one_systemctl_show(
+        monkeypatch, deploy_root, recorded, invocation, active):
     calls = _answer_with(monkeypatch, recorded)
     result = run_module(kimi_vllm_state, deploy_root, check_mode=True)
     assert not result.get("failed") and result["changed"] is False, result
