@@ -62,7 +62,9 @@ lines:
 """
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
 from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.vllm_log import memory_profile
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.systemd_unit import show_unit
 
 
 def main():
@@ -74,8 +76,10 @@ def main():
     text = module.params["text"]
     if text is None:
         unit = module.params["unit"]
-        rc, out, err = module.run_command(["systemctl", "show", "-p", "InvocationID", "--value", f"{unit}.service"])
-        invocation = out.strip() if rc == 0 else ""
+        try:
+            invocation = show_unit(module.run_command, f"{unit}.service", ("InvocationID",)).get("InvocationID", "")
+        except KimiDeployError:
+            invocation = ""  # systemd could not be asked: no start to read, as for a unit that never ran
         text = ""
         if invocation:
             rc, text, err = module.run_command(["journalctl", "-o", "cat", "--no-pager",

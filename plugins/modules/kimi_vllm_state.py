@@ -12,6 +12,8 @@ description:
   - The unit file (systemd's C(NeedDaemonReload)), the release the main process runs (from its
     command line) against C(<root>/current), and C(KIMI_SECRETS_SHA256) in the main process's
     environment against the secrets file.
+  - Also returns the unit's C(InvocationID), read in the same C(systemctl show), so a restart that
+    follows can be told apart from the run before it (kimi_vllm_health's C(previous_invocation)).
   - Read-only; runs in check mode.
 version_added: "0.4.0"
 author: kimi-deploy contributors (!UNKNOWN)
@@ -71,6 +73,13 @@ active_state:
   description: The unit's ActiveState.
   returned: always
   type: str
+invocation_id:
+  description:
+    - The unit's C(InvocationID) when it was read, the run a restart replaces ("" when the unit is
+      stopped or systemd does not know it).
+  returned: always
+  type: str
+  sample: ccc43e1ab6984fc198756197f06ec629
 """
 
 import os
@@ -123,7 +132,7 @@ def main():
                                 current_moved=p["current_moved"])
     module.exit_json(changed=False, restart_required=decision.restart, daemon_reload=decision.daemon_reload,
                      reasons=decision.reasons, running_release=running,
-                     active_state=unit.get("ActiveState", ""))
+                     active_state=unit.get("ActiveState", ""), invocation_id=unit.get("InvocationID", ""))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,9 @@ facts and the parameters of its entry points.
 import re
 from pathlib import Path
 
+import yaml
+from task_tree import walk_tasks
+
 REPO = Path(__file__).resolve().parents[3]
 PRIVATE = re.compile(r"\b__([a-z][a-z0-9_]*)")
 SUFFIXES = {".yml", ".yaml", ".j2"}
@@ -68,18 +71,9 @@ def test_no_private_variable_crosses_a_role():
 
 def exported_facts(repo: Path) -> dict[str, str]:
     """Public names a role's tasks register or set_fact: {name: the first file that sets it}."""
-    import yaml
-
-    def walk(tasks):
-        for task in tasks or []:
-            if isinstance(task, dict):
-                yield task
-                for key in ("block", "rescue", "always"):
-                    yield from walk(task.get(key))
-
     found = {}
     for path in sorted((repo / "roles").glob("*/tasks/*.yml")):
-        for task in walk(yaml.safe_load(path.read_text())):
+        for task in walk_tasks(yaml.safe_load(path.read_text())):
             names = list(task.get("ansible.builtin.set_fact") or {})
             names += [task["register"]] if "register" in task else []
             for name in names:

@@ -83,7 +83,7 @@ def test_after_a_failure_the_entry_follows_the_restored_release_to_its_own_port(
     rc, steps, out = _run(collection, tmp_path, "deploy.yml", fail_at="acceptance")
     assert rc != 0 and "acceptance failed (stub)" in out
     # A release made before the front door binds a wildcard: the entry reaches it on loopback, at its port.
-    assert steps == ["prepare", "activate", "start", "frontdoor 127.0.0.1:8000", "acceptance", "restore",
+    assert steps == ["prepare", "activate", "start", "frontdoor 127.0.0.1:8000", "acceptance", "restore", "start",
                      "frontdoor 127.0.0.1:8100", "record"], out[-4000:]
 
 
@@ -103,4 +103,4 @@ def test_missing_keys_stop_the_deploy_before_anything_changes(collection, tmp_pa
 def test_a_rollback_points_the_entry_at_its_target(collection, tmp_path):
     rc, steps, out = _run(collection, tmp_path, "rollback.yml")
     assert rc == 0, out[-4000:]
-    assert steps == ["rollback", "frontdoor 127.0.0.1:8100", "record"], out[-4000:]
+    assert steps == ["rollback", "start", "frontdoor 127.0.0.1:8100", "record"], out[-4000:]

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 SECRETS_HASH_VAR = "KIMI_SECRETS_SHA256"
-UNIT_PROPERTIES = ("LoadState", "ActiveState", "SubState", "NeedDaemonReload", "MainPID")
+UNIT_PROPERTIES = ("LoadState", "ActiveState", "SubState", "NeedDaemonReload", "MainPID", "InvocationID")
 
 
 @dataclass
