@@ -13,7 +13,7 @@ description:
     C(vllm:request_success_total{finished_reason="error"}), TTFT p95 from the deltas of
     C(vllm:time_to_first_token_seconds_bucket) (C(module_utils/kimi_deploy/core/canary.py) says how).
   - Either give the scrapes (O(canary) and O(others), each C({start, end}) texts), or the URLs (O(canary_url) and
-    O(other_urls)): the module then scrapes them all, waits O(window_s) and scrapes them again.
+    O(other_urls)), which the module scrapes, waits O(window_s), and scrapes again.
   - Read-only; runs in check mode as in a real run (with URLs, it waits the window there too).
 version_added: "0.6.0"
 author: kimi-deploy contributors (!UNKNOWN)
