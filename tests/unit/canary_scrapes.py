@@ -11,7 +11,11 @@ is the recording's.
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import re
+import threading
+from collections.abc import Iterator
 
 from repo_paths import REPO
 
@@ -53,3 +57,43 @@ def served(text: str = RECORDED, *, ok: int = 0, server_errors: int = 0, engine_
 
 def replica(**traffic) -> dict[str, str]:
     return {"start": RECORDED, "end": served(**traffic)}
+
+
+class MetricsServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, end: str) -> None:
+        self.texts = [RECORDED, end]
+        self.scrapes = 0
+        super().__init__(("127.0.0.1", 0), _Metrics)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/metrics"
+
+
+class _Metrics(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = self.server.texts[min(self.server.scrapes, 1)].encode()
+        self.server.scrapes += 1
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain; version=0.0.4")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def metrics_server(end: str) -> Iterator[MetricsServer]:
+    """A replica's /metrics on loopback: the recorded scrape first, then ``end`` (the window's end) at every
+    later scrape; ``scrapes`` counts them."""
+    server = MetricsServer(end)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()

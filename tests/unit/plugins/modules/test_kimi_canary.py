@@ -1,18 +1,13 @@
 """kimi_canary module: the verdict from given scrapes, or from URLs it scrapes twice a window apart.
 
-The URLs are served by a real HTTP server on loopback that answers the recorded vLLM /metrics until the
-window has started, then a scrape derived from it (canary_scrapes.served) with the traffic of the window.
+The URLs are served by a real HTTP server on loopback (canary_scrapes.metrics_server) that answers the
+recorded vLLM /metrics at its first scrape, then a scrape derived from it with the traffic of the window.
 """
 
 from __future__ import annotations
 
-import contextlib
-import http.server
-import threading
-from collections.abc import Iterator
-
 import kimi_canary
-from canary_scrapes import RECORDED, replica, served
+from canary_scrapes import RECORDED, metrics_server, replica, served
 from module_harness import run_module
 
 
@@ -37,46 +32,9 @@ def test_a_scrape_missing_its_end_is_refused():
     assert result["failed"] and "canary has no end scrape" in result["msg"]
 
 
-class _Replica(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self, end: str) -> None:
-        self.texts = [RECORDED, end]
-        self.scrapes = 0
-        super().__init__(("127.0.0.1", 0), _Metrics)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/metrics"
-
-
-class _Metrics(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:
-        body = self.server.texts[min(self.server.scrapes, 1)].encode()
-        self.server.scrapes += 1
-        self.send_response(200)
-        self.send_header("Content-Type", "text/plain; version=0.0.4")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-@contextlib.contextmanager
-def _serving(end: str) -> Iterator[_Replica]:
-    server = _Replica(end)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 def test_urls_are_scraped_at_both_ends_of_the_window():
-    with _serving(served(ok=100, ttft_s={2.0: 100})) as canary, _serving(served(ok=200, ttft_s={0.3: 200})) as other:
+    slow, fast = served(ok=100, ttft_s={2.0: 100}), served(ok=200, ttft_s={0.3: 200})
+    with metrics_server(slow) as canary, metrics_server(fast) as other:
         result = run_module(kimi_canary, {"canary_url": canary.url, "other_urls": [other.url], "window_s": 0.2})
         assert (canary.scrapes, other.scrapes) == (2, 2)
     assert not result.get("failed"), result.get("msg")
@@ -85,7 +43,7 @@ def test_urls_are_scraped_at_both_ends_of_the_window():
 
 
 def test_an_unreachable_replica_fails_naming_its_url():
-    with _serving(served(ok=100)) as canary:
+    with metrics_server(served(ok=100)) as canary:
         result = run_module(kimi_canary, {"canary_url": canary.url, "other_urls": ["http://127.0.0.1:9/metrics"],
                                           "window_s": 0})
     assert result["failed"] and "cannot scrape http://127.0.0.1:9/metrics" in result["msg"]
