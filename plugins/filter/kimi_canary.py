@@ -6,7 +6,7 @@ DOCUMENTATION = r"""
 ---
 name: kimi_canary_weight_pct
 short_description: The canary's HAProxy weight, in percent of its configured one, for a share of the new requests
-version_added: "0.6.0"
+version_added: "0.1.0"
 author: kimi-deploy contributors (!UNKNOWN)
 description:
   - Input is the share (0 to 1) of the traffic the canary should take beside O(other_replicas) at full weight,

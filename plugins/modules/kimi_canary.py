@@ -15,7 +15,7 @@ description:
   - Either give the scrapes (O(canary) and O(others), each C({start, end}) texts), or the URLs (O(canary_url) and
     O(other_urls)), which the module scrapes, waits O(window_s), and scrapes again.
   - Read-only; runs in check mode as in a real run (with URLs, it waits the window there too).
-version_added: "0.6.0"
+version_added: "0.1.0"
 author: kimi-deploy contributors (!UNKNOWN)
 options:
   canary:
