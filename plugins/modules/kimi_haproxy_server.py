@@ -12,7 +12,7 @@ description:
   - With O(state=drain) and O(wait=true), waits until the server holds no connection and no request is queued for it,
     so requests in flight (long streams included) finish before the replica is touched; fails after O(timeout_s).
   - With O(weight_pct), also sets the server's weight to that percent of its configured weight
-    (C(set weight <backend>/<server> N%)): a canary release takes a share of the traffic at a low weight, and
+    (C(set weight <backend>/<server> N%)); a canary release takes a share of the traffic at a low weight, and
     100 gives it back its whole share.
   - Changes nothing when the server is already in O(state) at that weight.
 version_added: "0.1.0"
