@@ -11,7 +11,10 @@ description:
     then reads the state back.
   - With O(state=drain) and O(wait=true), waits until the server holds no connection and no request is queued for it,
     so requests in flight (long streams included) finish before the replica is touched; fails after O(timeout_s).
-  - Changes nothing when the server is already in O(state).
+  - With O(weight_pct), also sets the server's weight to that percent of its configured weight
+    (C(set weight <backend>/<server> N%)); a canary release takes a share of the traffic at a low weight, and
+    100 gives it back its whole share.
+  - Changes nothing when the server is already in O(state) at that weight.
 version_added: "0.1.0"
 author: kimi-deploy contributors (!UNKNOWN)
 options:
@@ -32,6 +35,9 @@ options:
     type: str
     choices: [drain, ready, maint]
     required: true
+  weight_pct:
+    description: The server's weight in percent of its configured weight (C(weight) in haproxy.cfg); unset leaves it.
+    type: int
   wait:
     description: With O(state=drain) or O(state=maint), wait until the server is idle.
     type: bool
@@ -68,6 +74,14 @@ waited_s:
   description: Seconds spent waiting for the requests in flight.
   returned: when waiting
   type: float
+weight:
+  description: The server's weight afterwards (with O(weight_pct)).
+  returned: when weight_pct is set
+  type: int
+previous_weight:
+  description: The server's weight before the task (with O(weight_pct)).
+  returned: when weight_pct is set
+  type: int
 status:
   description: HAProxy's status column for the server afterwards (e.g. C(DRAIN), C(UP)).
   returned: always
@@ -79,7 +93,9 @@ from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.error
 from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.haproxy_runtime import (
     admin_state,
     server_stat,
+    server_weight,
     set_server_state,
+    set_server_weight,
     wait_idle,
 )
 
@@ -91,6 +107,7 @@ def main():
             backend=dict(type="str", default="kimi_replicas"),
             server=dict(type="str", required=True),
             state=dict(type="str", required=True, choices=["drain", "ready", "maint"]),
+            weight_pct=dict(type="int"),
             wait=dict(type="bool", default=True),
             timeout_s=dict(type="float", default=1800),
             poll_s=dict(type="float", default=2),
@@ -101,8 +118,18 @@ def main():
     try:
         previous = admin_state(server_stat(p["socket"], p["backend"], p["server"]))
         result = {"previous": previous, "changed": previous != p["state"]}
+        if p["weight_pct"] is not None:
+            if not 0 <= p["weight_pct"] <= 100:
+                module.fail_json(msg=f"weight_pct={p['weight_pct']}: must be 0 to 100, in percent of the "
+                                     "configured weight")
+            current, configured = server_weight(p["socket"], p["backend"], p["server"])
+            result["previous_weight"] = current
+            result["changed"] = result["changed"] or current != configured * p["weight_pct"] // 100
         if module.check_mode:
             module.exit_json(status=previous, **result)
+        if p["weight_pct"] is not None:
+            set_server_weight(p["socket"], p["backend"], p["server"], p["weight_pct"])
+            result["weight"] = server_weight(p["socket"], p["backend"], p["server"])[0]
         set_server_state(p["socket"], p["backend"], p["server"], p["state"])
         if p["wait"] and p["state"] != "ready":
             result["waited_s"] = wait_idle(p["socket"], p["backend"], p["server"], p["timeout_s"], p["poll_s"])

@@ -96,6 +96,11 @@ options:
         2 % from it (and more than the log's 0.01 GiB resolution) is listed in C(calibration_drift) and warned
         about.
     type: dict
+  canary:
+    description:
+      - The registered result of M(kimi.deploy.kimi_canary) when a canary ran (kimi_canary_enabled); the row keeps
+        its C(verdict) (promote or rollback), C(inconclusive), C(reason) and C(figures) as C(canary).
+    type: dict
   acceptance:
     description:
       - The registered result of M(kimi.deploy.kimi_vllm_acceptance), passed or failed. Left out (with
@@ -258,6 +263,7 @@ def main():
             log_facts=dict(type="dict"),
             predicted_memory=dict(type="dict"),
             plan_calibration=dict(type="dict"),
+            canary=dict(type="dict"),
             acceptance=dict(type="dict"),
             acceptance_file=dict(type="path"),
             report=dict(type="bool", default=True),
@@ -292,7 +298,7 @@ def main():
                         journal_text=p["journal_text"], acceptance=acceptance, time=p["time"],
                         attempt_id=p["attempt_id"], note=p["note"], secret_values=secrets,
                         log_facts=p["log_facts"], predicted_memory=p["predicted_memory"],
-                        plan_calibration=p["plan_calibration"])
+                        plan_calibration=p["plan_calibration"], canary=p["canary"])
     except KimiDeployError as err:
         module.fail_json(msg=str(err))
     rows = read_rows(ledger_dir / JSONL_NAME)

@@ -157,3 +157,10 @@ def admin_label(sock: str, backend: str, server: str, attempts: int = 5) -> str:
             admin = int(row["srv_admin_state"])
             return "MAINT" if admin & _ADMIN_MAINT else "DRAIN" if admin & _ADMIN_DRAIN else "UP"
     raise AssertionError(f"no server {backend}/{server} in: {lines}")
+
+
+def weight(sock: str, backend: str, server: str) -> int:
+    """The server's current weight (the canary's share sets it below the configured 100)."""
+    from kimi_deploy.io.haproxy_runtime import server_weight  # pylint: disable=import-outside-toplevel
+
+    return server_weight(sock, backend, server)[0]

@@ -21,7 +21,14 @@ import pytest
 import yaml
 from haproxy_run import check_config, free_port, haproxy, needs_haproxy, upstream
 from kimi_deploy.core.errors import KimiDeployError
-from kimi_deploy.io.haproxy_runtime import admin_state, server_stat, set_server_state, wait_idle
+from kimi_deploy.io.haproxy_runtime import (
+    admin_state,
+    server_stat,
+    server_weight,
+    set_server_state,
+    set_server_weight,
+    wait_idle,
+)
 from kimi_frontdoor import kimi_lb_servers, kimi_replica_heads, kimi_without_frontdoor
 from module_harness import run_module
 from unit_render import REPO, render_template, role_defaults, template_value
@@ -234,3 +241,38 @@ def test_drain_and_ready_task_files_through_ansible(fleet, tmp_path):
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
         assert "changed=1" in proc.stdout
         assert server_stat(sock, "kimi_replicas", "h200-1")["status"].startswith(status)
+
+
+@needs_haproxy
+def test_a_canary_weight_gives_it_a_share_and_full_weight_gives_it_back(fleet):
+    """The canary step (kimi_deploy canary.yml) sets the new release's weight to a percent of the configured 100.
+    Under leastconn a weight counts only against connections in flight (idle servers take turns whatever their
+    weights), so the share is measured with 20 slow requests held open at once, as long generations are."""
+    port, sock, replicas, _unused = fleet
+    assert server_weight(sock, "kimi_replicas", "h200-1") == (100, 100)  # the template's weight 100
+
+    def share() -> float:
+        for replica in replicas.values():
+            replica.seen.clear()
+        threads = [threading.Thread(target=get, args=(port, "/slow?s=1.5")) for _unused in range(20)]
+        for thread in threads:
+            thread.start()
+            time.sleep(0.02)  # one at a time, so each choice sees the connections before it
+        for thread in threads:
+            thread.join()
+        return len(replicas["h200-1"].seen) / 20
+
+    assert 0.3 <= share() <= 0.7
+    assert set_server_weight(sock, "kimi_replicas", "h200-1", 10) is True
+    assert server_weight(sock, "kimi_replicas", "h200-1") == (10, 100)
+    assert set_server_weight(sock, "kimi_replicas", "h200-1", 10) is False  # already there
+    assert share() <= 0.2
+    checked = run_module(kimi_haproxy_server, {"socket": sock, "server": "h200-1", "state": "ready", "weight_pct": 100},
+                         check_mode=True)
+    assert checked["changed"] is True and checked["previous_weight"] == 10
+    assert server_weight(sock, "kimi_replicas", "h200-1") == (10, 100)  # check mode changed nothing
+    done = run_module(kimi_haproxy_server, {"socket": sock, "server": "h200-1", "state": "ready", "weight_pct": 100})
+    assert done["changed"] is True and done["weight"] == 100
+    assert run_module(kimi_haproxy_server, {"socket": sock, "server": "h200-1", "state": "ready",
+                                            "weight_pct": 100})["changed"] is False
+    assert 0.3 <= share() <= 0.7

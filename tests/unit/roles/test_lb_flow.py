@@ -81,26 +81,30 @@ def collection(tmp_path) -> Path:
     return stub_collection(tmp_path, REAL_ROLES, STUBS)
 
 
-def _run(collection: Path, tmp_path: Path, sock: str, playbook: str, **overrides) -> tuple[int, list[str], str]:
-    """(rc, the STEP lines in order as 'label STATE', output) of one run of the real playbook."""
+def _run(collection: Path, tmp_path: Path, sock: str, playbook: str, *, gpu_hosts: dict | None = None,
+         limit: str = "", shown: str = "admin_label('{sock}', 'kimi_replicas', 'h200-1')",
+         **overrides) -> tuple[int, list[str], str]:
+    """(rc, the STEP lines in order as 'label STATE', output) of one run of the real playbook: on h200-1, or on
+    ``gpu_hosts`` ({host: its variables}) within ``limit``; ``shown`` is what each step prints of the balancer."""
     # The admin state (drain/ready) the flow set, read at each step; health checks do not enter it.
     state = (f"{sys.executable} -c \"import sys; sys.path[:0] = ['{REPO}/plugins/module_utils', '{REPO}/tests/unit']; "
-             "from haproxy_run import admin_label; "
-             f"print(admin_label('{sock}', 'kimi_replicas', 'h200-1'))\"")
+             "from haproxy_run import admin_label, weight; "
+             f"print({shown.format(sock=sock)})\"")
     variables = {"ansible_connection": "local", "ansible_python_interpreter": sys.executable,
                  "kimi_root": str(tmp_path / "root"), "kimi_model_repo": "org/tiny", "kimi_api_key": "k" * 32,
                  "kimi_lb_runtime_socket": sock, "kimi_lb_drain_timeout_s": 10, "balancer_state": state,
                  "rollback_target": "r1",
                  "fail_at": "", "fail_also": [], "restore_serving": "r1", **overrides}
-    inventory = {"all": {"vars": variables, "children": {"gpu_nodes": {"hosts": {"h200-1": {}}},
+    inventory = {"all": {"vars": variables, "children": {"gpu_nodes": {"hosts": gpu_hosts or {"h200-1": {}}},
                                                          "lb_nodes": {"hosts": {"lb-local": {}}}}}}
     (tmp_path / "hosts.yml").write_text(yaml.safe_dump(inventory))
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}", "ANSIBLE_NOCOLOR": "1",
            "ANSIBLE_CONFIG": str(REPO / "ansible.cfg"), "ANSIBLE_COLLECTIONS_PATH": str(collection)}
-    proc = subprocess.run(["ansible-playbook", str(REPO / playbook), "-i", str(tmp_path / "hosts.yml")],
+    proc = subprocess.run(["ansible-playbook", str(REPO / playbook), "-i", str(tmp_path / "hosts.yml"),
+                           *(["--limit", limit] if limit else [])],
                           capture_output=True, text=True, env=env, cwd=tmp_path, check=False)
     out = proc.stdout + proc.stderr
-    return proc.returncode, re.findall(r'msg\W+STEP ([a-z_]+ [A-Z]+)', out), out
+    return proc.returncode, re.findall(r'msg\W+STEP ([a-z_]+ [A-Z]+(?::[0-9]+)?)', out), out
 
 
 def _state(sock: str) -> str:

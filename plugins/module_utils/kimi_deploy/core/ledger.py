@@ -64,9 +64,12 @@ LEDGER_COLUMNS: tuple[str, ...] = (
     "itl_p99_ms", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "short_ttft_ms",
     "long_input_latency_ms", "server_rss_growth_per_min", "gpu_memory_growth_per_min",
     "kv_usage_growth_per_min", "suite_duration_s", "form_check_ms", "forms_served", "multimodal", "entry_routes",
-    "checks",
+    "canary", "checks",
     "launch_params", "note",
 )
+
+# What a row keeps of the canary's verdict (the module's result also has changed, failed...).
+CANARY_KEYS = ("verdict", "inconclusive", "reason", "figures")
 
 # (column, True when higher is better): what a comparison with the previous row reports.
 COMPARED_METRICS: tuple[tuple[str, bool], ...] = (
@@ -219,13 +222,15 @@ def build_row(*, host_group: str, release_id: str, previous_release_id: str | No
               acceptance: Mapping[str, Any] | None = None, time: str | None = None,
               attempt_id: str | None = None, note: str = "", secret_values: Iterable[str] = (),
               log_facts: Mapping[str, Any] | None = None, predicted_memory: Mapping[str, Any] | None = None,
-              plan_calibration: Mapping[str, Any] | None = None) -> dict[str, Any]:
+              plan_calibration: Mapping[str, Any] | None = None,
+              canary: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """One ledger row (keys of ``LEDGER_COLUMNS``; ``checks`` and ``launch_params`` nested) for one attempt.
 
     ``log_facts`` is what ``vllm_log.memory_profile`` read from this start's log (on the host); without it,
     ``journal_text`` is parsed here. ``predicted_memory`` and ``plan_calibration`` are the plan's ``memory``
     and ``calibration``: each memory item is recorded beside its prediction (``reserves``), and an item that
-    moved more than 2 % from the calibration in use is listed in ``calibration_drift``.
+    moved more than 2 % from the calibration in use is listed in ``calibration_drift``. ``canary`` is the
+    canary's verdict (kimi_canary: verdict, inconclusive, reason, figures), kept as ``canary``; {} without one.
     """
     if not host_group:
         raise KimiDeployError("host_group is empty: give the inventory group this deploy targeted")
@@ -300,6 +305,8 @@ def build_row(*, host_group: str, release_id: str, previous_release_id: str | No
         "multimodal": dict(dig(acc, "metrics", "forms", "multimodal") or {}),
         # The front door's probe table (route, method, no_auth and wrong_auth statuses); [] without one.
         "entry_routes": [dict(r) for r in dig(acc, "metrics", "routes") or [] if isinstance(r, Mapping)],
+        # Promoted or rolled back after its window of live traffic, and why (kimi_canary_enabled); {} without one.
+        "canary": {key: (canary or {})[key] for key in CANARY_KEYS if key in (canary or {})},
         "checks": checks,
         "launch_params": params,
         "note": note,

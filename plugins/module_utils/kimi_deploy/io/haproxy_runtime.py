@@ -1,8 +1,10 @@
-"""HAProxy's runtime API over its admin socket: a server's state, drain/ready/maint, wait until idle.
+"""HAProxy's runtime API over its admin socket: a server's state, drain/ready/maint, weight, wait until idle.
 
 The fleet balancer (roles/kimi_lb) drains a replica before a deploy or rollback touches it and puts
-it back after acceptance. Draining stops new requests; requests in flight (streams that may last
-minutes) finish, so the caller waits until the server holds no connection and nothing is queued.
+it back after acceptance; a canary (kimi_canary_enabled) comes back first at a fraction of its weight,
+then at its whole configured weight once promoted. Draining stops new requests; requests in flight
+(streams that may last minutes) finish, so the caller waits until the server holds no connection and
+nothing is queued.
 """
 
 from __future__ import annotations
@@ -73,6 +75,32 @@ def set_server_state(path: str, backend: str, server: str, state: str) -> bool:
     now = admin_state(server_stat(path, backend, server))
     if now != state:
         raise KimiDeployError(f"{backend}/{server} is {now} after 'state {state}'")
+    return True
+
+
+def server_weight(path: str, backend: str, server: str) -> tuple[int, int]:
+    """(current, configured) weight of the server: ``get weight`` answers ``10 (initial 100)``."""
+    answer = runtime_command(path, f"get weight {backend}/{server}").strip()
+    numbers = [int(word.strip("()")) for word in answer.split() if word.strip("()").isdigit()]
+    if len(numbers) != 2:
+        raise KimiDeployError(f"HAProxy answered 'get weight {backend}/{server}' with {answer!r}")
+    return numbers[0], numbers[1]
+
+
+def set_server_weight(path: str, backend: str, server: str, percent: int) -> bool:
+    """Set the server's weight to ``percent`` of its configured weight; returns whether it changed."""
+    if not 0 <= percent <= 100:
+        raise KimiDeployError(f"a weight in percent of the configured one is 0 to 100, not {percent}")
+    current, configured = server_weight(path, backend, server)
+    wanted = configured * percent // 100
+    if current == wanted:
+        return False
+    answer = runtime_command(path, f"set weight {backend}/{server} {percent}%").strip()
+    if answer:
+        raise KimiDeployError(f"HAProxy refused 'set weight {backend}/{server} {percent}%': {answer}")
+    now = server_weight(path, backend, server)[0]
+    if now != wanted:
+        raise KimiDeployError(f"{backend}/{server} has weight {now} after 'set weight {percent}%', not {wanted}")
     return True
 
 

@@ -116,3 +116,17 @@ def test_drift_from_the_calibration_in_use_is_warned(tmp_path):
                                          plan_calibration={"in_use": True, "measured": facts["items"]},
                                          report=False, release_id="r3"))
     assert same["row"]["calibration_drift"] == []  # (warnings persist in-process between harness runs)
+
+
+def test_the_canary_verdict_is_kept_in_the_row(tmp_path):
+    """The registered kimi_canary result: the row keeps which, why and the figures, not the module's bookkeeping."""
+    canary = {"changed": False, "verdict": "rollback", "inconclusive": False,
+              "reason": "rollback: error rate 10.00% (10/100) against the others' 0.00% (0/400, allowed 1.00%)",
+              "figures": {"canary": {"requests": 100, "errors": 10}, "others": {"requests": 400, "errors": 0}}}
+    result = run_module(kimi_ledger, _args(tmp_path, canary=canary, report=False))
+    assert not result.get("failed"), result.get("msg")
+    row = json.loads((tmp_path / "ledger" / "ledger.jsonl").read_text().splitlines()[0])
+    assert row["canary"] == {key: canary[key] for key in ("verdict", "inconclusive", "reason", "figures")}
+    header, values = (tmp_path / "ledger" / "ledger.csv").read_text().splitlines()[:2]
+    assert "canary" in header.split(",") and "10/100" in values
+    assert run_module(kimi_ledger, _args(tmp_path / "none", report=False))["row"]["canary"] == {}
