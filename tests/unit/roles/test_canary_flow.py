@@ -90,9 +90,10 @@ def test_a_failing_canary_is_drained_and_goes_down_the_restore_path(fleet, colle
     with replicas(FAILING, OTHERS) as hosts:
         rc, steps, out = _deploy(collection, tmp_path, sock, hosts, kimi_canary_enabled=True)
     assert rc != 0, out[-4000:]
-    # No verdict "passed"; the restore finds it drained; back at full weight once the last accepted one serves.
+    # No verdict "passed"; the restore finds it drained (the flow restarts the restored release: start);
+    # back at full weight once the last accepted one serves.
     assert steps == ["prepare UP:100", "activate DRAIN:100", "start DRAIN:100", "acceptance DRAIN:100",
-                     "restore DRAIN:11", "record UP:100"], out[-4000:]
+                     "restore DRAIN:11", "start DRAIN:11", "record UP:100"], out[-4000:]
     row = _ledger(tmp_path)
     assert row["verdict"] == "rollback" and "error rate 20.00% (20/100)" in row["reason"]
     assert "canary rollback: error rate 20.00%" in out  # the deploy's failure names it
@@ -104,7 +105,7 @@ def test_a_quiet_window_is_inconclusive_and_rolled_back_by_default(fleet, collec
     _port, sock, _unused, _unused = fleet
     with replicas(served(ok=3), OTHERS) as hosts:
         rc, steps, out = _deploy(collection, tmp_path, sock, hosts, kimi_canary_enabled=True)
-    assert rc != 0 and steps[-2:] == ["restore DRAIN:11", "record UP:100"], out[-4000:]
+    assert rc != 0 and steps[-3:] == ["restore DRAIN:11", "start DRAIN:11", "record UP:100"], out[-4000:]
     row = _ledger(tmp_path)
     assert row["verdict"] == "rollback" and row["inconclusive"] is True and "min_requests=50" in row["reason"]
 
