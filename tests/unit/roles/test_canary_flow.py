@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from canary_scrapes import metrics_server, served
 from haproxy_run import needs_haproxy, weight
+from kimi_deploy.io.deploy_lock import acquire
 from task_tree import stub_collection
 
 # The running balancer (a fixture of test_lb) and the stubbed flow (test_lb_flow).
@@ -72,11 +73,17 @@ def test_without_the_flag_there_is_no_canary(fleet, collection, tmp_path):  # no
 @needs_haproxy
 def test_a_good_canary_serves_its_share_between_acceptance_and_its_promotion(fleet, collection, tmp_path):  # noqa: F811
     _port, sock, _unused, _unused = fleet
+    # The run's deploy lock (taken as kimi_preflight's lock.yml would): the window refreshes its heartbeat.
+    lock = tmp_path / "deploy.lock"
+    acquire(lock, "the canary test", "run-a", timeout_s=0)
+    taken = json.loads(lock.read_text())["heartbeat_at"]
     with replicas(GOOD, OTHERS) as hosts:
-        rc, steps, out = _deploy(collection, tmp_path, sock, hosts, kimi_canary_enabled=True)
+        rc, steps, out = _deploy(collection, tmp_path, sock, hosts, kimi_canary_enabled=True,
+                                 kimi_preflight_lock={"path": str(lock), "run_id": "run-a", "interval_s": 0.3})
     assert rc == 0, out[-4000:]
     assert steps == ["prepare UP:100", "activate DRAIN:100", "start DRAIN:100", "acceptance DRAIN:100",
                      "verdict UP:11", "record UP:100"], out[-4000:]
+    assert json.loads(lock.read_text())["heartbeat_at"] > taken, "the canary's window did not keep the lock alive"
     row = _ledger(tmp_path)
     assert row["verdict"] == "promote" and row["inconclusive"] is False
     assert row["figures"]["canary"]["requests"] == 100 and row["figures"]["others"]["requests"] == 300

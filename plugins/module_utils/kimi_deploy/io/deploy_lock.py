@@ -331,8 +331,8 @@ def release(path: str | Path, run_id: str, *, skew_s: float = DEFAULT_SKEW_S,
 
 def hold(path: str | Path, run_id: str, *, hold_s: float, interval_s: float = DEFAULT_HEARTBEAT_S,
          clock: Callable[[], float] = time.time, sleep: Callable[[float], None] = time.sleep) -> dict[str, Any]:
-    """Refresh the heartbeat every ``interval_s`` for ``hold_s`` at most, for a host that waits on others
-    (a worker while its replica's head passes the health gate and acceptance).
+    """Refresh the heartbeat every ``interval_s`` for ``hold_s``, for a host that waits on others (a worker
+    while its replica's head passes the health gate and acceptance) or on purpose (a canary's window).
 
     It ends early, as it should, once the run releases the lock; it stops if another run took it over.
     Bounded by ``hold_s``, so a keeper left behind by a dead controller lets the lock go stale later.
@@ -347,7 +347,11 @@ def hold(path: str | Path, run_id: str, *, hold_s: float, interval_s: float = DE
                 return {"beats": beats, "ended": "released", "lost": None}
             return {"beats": beats, "ended": "taken over", "lost": str(err)}
         beats += 1
-        if clock() + interval_s > end:
+        remaining = end - clock()
+        if remaining < interval_s:
+            # The heartbeat just written outlives the rest of the wait: sleep it out, so a caller that
+            # waits on purpose (a canary's window) waits hold_s, not up to one interval less.
+            sleep(max(0.0, remaining))
             return {"beats": beats, "ended": "held", "lost": None}
         sleep(interval_s)
 

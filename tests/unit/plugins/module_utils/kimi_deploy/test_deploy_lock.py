@@ -420,6 +420,16 @@ def test_a_waiting_worker_holds_its_lock_alive_for_hold_s_and_no_longer(lock):
     assert acquire(lock, "b", "run-b", timeout_s=0, stale_after_s=900, clock=clock)["took_over"]["owner"] == "a"
 
 
+def test_a_hold_that_is_not_a_multiple_of_the_interval_still_lasts_hold_s(lock):
+    """A canary's window waits with hold(): it must end at hold_s, not up to one interval early."""
+    clock = Clock()
+    acquire(lock, "a", "run-a", timeout_s=0, clock=clock)
+    assert hold(lock, "run-a", hold_s=100, interval_s=60, clock=clock, sleep=clock.sleep) == \
+        {"beats": 2, "ended": "held", "lost": None}
+    assert clock.now == T0 + 100
+    assert json.loads(lock.read_text())["heartbeat_at"] == T0 + 60
+
+
 @pytest.mark.parametrize(("then", "ended"), [
     (lambda lock, clock: release(lock, "run-a", clock=clock), {"beats": 3, "ended": "released", "lost": None}),
     (lambda lock, clock: acquire(lock, "b", "run-b", timeout_s=0, break_lock=True, clock=clock),
