@@ -266,6 +266,7 @@ def swap_current(root: str | Path, rid: str) -> None:
 
 SHARED_DIR = "shared"
 SHARED_KINDS = ("models", "venvs")
+_IN_PROGRESS_SUFFIXES = (".partial", ".progress.json", ".lock")
 
 
 @dataclass(frozen=True)
@@ -290,7 +291,6 @@ def root_layout(root: str | Path, service_user: str) -> tuple[RootDir, ...]:
         RootDir(str(shared / "secrets"), 0o700, "root"),
         RootDir(str(shared / "cache"), 0o750, service_user),
     )
-_IN_PROGRESS_SUFFIXES = (".partial", ".progress.json", ".lock")
 
 
 def shared_used_by(release_dir: str | Path, root: str | Path) -> set[tuple[str, str]]:
