@@ -202,3 +202,25 @@ def test_a_failed_rollback_is_put_back_only_once_what_served_serves_again(
     assert _state(sock) == end
     verdict = json.loads((tmp_path / "root" / "releases" / target / "release.json").read_text())["acceptance"]
     assert verdict["verdict"] == "failed" and serving != target  # the rescue ran for real
+
+
+@pytest.mark.parametrize(("fail_also", "measured", "end"), [
+    # the baseline serves again: back in
+    ([], ["activate DRAIN", "start DRAIN", "acceptance DRAIN", "record DRAIN"], "UP"),
+    # every start fails (each setting is recorded as failed), the baseline's too: nothing proven serves, it stays out
+    (["start"], ["activate DRAIN", "start DRAIN", "record DRAIN"], "DRAIN"),
+])
+@needs_haproxy
+def test_tune_takes_the_host_out_while_it_measures_and_back_once_its_baseline_serves(
+        fleet, tmp_path, fail_also, measured, end):  # noqa: F811
+    """tune.yml (the real kimi_tune flow) on a host with an accepted release: out of the balancers from before
+    the baseline is measured, through each value's restart, until the baseline release passes its health gate."""
+    _port, sock, _unused, _unused = fleet
+    stubs = {**STUBS, "kimi_ledger": {"main": [_step("record")], "rows": []}}
+    collection = stub_collection(tmp_path, (*REAL_ROLES, "kimi_tune"), stubs)
+    _releases(tmp_path / "root")
+    rc, steps, out = _run(collection, tmp_path, sock, "tune.yml", kimi_tune_parameter="max_num_seqs",
+                          kimi_tune_values=[2], fail_also=fail_also)
+    assert (rc == 0) == (end == "UP"), out[-4000:]
+    assert steps == measured * 2 + ["start DRAIN"], out[-4000:]  # the baseline, the value, back to the baseline
+    assert _state(sock) == end
