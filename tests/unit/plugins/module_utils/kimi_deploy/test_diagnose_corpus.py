@@ -1,11 +1,11 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is fifth-heldout.jsonl: logs collected on 2026-12-02 (fifth round), split off (a stratified third,
+The held-out part is sixth-heldout.jsonl: logs collected on 2026-12-02 (sixth round), split off (a stratified third,
 fixed seed) and committed with their sha256 before any rule saw them. Everything else is training, including the
-earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl, third-heldout.jsonl, fourth-heldout.jsonl), which
-were measured and read. Rules are tuned on the training part only, so the thresholds below are asserted on it. The
-held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py, after the last rule change; the one test
-that scores the fifth held-out part is a regression floor at those figures, added after that measurement.
+earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl, third-heldout.jsonl, fourth-heldout.jsonl,
+fifth-heldout.jsonl), which were measured and read. Rules are tuned on the training part only, so the thresholds below
+are asserted on it. The held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py, after the last rule
+change; no test scores the sixth held-out part before that measurement.
 """
 
 from __future__ import annotations
@@ -30,14 +30,15 @@ def _read(name):
 FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.jsonl", "fresh-training.jsonl",
                                         "fresh-heldout.jsonl", "third-training.jsonl", "third-heldout.jsonl",
                                         "fourth-training.jsonl", "fourth-heldout.jsonl", "fifth-training.jsonl",
-                                        "fifth-heldout.jsonl")}
-HELDOUT = FILES["fifth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "fifth-heldout.jsonl" for entry in entries]
+                                        "fifth-heldout.jsonl", "sixth-training.jsonl", "sixth-heldout.jsonl")}
+HELDOUT = FILES["sixth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "sixth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
           ("fourth-training.jsonl", "fourth-heldout.jsonl", "fourth-heldout.sha256"),
-          ("fifth-training.jsonl", "fifth-heldout.jsonl", "fifth-heldout.sha256"))
+          ("fifth-training.jsonl", "fifth-heldout.jsonl", "fifth-heldout.sha256"),
+          ("sixth-training.jsonl", "sixth-heldout.jsonl", "sixth-heldout.sha256"))
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
 PHASES = {"load", "startup", "runtime", "none", "unknown"}
@@ -55,15 +56,15 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
     digest = hashlib.sha256((CORPUS / heldout).read_bytes()).hexdigest()
     assert digest == (CORPUS / digest_file).read_text().split()[0]
     held, collected = FILES[heldout], FILES[training] + FILES[heldout]
-    assert len(held) * 3 >= len(collected) >= 60
+    assert len(held) * 3 >= len(collected) >= 45  # rounds of 45 to 68 logs
     for phase in {entry["phase"] for entry in collected}:  # stratified: every phase keeps its third
         of_phase = [entry for entry in collected if entry["phase"] == phase]
         assert 3 * sum(entry in held for entry in of_phase) >= len(of_phase), phase
 
 
-def test_the_retired_heldout_parts_are_training_and_the_fifth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_sixth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
-    for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl"):
+    for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -107,11 +108,11 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 
 
 def test_training_part_accuracy():
-    # Floors under the measured figures on the training part (see the README's "Measured" section): with the fourth
-    # round's held-out part and the fifth round's training part added, 411 and 323 of 473 (86.9 % / 68.3 %) before the
-    # fifth round's rule changes; the floor follows the figures as the changes raise them.
+    # Floors under the measured figures on the training part (see the README's "Measured" section): with the fifth
+    # round's held-out part and the sixth round's training part added, 469 and 362 of 524 (89.5 % / 69.1 %) before the
+    # sixth round's rule changes; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 429 / 473 and cause >= 331 / 473, (phase, cause)
+    assert phase >= 469 / 524 and cause >= 362 / 524, (phase, cause)
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -121,11 +122,10 @@ def test_the_second_rounds_heldout_part_does_not_regress():
     assert phase >= 16 / 24 and cause >= 17 / 24, (phase, cause)
 
 
-def test_heldout_part_does_not_regress():
-    # Measured once, after the last rule change (15/21 phase, 13/21 cause; the issue's 90/80 % targets are not
-    # reached, most cause misses are excerpts whose cause is only in the thread's title). This floor only guards
-    # against a regression; it is not a target to tune.
-    phase, cause = _accuracy(HELDOUT)
+def test_the_fifth_rounds_heldout_part_does_not_regress():
+    # The fifth round's held-out part was measured once (15/21 phase, 13/21 cause) and is training now: this floor
+    # keeps what it measured from regressing while rules change.
+    phase, cause = _accuracy(FILES["fifth-heldout.jsonl"])
     assert phase >= 15 / 21 and cause >= 13 / 21, (phase, cause)
 
 
