@@ -289,7 +289,8 @@ _FRAME_STAGES = (
         # the API server waiting for its engine core to report ready (the engine-start wrapper's family)
         r"|wait_for_engine_startup|_wait_for_engine_startup|launch_core_engines"
         r"|_?check_enough_kv_cache_memory|get_kv_cache_configs?|compile_or_warm_up_model)\b"
-        r"|torch/_inductor/|torch/_dynamo/|torch/_functorch/")),
+        # (Inductor's static CUDA launcher runs the compiled kernels at every step: running, not compiling)
+        r"|torch/_inductor/(?!runtime/static_cuda_launcher)|torch/_dynamo/|torch/_functorch/")),
     ("load", re.compile(
         r"\b(?:load_model|load_weights|get_model|init_device|init_worker|initialize_model_parallel"
         r"|init_model_parallel_group|init_worker_distributed_environment|initialize_ray_cluster"
@@ -298,7 +299,7 @@ _FRAME_STAGES = (
         r"|PyNcclCommunicator|ncclCommInitRank\w*|request_memory|_init_executor|_init_workers\w*"
         # V1's engine builds its executor (the workers' device init and model load) before it sizes the KV cache;
         # a checkpoint's weights are repacked for their kernels as they are loaded
-        r"|process_weights_after_loading|\w+_repack"
+        r"|process_weights_after_loading|\w+_repack|\w+_weights_iterator"
         # building the model's layers (a model's or a layer's constructor) and resolving the platform at import
         r"|vllm/model_executor/(?:models|layers)/\S+\", line \d+, in __init__|vllm/platforms/__init__\.py"
         r"|run_server|init_process_group|_create_c10d_store|_tcp_rendezvous_handler|init_model)\b"
@@ -591,8 +592,7 @@ def _largest_divisor_at_most(total: int, limit: int) -> int:
 # ----- load: model files ---------------------------------------------------------------------
 
 @_rule("architecture_not_supported", 1,
-       r"architectures? .{0,200}?(?:are|is) not supported|Cannot find model module|failed to be inspected"
-       r"|Error in inspecting model architecture"
+       r"architectures? .{0,200}?(?:are|is) not supported|Cannot find model module"
        r"|but Transformers does not recognize this architecture|No model architectures are specified"
        r"|is not a supported (?:model|architecture)",
        default_phase="load")
@@ -608,6 +608,18 @@ def _architecture(hit: _Hit) -> Finding:
             "Otherwise upgrade vLLM (and transformers) to a release that supports this model, or serve the "
             "release the model's recipe names",
         ])
+
+
+# The model inspection runs the model's import in a subprocess and reports any failure there with this wrapper
+# ("Please check the logs for more details"): a recognised error logged with it (a driver abort, a HIP error) is the
+# cause, so the wrapper ranks below them.
+_row("architecture_inspection_failed", 2, r"failed to be inspected|Error in inspecting model architecture",
+     cls="architecture_unsupported", default_phase="load",
+     cause="vLLM could not inspect the model's architecture (its import of the model class failed in a subprocess): "
+           "most often a vLLM or transformers too old for the model, or a broken install.",
+     steps=["Read the subprocess's own error above the wrapper (the first traceback)",
+            "Check config.json `architectures` against the installed vLLM's supported list; upgrade vLLM and "
+            "transformers to a release that supports the model"])
 
 
 _row("trust_remote_code_required", 1,
@@ -967,7 +979,7 @@ def _gpu_oom(hit: _Hit) -> Finding:
 
 _row("host_out_of_memory", 1,
      r"killed by the OOM killer|oom-kill|Out of memory: Killed process|Failed with result 'oom-kill'"
-     r"|\bMemoryError\b",
+     r"|\bMemoryError\b|Cannot allocate memory \(12\)|\[Errno 12\] Cannot allocate memory",
      default_phase="startup",
      cause='The host ran out of RAM and the kernel OOM killer (or Python) stopped the server.',
      steps=[
@@ -1361,6 +1373,17 @@ _row("gpu_capability_too_low", 1, r"GPUs with compute capability below [\d.]+ ar
      cls="gpu_arch_unsupported", default_phase="load",
      cause="The GPU's compute capability is below what this vLLM build supports.",
      steps=["Run on a supported GPU, or pin an older vLLM release that still supports it"])
+_row("kernel_needs_newer_gpu", 1, r"only supports (?:Ampere|Hopper|Blackwell|Turing|Volta) GPUs or newer",
+     cls="gpu_arch_unsupported", default_phase="startup",
+     cause="A kernel the model runs (FlashAttention most often) needs a newer GPU architecture than this one.",
+     steps=["Choose a backend that runs on this GPU (VLLM_ATTENTION_BACKEND=XFORMERS or TRITON_ATTN on pre-Ampere "
+            "GPUs), or run on a newer GPU"])
+_row("gpu_runtime_abort", 1, r"Abort was called at \d+ line in file",
+     cls="driver_or_runtime", default_phase="startup",
+     cause="The GPU's compute runtime aborted the process (Intel's NEO runtime prints this line): the driver, the "
+           "runtime and the GPU do not fit.",
+     steps=["Check the GPU is visible to the runtime (`clinfo`, `sycl-ls`, /dev/dri passed to the container)",
+            "Match the compute runtime and driver to the versions the vLLM build was made for"])
 _row("fp8_needs_newer_gpu", 1, r"FP8 quantized models is only supported on GPUs with compute capability"
      r"|_scaled_mm is only supported on devices with compute capability",
      cls="quantization_unsupported", default_phase="load",
@@ -1934,8 +1957,9 @@ _ENGINE_START_FRAMES = re.compile(r"\b(?:run_engine_core|run_mp_engine|from_engi
 
 def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
     stage = _later(run.stage_at(line.index), _frame_stage(_frame_text(lines, line.index)))
-    if stage is None and _CONFIG_VALIDATION.search(line.message):
-        return "load"  # pydantic validates the config before anything starts
+    if stage is None and any(_CONFIG_VALIDATION.search(near.message)
+                             for near in lines[max(0, line.index - 6):line.index + 7]):
+        return "load"  # pydantic validates the config before anything starts (what fails with it fails then)
     if stage is None and _REQUEST_LOGGER.search(line.raw):
         return "runtime"  # logged by the API server's per-request code: a request was being served
     if stage is None:
@@ -1949,6 +1973,8 @@ def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
         # "failed to start" rules out runtime only: a family that usually strikes while serving (a kernel
         # fault) struck in the last step before it.
         stage = ("startup" if default == "runtime" else None) if told == "before serving" else told
+    if stage is None and default == "runtime":
+        return default  # a family that strikes while serving (a kernel fault): a bare forward pass is a request's
     return stage or _forward_stage(_frame_text(lines, line.index)) or default
 
 
@@ -2043,6 +2069,15 @@ _FRAME_CAUSES = (
      "not in the lines read): the checkpoint's quantization scheme is not supported on this GPU or build.",
      ["Check the scheme's minimum compute capability against the GPU; use a checkpoint quantized for it (or "
       "the unquantized one)"]),
+    # ... or chose the attention backend for a layer (the head size, dtype, sinks or MLA against this GPU/platform).
+    (re.compile(r"(?s)(?:get_attn_backend\w*|attention/selector\.py)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,6}\Z"),
+     "attention_backend_unsupported",
+     "The traceback ends while vLLM chose the attention backend for the model's layers (its error line is not in "
+     "the lines read): no backend on this GPU or platform supports the layer (head size, dtype, attention sinks, "
+     "MLA).",
+     ["Read the error line for the backends it tried and why each was refused",
+      "Pick a backend that fits with VLLM_ATTENTION_BACKEND / --attention-backend, or run the model on a GPU "
+      "or platform that supports it"]),
     # ... or validated a request (the prompt against max_model_len, its parameters).
     (re.compile(r"(?s)(?:_validate_and_add_requests|_validate_model_inputs?|process_inputs|_preprocess_chat"
                 r"|_tokenize_prompt_input\w*)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,6}\Z"),
@@ -2069,11 +2104,13 @@ _FRAME_CAUSES = (
      ["Read the error line under the traceback to confirm (CUDA out of memory)",
       "Lower max_num_seqs / max_num_batched_tokens (smaller profiling batch) or max_model_len; multimodal "
       "models: --limit-mm-per-prompt"]),
-    (re.compile(r"torch/_inductor/|torch/_dynamo/|torch/_functorch/"), "compile_error",
+    (re.compile(r"torch/_inductor/(?!runtime/static_cuda_launcher)|torch/_dynamo/|torch/_functorch/"), "compile_error",
      "The failure is inside torch.compile (Inductor/Dynamo/AOTAutograd frames); its error line is not in the "
      "lines read.",
      ["Start with --enforce-eager (or -O0) to confirm; clear the torch_compile_cache under VLLM_CACHE_ROOT"]),
-    (re.compile(r"(?s)\A(?:[^\n]*\n)*?(?:\s*File \"[^\"]*\", line \d+, in <module>\n(?:\s+[^\n]*\n)?){3,}\s*\Z"),
+    # (an excerpt may stop inside the next frame's line: `  File "<repo_r`)
+    (re.compile(r"(?s)\A(?:[^\n]*\n)*?(?:\s*File \"[^\"]*\", line \d+, in <module>\n(?:\s+[^\n]*\n)?){3,}"
+                r"(?:\s*File \"[^\"\n]*\n)?\s*\Z"),
      "dependency_error",
      "vLLM failed while importing its own modules (a chain of `<module>` frames): a broken or mismatched "
      "install (compiled extension, torch or transformers version).",
@@ -2085,7 +2122,7 @@ _FRAME_CAUSES = (
 _CAUSE_FAMILY_PHASE = {"nccl_error": "startup", "distributed_network": "startup", "compile_error": "startup",
                        "kv_cache_insufficient": "startup", "dependency_error": "load", "driver_or_runtime": "startup",
                        "dtype_unsupported": "load", "quantization_unsupported": "load", "request_invalid": "runtime",
-                       "tokenizer_error": "load", "gpu_oom": "startup"}
+                       "tokenizer_error": "load", "gpu_oom": "startup", "attention_backend_unsupported": "load"}
 
 
 def _frame_cause(text: str) -> tuple[str, Finding] | None:

@@ -112,7 +112,7 @@ def test_training_part_accuracy():
     # round's held-out part and the sixth round's training part added, 469 and 362 of 524 (89.5 % / 69.1 %) before the
     # sixth round's rule changes; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 469 / 524 and cause >= 362 / 524, (phase, cause)
+    assert phase >= 473 / 524 and cause >= 368 / 524, (phase, cause)
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -884,3 +884,56 @@ def test_a_v0_worker_failing_in_its_execution_loop_was_serving():
     line = ("(VllmWorkerProcess pid=7) ERROR 08-05 11:23:09 multiproc_worker_utils.py:226] Exception in worker "
             "VllmWorkerProcess while processing method start_worker_execution_loop.")
     assert diagnose(line)["phase"] == "runtime"
+
+
+# ----- sixth round: what the sixth round's training entries taught ----------------------------------------
+
+@pytest.mark.parametrize(("text", "cause_class", "phase"), [
+    # the excerpt stops while vLLM chose the attention backend of a layer
+    (_frames(("vllm/model_executor/models/gpt_oss.py", "__init__"), ("vllm/attention/layer.py", "__init__"),
+             ("vllm/v1/attention/selector.py", "get_attn_backend")), "attention_backend_unsupported", "load"),
+    # an import chain cut inside the next frame's line (`  File "<repo_r`): still a failed import
+    (_frames(("bin/vllm", "<module>"), ("vllm/entrypoints/cli/__init__.py", "<module>"),
+             ("vllm/benchmarks/latency.py", "<module>")) + '\n  File "<repo_r', "dependency_error", "load"),
+])
+def test_cut_tracebacks_of_the_sixth_round(text, cause_class, phase):
+    result = diagnose(text)
+    assert (result["rule"], result["cause_class"], result["phase"]) == ("traceback_frames", cause_class, phase)
+
+
+@pytest.mark.parametrize(("text", "rule", "cause_class", "phase"), [
+    ("ERROR 01-11 13:09:40 engine.py:366] RuntimeError: Error in model execution (input dumped to /tmp/x.pkl): "
+     "FlashAttention only supports Ampere GPUs or newer.", "kernel_needs_newer_gpu", "gpu_arch_unsupported",
+     "startup"),
+    # the host's errno 12 while the weights were mmapped
+    (_frames(("vllm/model_executor/model_loader/weight_utils.py", "safetensors_weights_iterator"))
+     + "\nRuntimeError: unable to mmap 6442450944 bytes from file <x.safetensors>: Cannot allocate memory (12)",
+     "host_out_of_memory", "host_oom", "load"),
+    # the model inspection's subprocess dies in the GPU's compute runtime: the runtime, at config time
+    ("pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n"
+     "  Value error, Model architectures ['Qwen3ForCausalLM'] failed to be inspected. Please check the logs for "
+     "more details.\nAbort was called at 435 line in file:\n./shared/source/os_interface/linux/drm_neo.cpp",
+     "gpu_runtime_abort", "driver_or_runtime", "load"),
+    # the inspection wrapper alone still names the architecture
+    ("ValueError: Model architectures ['ZorkForCausalLM'] failed to be inspected. Please check the logs for more "
+     "details.", "architecture_inspection_failed", "architecture_unsupported", "load"),
+])
+def test_wordings_from_the_sixth_round(text, rule, cause_class, phase):
+    result = diagnose(text)
+    assert (result["rule"], result["cause_class"], result["phase"]) == (rule, cause_class, phase)
+
+
+@pytest.mark.parametrize("frames", [
+    # V0: a forward pass that hit a device-side assert, no step named
+    [("vllm/worker/model_runner.py", "execute_model"), ("torch/nn/modules/module.py", "_wrapped_call_impl")],
+    # Inductor's static launcher runs the compiled kernels at every step: not a compile
+    [("torch/_inductor/runtime/static_cuda_launcher.py", "run")],
+])
+def test_a_kernel_fault_with_no_step_named_strikes_while_serving(frames):
+    result = diagnose(_frames(*frames) + "\nRuntimeError: CUDA error: device-side assert triggered")
+    assert (result["cause_class"], result["phase"]) == ("gpu_kernel_fault", "runtime")
+
+
+def test_inductors_triton_precompile_is_still_a_compile():
+    text = _frames(("torch/_inductor/runtime/triton_heuristics.py", "_precompile_config"))
+    assert diagnose(text)["cause_class"] == "compile_error"
