@@ -261,6 +261,8 @@ _MILESTONES = (
         r"|rank \d+ in world size \d+ is assigned|distributed_init_method=\S+ backend=|world_size=\d+ rank=\d+"
         r"|Using \w+ (?:attention )?backend|Defaulting to use (?:mp|ray) for distributed|Started engine process"
         r"|Connect(?:ing to existing|ed to) Ray cluster"
+        # NCCL is found and loaded as the workers set up their communicators (distributed init)
+        r"|vLLM is using nccl==|Found nccl from library"
         r"|Initializing a V\d LLM engine")),
     ("startup", re.compile(
         _LOAD_DONE_TEXT + r"|Starting profile run|GPU KV cache size|Capturing cudagraphs|Profiling CUDA graph memory"
@@ -2241,9 +2243,32 @@ def _diagnose_match(run: _Run, lines: list[Line], params: dict[str, Any], best: 
                    first_error, outcome)
 
 
+# The step a start was in when its wrapper fired, from the last milestone logged before it: a step that only ends with
+# a milestone of its own ("torch.compile takes 13.9 s in total") failed when the wrapper follows its opening line.
+_STEPS_IN_PROGRESS = (
+    (re.compile(r"Dynamo bytecode transform time|Compiling a graph for (?:dynamic|general) shape"
+                r"|Start compiling function"),
+     "compile_error",
+     "The engine failed while torch.compile was compiling the model (the wrapper follows the compile's first "
+     "milestone; its error line is not in the lines read).",
+     ["Start with --enforce-eager (or -O0) to confirm; clear the torch_compile_cache under VLLM_CACHE_ROOT",
+      "Match torch and vLLM versions (a vLLM built for another torch breaks its compile passes)"]),
+)
+
+
+def _step_in_progress(run: _Run, line: Line) -> tuple[str, Finding] | None:
+    milestone = next((ln for ln in reversed(run.lines) if ln.index < line.index and not ln.is_frame
+                      and any(pattern.search(ln.message) for _stage, pattern in _MILESTONES)), None)
+    for pattern, cls, cause, steps in _STEPS_IN_PROGRESS:
+        if milestone is not None and pattern.search(milestone.message):
+            return cls, Finding(cause=cause, steps=list(steps))
+    return None
+
+
 def _what_a_wrapper_wraps(run: _Run, lines: list[Line], line: Line, phase: str, first_error: Line | None,
                           outcome: _Outcome) -> dict[str, Any] | None:
-    """A wrapper line's cause from a warning logged before it, or from the traceback frames above it."""
+    """A wrapper line's cause from a warning logged before it, from the traceback frames above it, or from the step
+    the start was in."""
     risk = _promoted(outcome.risks, line.index)
     if risk is not None:
         return _result(phase, _risk_finding(risk, line.message.strip()[:200]), risk["rule"], risk["explains"],
@@ -2251,6 +2276,10 @@ def _what_a_wrapper_wraps(run: _Run, lines: list[Line], line: Line, phase: str, 
     named = _frame_cause(_frame_text(lines, line.index))
     if named is not None:
         return _result(phase, named[1], "traceback_frames", named[0], _evidence(lines, [line]), first_error, outcome)
+    in_progress = _step_in_progress(run, line)
+    if in_progress is not None:
+        return _result(phase, in_progress[1], "step_in_progress", in_progress[0], _evidence(lines, [line]),
+                       first_error, outcome)
     return None
 
 

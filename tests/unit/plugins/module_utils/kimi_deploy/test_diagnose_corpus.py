@@ -112,7 +112,7 @@ def test_training_part_accuracy():
     # round's held-out part and the sixth round's training part added, 469 and 362 of 524 (89.5 % / 69.1 %) before the
     # sixth round's rule changes; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 473 / 524 and cause >= 368 / 524, (phase, cause)
+    assert phase >= 475 / 524 and cause >= 368 / 524, (phase, cause)
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -937,3 +937,19 @@ def test_a_kernel_fault_with_no_step_named_strikes_while_serving(frames):
 def test_inductors_triton_precompile_is_still_a_compile():
     text = _frames(("torch/_inductor/runtime/triton_heuristics.py", "_precompile_config"))
     assert diagnose(text)["cause_class"] == "compile_error"
+
+
+def test_nccl_found_by_the_workers_is_distributed_init():
+    text = "\n".join(["(EngineCore_DP0 pid=5) INFO 10-15 08:32:29 [pynccl.py:103] vLLM is using nccl==2.27.3",
+                      "(EngineCore_DP0 pid=5) ERROR 10-15 08:32:29 [core.py:708] EngineCore failed to start."])
+    assert diagnose(text)["phase"] == "load"
+
+
+def test_a_start_wrapper_right_after_the_compile_began_is_a_compile_failure():
+    opened = "(EngineCore_DP0 pid=3) INFO 12-15 12:35:11 [backends.py:703] Dynamo bytecode transform time: 0.88 s"
+    failed = "(EngineCore_DP0 pid=3) ERROR 12-15 12:35:11 [core.py:866] EngineCore failed to start."
+    result = diagnose(opened + "\n" + failed)
+    assert (result["rule"], result["cause_class"], result["phase"]) == ("step_in_progress", "compile_error", "startup")
+    # once the compile reported its total, it finished: the wrapper says nothing more
+    done = "(EngineCore_DP0 pid=3) INFO 12-15 12:35:30 [monitor.py:34] torch.compile takes 19.1 s in total"
+    assert diagnose("\n".join([opened, done, failed]))["cause_class"] == "engine_died_unexplained"
