@@ -283,7 +283,10 @@ _FRAME_STAGES = (
         r"|chat_completion_stream_generator|process_inputs|_validate_model_inputs?"
         r"|add_request|generate|_validate_and_add_requests|_preprocess_chat|_preprocess_completion"
         # the API server's per-request handling (an endpoint, an HTTP middleware), never run by the lifespan
-        r"|run_endpoint_function|call_next)\b")),
+        r"|run_endpoint_function|call_next)\b"
+        # V1 runs execute_model for scheduled requests only (its memory profile and warm-up are dummy runs); V0's
+        # profile run went through execute_model too, so only V1's paths count
+        r"|vllm/v1/(?:worker|executor)/\w+\.py\", line \d+, in execute_model\b")),
     ("startup", re.compile(
         r"\b(?:_initialize_kv_caches|initialize_kv_cache|determine_num_available_blocks|determine_available_memory"
         r"|profile_run|profile_cudagraph_memory|_dummy_run|_dummy_sampler_run|capture_model|initialize_cache"
@@ -2071,6 +2074,15 @@ _FRAME_CAUSES = (
      "not in the lines read): the checkpoint's quantization scheme is not supported on this GPU or build.",
      ["Check the scheme's minimum compute capability against the GPU; use a checkpoint quantized for it (or "
       "the unquantized one)"]),
+    # ... or read the checkpoint's tensors (the weights generator a model's load_weights iterates, the safetensors
+    # reader): what fails there is the file (an incomplete download, a header that does not deserialize).
+    (re.compile(r"(?s)(?:\w+_weights_iterator|_groupby_prefix|safe_open\(|for \w+(?:, \w+)* in weights\)?$)"
+                r"(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,3}\Z", re.MULTILINE),
+     "weights_corrupt",
+     "The traceback ends while vLLM read the checkpoint's tensors (its error line is not in the lines read): most "
+     "often a weight file that is incomplete or corrupt (a header that does not deserialize).",
+     ["Check the weight files against the repository's sizes and hashes (huggingface-cli download again, or "
+      "`sha256sum` against the model card); remove partial downloads"]),
     # ... or chose the attention backend for a layer (the head size, dtype, sinks or MLA against this GPU/platform).
     (re.compile(r"(?s)(?:get_attn_backend\w*|attention/selector\.py)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,6}\Z"),
      "attention_backend_unsupported",
@@ -2124,7 +2136,8 @@ _FRAME_CAUSES = (
 _CAUSE_FAMILY_PHASE = {"nccl_error": "startup", "distributed_network": "startup", "compile_error": "startup",
                        "kv_cache_insufficient": "startup", "dependency_error": "load", "driver_or_runtime": "startup",
                        "dtype_unsupported": "load", "quantization_unsupported": "load", "request_invalid": "runtime",
-                       "tokenizer_error": "load", "gpu_oom": "startup", "attention_backend_unsupported": "load"}
+                       "tokenizer_error": "load", "gpu_oom": "startup", "attention_backend_unsupported": "load",
+                       "weights_corrupt": "load"}
 
 
 def _frame_cause(text: str) -> tuple[str, Finding] | None:

@@ -112,7 +112,7 @@ def test_training_part_accuracy():
     # round's held-out part and the sixth round's training part added, 469 and 362 of 524 (89.5 % / 69.1 %) before the
     # sixth round's rule changes; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 475 / 524 and cause >= 368 / 524, (phase, cause)
+    assert phase >= 477 / 524 and cause >= 369 / 524, (phase, cause)
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -953,3 +953,20 @@ def test_a_start_wrapper_right_after_the_compile_began_is_a_compile_failure():
     # once the compile reported its total, it finished: the wrapper says nothing more
     done = "(EngineCore_DP0 pid=3) INFO 12-15 12:35:30 [monitor.py:34] torch.compile takes 19.1 s in total"
     assert diagnose("\n".join([opened, done, failed]))["cause_class"] == "engine_died_unexplained"
+
+
+def test_a_traceback_cut_while_the_checkpoints_tensors_were_read_is_a_corrupt_file():
+    text = "\n".join(["ERROR 03-10 21:30:59 engine.py:400]   File \"/v/vllm/model_executor/models/utils.py\", line 99, "
+                      "in <genexpr>",
+                      "ERROR 03-10 21:30:59 engine.py:400]     for weight_name, weight_data in weights)"])
+    result = diagnose(_frames(("vllm/model_executor/models/qwen2.py", "load_weights")) + "\n" + text)
+    assert (result["cause_class"], result["phase"]) == ("weights_corrupt", "load")
+
+
+def test_v1_runs_execute_model_for_requests_only():
+    v1 = _frames(("vllm/v1/executor/multiproc_executor.py", "worker_busy_loop"),
+                 ("vllm/v1/worker/gpu_worker.py", "execute_model"))
+    assert diagnose(v1 + "\nZorkError: boom")["phase"] == "runtime"
+    # V0's memory profile went through execute_model too: its frame names no step
+    v0 = _frames(("vllm/worker/model_runner.py", "execute_model"))
+    assert diagnose(v0 + "\nZorkError: boom")["phase"] != "runtime"
