@@ -1636,6 +1636,9 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
      "Lower --swap-space (GiB per GPU)"),
 )]
 _PY_USER_WARNING = re.compile(r"\b(?:User|Runtime|Future|Deprecation)Warning: ")
+# The step a warning is logged in, for a log that holds nothing else to place it (Ray places the workers while the
+# executor is built).
+_RISK_STEPS = {"ray_parallel_over_local_gpus": "load"}
 
 
 def _risks(run: _Run) -> list[dict[str, Any]]:
@@ -2337,6 +2340,8 @@ def _no_error(run: _Run, lines: list[Line]) -> dict[str, Any]:
     last = next((ln for ln in reversed(run.lines) if ln.message.strip() and not ln.is_frame), run.lines[-1])
     phase = run.phase_at(last.index, "unknown")
     if outcome.risks:
+        if phase == "unknown":
+            phase = next((_RISK_STEPS[risk["rule"]] for risk in outcome.risks if risk["rule"] in _RISK_STEPS), phase)
         steps = [risk["next_step"] for risk in outcome.risks]
         risks = "; ".join(risk["risk"] for risk in outcome.risks)
         return _result(phase, Finding(

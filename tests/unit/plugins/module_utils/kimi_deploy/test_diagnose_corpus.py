@@ -112,7 +112,7 @@ def test_training_part_accuracy():
     # round's held-out part and the sixth round's training part added, 469 and 362 of 524 (89.5 % / 69.1 %) before the
     # sixth round's rule changes; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 477 / 524 and cause >= 369 / 524, (phase, cause)
+    assert phase >= 479 / 524 and cause >= 369 / 524, (phase, cause)
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -390,17 +390,18 @@ MM_WARNING = ("WARNING 03-31 16:53:11 [profiling.py:222] The sequence length use
               "tokens in total, out of which {'image': 16384} are reserved for multi-modal embeddings).")
 
 
-@pytest.mark.parametrize(("line", "risk"), [
-    (MM_WARNING, "multimodal_profile_short"),
+@pytest.mark.parametrize(("line", "risk", "phase"), [
+    (MM_WARNING, "multimodal_profile_short", "unknown"),
     ("You are using a model of type qwen2_vl to instantiate a model of type . This is not supported for all "
-     "configurations of models and can yield errors.", "model_type_mismatch"),
+     "configurations of models and can yield errors.", "model_type_mismatch", "unknown"),
+    # (the sixth round: Ray's placement warning is logged while the executor places the workers, a load step)
     ("(EngineCore_DP0 pid=4) WARNING 03-11 12:22:12 [ray_utils.py:352] Tensor parallel size (4) exceeds available "
-     "GPUs (1). This may result in Ray placement group allocation failures.", "ray_parallel_over_local_gpus"),
+     "GPUs (1). This may result in Ray placement group allocation failures.", "ray_parallel_over_local_gpus", "load"),
 ])
-def test_warnings_the_issue_names_are_risks_alone(line, risk):
+def test_warnings_the_issue_names_are_risks_alone(line, risk, phase):
     result = diagnose(line)
     assert (result["cause_class"], result["phase"], [r["rule"] for r in result["risks"]]) == (
-        "risk_only", "unknown", [risk])
+        "risk_only", phase, [risk])
 
 
 def test_the_multimodal_profile_warning_explains_a_profile_that_fails_without_its_error_line():
@@ -970,3 +971,13 @@ def test_v1_runs_execute_model_for_requests_only():
     # V0's memory profile went through execute_model too: its frame names no step
     v0 = _frames(("vllm/worker/model_runner.py", "execute_model"))
     assert diagnose(v0 + "\nZorkError: boom")["phase"] != "runtime"
+
+
+def test_a_ray_placement_warning_alone_is_a_risk_of_the_load_step():
+    line = ("(EngineCore_DP0 pid=34) WARNING 03-30 14:11:45 [ray_utils.py:352] Tensor parallel size (16) exceeds "
+            "available GPUs (8). This may result in Ray placement group allocation failures.")
+    result = diagnose(line)
+    assert (result["phase"], result["cause_class"]) == ("load", "risk_only")
+    # a warning with no step of its own stays unplaced
+    assert diagnose("WARNING 03-22 18:40:47 [custom_all_reduce.py:137] Custom allreduce is disabled because "
+                    "your platform lacks GPU P2P capability")["phase"] == "unknown"
