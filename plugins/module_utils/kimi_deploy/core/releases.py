@@ -290,6 +290,8 @@ def root_layout(root: str | Path, service_user: str) -> tuple[RootDir, ...]:
         RootDir(str(shared / "secrets"), 0o700, "root"),
         RootDir(str(shared / "cache"), 0o750, service_user),
     )
+
+
 _IN_PROGRESS_SUFFIXES = (".partial", ".progress.json", ".lock")
 
 
