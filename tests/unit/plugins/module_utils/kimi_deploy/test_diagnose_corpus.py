@@ -5,7 +5,8 @@ fixed seed) and committed with their sha256 before any rule saw them. Everything
 earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl, third-heldout.jsonl, fourth-heldout.jsonl,
 fifth-heldout.jsonl), which were measured and read. Rules are tuned on the training part only, so the thresholds below
 are asserted on it. The held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py, after the last rule
-change; no test scores the sixth held-out part before that measurement.
+change; the one test that scores the sixth held-out part is a regression floor at those figures, added after that
+measurement.
 """
 
 from __future__ import annotations
@@ -120,6 +121,14 @@ def test_the_second_rounds_heldout_part_does_not_regress():
     # keeps what it measured from regressing while rules change.
     phase, cause = _accuracy(FILES["fresh-heldout.jsonl"])
     assert phase >= 16 / 24 and cause >= 17 / 24, (phase, cause)
+
+
+def test_heldout_part_does_not_regress():
+    # Measured once, after the last rule change (10/17 phase, 7/17 cause; the issue's 90/80 % targets are not
+    # reached, nine of the ten cause misses are excerpts whose cause is only in the thread's title). This floor only
+    # guards against a regression; it is not a target to tune.
+    phase, cause = _accuracy(HELDOUT)
+    assert phase >= 10 / 17 and cause >= 7 / 17, (phase, cause)
 
 
 def test_the_fifth_rounds_heldout_part_does_not_regress():
