@@ -261,6 +261,8 @@ _MILESTONES = (
         r"|rank \d+ in world size \d+ is assigned|distributed_init_method=\S+ backend=|world_size=\d+ rank=\d+"
         r"|Using \w+ (?:attention )?backend|Defaulting to use (?:mp|ray) for distributed|Started engine process"
         r"|Connect(?:ing to existing|ed to) Ray cluster"
+        # NCCL is found and loaded as the workers set up their communicators (distributed init)
+        r"|vLLM is using nccl==|Found nccl from library"
         r"|Initializing a V\d LLM engine")),
     ("startup", re.compile(
         _LOAD_DONE_TEXT + r"|Starting profile run|GPU KV cache size|Capturing cudagraphs|Profiling CUDA graph memory"
@@ -281,7 +283,10 @@ _FRAME_STAGES = (
         r"|chat_completion_stream_generator|process_inputs|_validate_model_inputs?"
         r"|add_request|generate|_validate_and_add_requests|_preprocess_chat|_preprocess_completion"
         # the API server's per-request handling (an endpoint, an HTTP middleware), never run by the lifespan
-        r"|run_endpoint_function|call_next)\b")),
+        r"|run_endpoint_function|call_next)\b"
+        # V1 runs execute_model for scheduled requests only (its memory profile and warm-up are dummy runs); V0's
+        # profile run went through execute_model too, so only V1's paths count
+        r"|vllm/v1/(?:worker|executor)/\w+\.py\", line \d+, in execute_model\b")),
     ("startup", re.compile(
         r"\b(?:_initialize_kv_caches|initialize_kv_cache|determine_num_available_blocks|determine_available_memory"
         r"|profile_run|profile_cudagraph_memory|_dummy_run|_dummy_sampler_run|capture_model|initialize_cache"
@@ -289,7 +294,8 @@ _FRAME_STAGES = (
         # the API server waiting for its engine core to report ready (the engine-start wrapper's family)
         r"|wait_for_engine_startup|_wait_for_engine_startup|launch_core_engines"
         r"|_?check_enough_kv_cache_memory|get_kv_cache_configs?|compile_or_warm_up_model)\b"
-        r"|torch/_inductor/|torch/_dynamo/|torch/_functorch/")),
+        # (Inductor's static CUDA launcher runs the compiled kernels at every step: running, not compiling)
+        r"|torch/_inductor/(?!runtime/static_cuda_launcher)|torch/_dynamo/|torch/_functorch/")),
     ("load", re.compile(
         r"\b(?:load_model|load_weights|get_model|init_device|init_worker|initialize_model_parallel"
         r"|init_model_parallel_group|init_worker_distributed_environment|initialize_ray_cluster"
@@ -298,7 +304,7 @@ _FRAME_STAGES = (
         r"|PyNcclCommunicator|ncclCommInitRank\w*|request_memory|_init_executor|_init_workers\w*"
         # V1's engine builds its executor (the workers' device init and model load) before it sizes the KV cache;
         # a checkpoint's weights are repacked for their kernels as they are loaded
-        r"|process_weights_after_loading|\w+_repack"
+        r"|process_weights_after_loading|\w+_repack|\w+_weights_iterator"
         # building the model's layers (a model's or a layer's constructor) and resolving the platform at import
         r"|vllm/model_executor/(?:models|layers)/\S+\", line \d+, in __init__|vllm/platforms/__init__\.py"
         r"|run_server|init_process_group|_create_c10d_store|_tcp_rendezvous_handler|init_model)\b"
@@ -591,8 +597,7 @@ def _largest_divisor_at_most(total: int, limit: int) -> int:
 # ----- load: model files ---------------------------------------------------------------------
 
 @_rule("architecture_not_supported", 1,
-       r"architectures? .{0,200}?(?:are|is) not supported|Cannot find model module|failed to be inspected"
-       r"|Error in inspecting model architecture"
+       r"architectures? .{0,200}?(?:are|is) not supported|Cannot find model module"
        r"|but Transformers does not recognize this architecture|No model architectures are specified"
        r"|is not a supported (?:model|architecture)",
        default_phase="load")
@@ -608,6 +613,18 @@ def _architecture(hit: _Hit) -> Finding:
             "Otherwise upgrade vLLM (and transformers) to a release that supports this model, or serve the "
             "release the model's recipe names",
         ])
+
+
+# The model inspection runs the model's import in a subprocess and reports any failure there with this wrapper
+# ("Please check the logs for more details"): a recognised error logged with it (a driver abort, a HIP error) is the
+# cause, so the wrapper ranks below them.
+_row("architecture_inspection_failed", 2, r"failed to be inspected|Error in inspecting model architecture",
+     cls="architecture_unsupported", default_phase="load",
+     cause="vLLM could not inspect the model's architecture (its import of the model class failed in a subprocess): "
+           "most often a vLLM or transformers too old for the model, or a broken install.",
+     steps=["Read the subprocess's own error above the wrapper (the first traceback)",
+            "Check config.json `architectures` against the installed vLLM's supported list; upgrade vLLM and "
+            "transformers to a release that supports the model"])
 
 
 _row("trust_remote_code_required", 1,
@@ -967,7 +984,7 @@ def _gpu_oom(hit: _Hit) -> Finding:
 
 _row("host_out_of_memory", 1,
      r"killed by the OOM killer|oom-kill|Out of memory: Killed process|Failed with result 'oom-kill'"
-     r"|\bMemoryError\b",
+     r"|\bMemoryError\b|Cannot allocate memory \(12\)|\[Errno 12\] Cannot allocate memory",
      default_phase="startup",
      cause='The host ran out of RAM and the kernel OOM killer (or Python) stopped the server.',
      steps=[
@@ -1361,6 +1378,17 @@ _row("gpu_capability_too_low", 1, r"GPUs with compute capability below [\d.]+ ar
      cls="gpu_arch_unsupported", default_phase="load",
      cause="The GPU's compute capability is below what this vLLM build supports.",
      steps=["Run on a supported GPU, or pin an older vLLM release that still supports it"])
+_row("kernel_needs_newer_gpu", 1, r"only supports (?:Ampere|Hopper|Blackwell|Turing|Volta) GPUs or newer",
+     cls="gpu_arch_unsupported", default_phase="startup",
+     cause="A kernel the model runs (FlashAttention most often) needs a newer GPU architecture than this one.",
+     steps=["Choose a backend that runs on this GPU (VLLM_ATTENTION_BACKEND=XFORMERS or TRITON_ATTN on pre-Ampere "
+            "GPUs), or run on a newer GPU"])
+_row("gpu_runtime_abort", 1, r"Abort was called at \d+ line in file",
+     cls="driver_or_runtime", default_phase="startup",
+     cause="The GPU's compute runtime aborted the process (Intel's NEO runtime prints this line): the driver, the "
+           "runtime and the GPU do not fit.",
+     steps=["Check the GPU is visible to the runtime (`clinfo`, `sycl-ls`, /dev/dri passed to the container)",
+            "Match the compute runtime and driver to the versions the vLLM build was made for"])
 _row("fp8_needs_newer_gpu", 1, r"FP8 quantized models is only supported on GPUs with compute capability"
      r"|_scaled_mm is only supported on devices with compute capability",
      cls="quantization_unsupported", default_phase="load",
@@ -1608,6 +1636,9 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
      "Lower --swap-space (GiB per GPU)"),
 )]
 _PY_USER_WARNING = re.compile(r"\b(?:User|Runtime|Future|Deprecation)Warning: ")
+# The step a warning is logged in, for a log that holds nothing else to place it (Ray places the workers while the
+# executor is built).
+_RISK_STEPS = {"ray_parallel_over_local_gpus": "load"}
 
 
 def _risks(run: _Run) -> list[dict[str, Any]]:
@@ -1934,8 +1965,9 @@ _ENGINE_START_FRAMES = re.compile(r"\b(?:run_engine_core|run_mp_engine|from_engi
 
 def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
     stage = _later(run.stage_at(line.index), _frame_stage(_frame_text(lines, line.index)))
-    if stage is None and _CONFIG_VALIDATION.search(line.message):
-        return "load"  # pydantic validates the config before anything starts
+    if stage is None and any(_CONFIG_VALIDATION.search(near.message)
+                             for near in lines[max(0, line.index - 6):line.index + 7]):
+        return "load"  # pydantic validates the config before anything starts (what fails with it fails then)
     if stage is None and _REQUEST_LOGGER.search(line.raw):
         return "runtime"  # logged by the API server's per-request code: a request was being served
     if stage is None:
@@ -1949,6 +1981,8 @@ def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
         # "failed to start" rules out runtime only: a family that usually strikes while serving (a kernel
         # fault) struck in the last step before it.
         stage = ("startup" if default == "runtime" else None) if told == "before serving" else told
+    if stage is None and default == "runtime":
+        return default  # a family that strikes while serving (a kernel fault): a bare forward pass is a request's
     return stage or _forward_stage(_frame_text(lines, line.index)) or default
 
 
@@ -2043,6 +2077,24 @@ _FRAME_CAUSES = (
      "not in the lines read): the checkpoint's quantization scheme is not supported on this GPU or build.",
      ["Check the scheme's minimum compute capability against the GPU; use a checkpoint quantized for it (or "
       "the unquantized one)"]),
+    # ... or read the checkpoint's tensors (the weights generator a model's load_weights iterates, the safetensors
+    # reader): what fails there is the file (an incomplete download, a header that does not deserialize).
+    (re.compile(r"(?s)(?:\w+_weights_iterator|_groupby_prefix|safe_open\(|for \w+(?:, \w+)* in weights\)?$)"
+                r"(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,3}\Z", re.MULTILINE),
+     "weights_corrupt",
+     "The traceback ends while vLLM read the checkpoint's tensors (its error line is not in the lines read): most "
+     "often a weight file that is incomplete or corrupt (a header that does not deserialize).",
+     ["Check the weight files against the repository's sizes and hashes (huggingface-cli download again, or "
+      "`sha256sum` against the model card); remove partial downloads"]),
+    # ... or chose the attention backend for a layer (the head size, dtype, sinks or MLA against this GPU/platform).
+    (re.compile(r"(?s)(?:get_attn_backend\w*|attention/selector\.py)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,6}\Z"),
+     "attention_backend_unsupported",
+     "The traceback ends while vLLM chose the attention backend for the model's layers (its error line is not in "
+     "the lines read): no backend on this GPU or platform supports the layer (head size, dtype, attention sinks, "
+     "MLA).",
+     ["Read the error line for the backends it tried and why each was refused",
+      "Pick a backend that fits with VLLM_ATTENTION_BACKEND / --attention-backend, or run the model on a GPU "
+      "or platform that supports it"]),
     # ... or validated a request (the prompt against max_model_len, its parameters).
     (re.compile(r"(?s)(?:_validate_and_add_requests|_validate_model_inputs?|process_inputs|_preprocess_chat"
                 r"|_tokenize_prompt_input\w*)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,6}\Z"),
@@ -2069,11 +2121,13 @@ _FRAME_CAUSES = (
      ["Read the error line under the traceback to confirm (CUDA out of memory)",
       "Lower max_num_seqs / max_num_batched_tokens (smaller profiling batch) or max_model_len; multimodal "
       "models: --limit-mm-per-prompt"]),
-    (re.compile(r"torch/_inductor/|torch/_dynamo/|torch/_functorch/"), "compile_error",
+    (re.compile(r"torch/_inductor/(?!runtime/static_cuda_launcher)|torch/_dynamo/|torch/_functorch/"), "compile_error",
      "The failure is inside torch.compile (Inductor/Dynamo/AOTAutograd frames); its error line is not in the "
      "lines read.",
      ["Start with --enforce-eager (or -O0) to confirm; clear the torch_compile_cache under VLLM_CACHE_ROOT"]),
-    (re.compile(r"(?s)\A(?:[^\n]*\n)*?(?:\s*File \"[^\"]*\", line \d+, in <module>\n(?:\s+[^\n]*\n)?){3,}\s*\Z"),
+    # (an excerpt may stop inside the next frame's line: `  File "<repo_r`)
+    (re.compile(r"(?s)\A(?:[^\n]*\n)*?(?:\s*File \"[^\"]*\", line \d+, in <module>\n(?:\s+[^\n]*\n)?){3,}"
+                r"(?:\s*File \"[^\"\n]*\n)?\s*\Z"),
      "dependency_error",
      "vLLM failed while importing its own modules (a chain of `<module>` frames): a broken or mismatched "
      "install (compiled extension, torch or transformers version).",
@@ -2085,7 +2139,8 @@ _FRAME_CAUSES = (
 _CAUSE_FAMILY_PHASE = {"nccl_error": "startup", "distributed_network": "startup", "compile_error": "startup",
                        "kv_cache_insufficient": "startup", "dependency_error": "load", "driver_or_runtime": "startup",
                        "dtype_unsupported": "load", "quantization_unsupported": "load", "request_invalid": "runtime",
-                       "tokenizer_error": "load", "gpu_oom": "startup"}
+                       "tokenizer_error": "load", "gpu_oom": "startup", "attention_backend_unsupported": "load",
+                       "weights_corrupt": "load"}
 
 
 def _frame_cause(text: str) -> tuple[str, Finding] | None:
@@ -2204,9 +2259,32 @@ def _diagnose_match(run: _Run, lines: list[Line], params: dict[str, Any], best: 
                    first_error, outcome)
 
 
+# The step a start was in when its wrapper fired, from the last milestone logged before it: a step that only ends with
+# a milestone of its own ("torch.compile takes 13.9 s in total") failed when the wrapper follows its opening line.
+_STEPS_IN_PROGRESS = (
+    (re.compile(r"Dynamo bytecode transform time|Compiling a graph for (?:dynamic|general) shape"
+                r"|Start compiling function"),
+     "compile_error",
+     "The engine failed while torch.compile was compiling the model (the wrapper follows the compile's first "
+     "milestone; its error line is not in the lines read).",
+     ["Start with --enforce-eager (or -O0) to confirm; clear the torch_compile_cache under VLLM_CACHE_ROOT",
+      "Match torch and vLLM versions (a vLLM built for another torch breaks its compile passes)"]),
+)
+
+
+def _step_in_progress(run: _Run, line: Line) -> tuple[str, Finding] | None:
+    milestone = next((ln for ln in reversed(run.lines) if ln.index < line.index and not ln.is_frame
+                      and any(pattern.search(ln.message) for _stage, pattern in _MILESTONES)), None)
+    for pattern, cls, cause, steps in _STEPS_IN_PROGRESS:
+        if milestone is not None and pattern.search(milestone.message):
+            return cls, Finding(cause=cause, steps=list(steps))
+    return None
+
+
 def _what_a_wrapper_wraps(run: _Run, lines: list[Line], line: Line, phase: str, first_error: Line | None,
                           outcome: _Outcome) -> dict[str, Any] | None:
-    """A wrapper line's cause from a warning logged before it, or from the traceback frames above it."""
+    """A wrapper line's cause from a warning logged before it, from the traceback frames above it, or from the step
+    the start was in."""
     risk = _promoted(outcome.risks, line.index)
     if risk is not None:
         return _result(phase, _risk_finding(risk, line.message.strip()[:200]), risk["rule"], risk["explains"],
@@ -2214,6 +2292,10 @@ def _what_a_wrapper_wraps(run: _Run, lines: list[Line], line: Line, phase: str, 
     named = _frame_cause(_frame_text(lines, line.index))
     if named is not None:
         return _result(phase, named[1], "traceback_frames", named[0], _evidence(lines, [line]), first_error, outcome)
+    in_progress = _step_in_progress(run, line)
+    if in_progress is not None:
+        return _result(phase, in_progress[1], "step_in_progress", in_progress[0], _evidence(lines, [line]),
+                       first_error, outcome)
     return None
 
 
@@ -2258,6 +2340,8 @@ def _no_error(run: _Run, lines: list[Line]) -> dict[str, Any]:
     last = next((ln for ln in reversed(run.lines) if ln.message.strip() and not ln.is_frame), run.lines[-1])
     phase = run.phase_at(last.index, "unknown")
     if outcome.risks:
+        if phase == "unknown":
+            phase = next((_RISK_STEPS[risk["rule"]] for risk in outcome.risks if risk["rule"] in _RISK_STEPS), phase)
         steps = [risk["next_step"] for risk in outcome.risks]
         risks = "; ".join(risk["risk"] for risk in outcome.risks)
         return _result(phase, Finding(

@@ -1,11 +1,12 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is fifth-heldout.jsonl: logs collected on 2026-12-02 (fifth round), split off (a stratified third,
+The held-out part is sixth-heldout.jsonl: logs collected on 2026-12-02 (sixth round), split off (a stratified third,
 fixed seed) and committed with their sha256 before any rule saw them. Everything else is training, including the
-earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl, third-heldout.jsonl, fourth-heldout.jsonl), which
-were measured and read. Rules are tuned on the training part only, so the thresholds below are asserted on it. The
-held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py, after the last rule change; the one test
-that scores the fifth held-out part is a regression floor at those figures, added after that measurement.
+earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl, third-heldout.jsonl, fourth-heldout.jsonl,
+fifth-heldout.jsonl), which were measured and read. Rules are tuned on the training part only, so the thresholds below
+are asserted on it. The held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py, after the last rule
+change; the one test that scores the sixth held-out part is a regression floor at those figures, added after that
+measurement.
 """
 
 from __future__ import annotations
@@ -30,14 +31,15 @@ def _read(name):
 FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.jsonl", "fresh-training.jsonl",
                                         "fresh-heldout.jsonl", "third-training.jsonl", "third-heldout.jsonl",
                                         "fourth-training.jsonl", "fourth-heldout.jsonl", "fifth-training.jsonl",
-                                        "fifth-heldout.jsonl")}
-HELDOUT = FILES["fifth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "fifth-heldout.jsonl" for entry in entries]
+                                        "fifth-heldout.jsonl", "sixth-training.jsonl", "sixth-heldout.jsonl")}
+HELDOUT = FILES["sixth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "sixth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
           ("fourth-training.jsonl", "fourth-heldout.jsonl", "fourth-heldout.sha256"),
-          ("fifth-training.jsonl", "fifth-heldout.jsonl", "fifth-heldout.sha256"))
+          ("fifth-training.jsonl", "fifth-heldout.jsonl", "fifth-heldout.sha256"),
+          ("sixth-training.jsonl", "sixth-heldout.jsonl", "sixth-heldout.sha256"))
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
 PHASES = {"load", "startup", "runtime", "none", "unknown"}
@@ -55,15 +57,15 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
     digest = hashlib.sha256((CORPUS / heldout).read_bytes()).hexdigest()
     assert digest == (CORPUS / digest_file).read_text().split()[0]
     held, collected = FILES[heldout], FILES[training] + FILES[heldout]
-    assert len(held) * 3 >= len(collected) >= 60
+    assert len(held) * 3 >= len(collected) >= 45  # rounds of 45 to 68 logs
     for phase in {entry["phase"] for entry in collected}:  # stratified: every phase keeps its third
         of_phase = [entry for entry in collected if entry["phase"] == phase]
         assert 3 * sum(entry in held for entry in of_phase) >= len(of_phase), phase
 
 
-def test_the_retired_heldout_parts_are_training_and_the_fifth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_sixth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
-    for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl"):
+    for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -107,11 +109,11 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 
 
 def test_training_part_accuracy():
-    # Floors under the measured figures on the training part (see the README's "Measured" section): with the fourth
-    # round's held-out part and the fifth round's training part added, 411 and 323 of 473 (86.9 % / 68.3 %) before the
-    # fifth round's rule changes; the floor follows the figures as the changes raise them.
+    # Floors under the measured figures on the training part (see the README's "Measured" section): with the fifth
+    # round's held-out part and the sixth round's training part added, 469 and 362 of 524 (89.5 % / 69.1 %) before the
+    # sixth round's rule changes; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 429 / 473 and cause >= 331 / 473, (phase, cause)
+    assert phase >= 479 / 524 and cause >= 369 / 524, (phase, cause)
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -122,10 +124,17 @@ def test_the_second_rounds_heldout_part_does_not_regress():
 
 
 def test_heldout_part_does_not_regress():
-    # Measured once, after the last rule change (15/21 phase, 13/21 cause; the issue's 90/80 % targets are not
-    # reached, most cause misses are excerpts whose cause is only in the thread's title). This floor only guards
-    # against a regression; it is not a target to tune.
+    # Measured once, after the last rule change (10/17 phase, 7/17 cause; the issue's 90/80 % targets are not
+    # reached, nine of the ten cause misses are excerpts whose cause is only in the thread's title). This floor only
+    # guards against a regression; it is not a target to tune.
     phase, cause = _accuracy(HELDOUT)
+    assert phase >= 10 / 17 and cause >= 7 / 17, (phase, cause)
+
+
+def test_the_fifth_rounds_heldout_part_does_not_regress():
+    # The fifth round's held-out part was measured once (15/21 phase, 13/21 cause) and is training now: this floor
+    # keeps what it measured from regressing while rules change.
+    phase, cause = _accuracy(FILES["fifth-heldout.jsonl"])
     assert phase >= 15 / 21 and cause >= 13 / 21, (phase, cause)
 
 
@@ -390,17 +399,18 @@ MM_WARNING = ("WARNING 03-31 16:53:11 [profiling.py:222] The sequence length use
               "tokens in total, out of which {'image': 16384} are reserved for multi-modal embeddings).")
 
 
-@pytest.mark.parametrize(("line", "risk"), [
-    (MM_WARNING, "multimodal_profile_short"),
+@pytest.mark.parametrize(("line", "risk", "phase"), [
+    (MM_WARNING, "multimodal_profile_short", "unknown"),
     ("You are using a model of type qwen2_vl to instantiate a model of type . This is not supported for all "
-     "configurations of models and can yield errors.", "model_type_mismatch"),
+     "configurations of models and can yield errors.", "model_type_mismatch", "unknown"),
+    # (the sixth round: Ray's placement warning is logged while the executor places the workers, a load step)
     ("(EngineCore_DP0 pid=4) WARNING 03-11 12:22:12 [ray_utils.py:352] Tensor parallel size (4) exceeds available "
-     "GPUs (1). This may result in Ray placement group allocation failures.", "ray_parallel_over_local_gpus"),
+     "GPUs (1). This may result in Ray placement group allocation failures.", "ray_parallel_over_local_gpus", "load"),
 ])
-def test_warnings_the_issue_names_are_risks_alone(line, risk):
+def test_warnings_the_issue_names_are_risks_alone(line, risk, phase):
     result = diagnose(line)
     assert (result["cause_class"], result["phase"], [r["rule"] for r in result["risks"]]) == (
-        "risk_only", "unknown", [risk])
+        "risk_only", phase, [risk])
 
 
 def test_the_multimodal_profile_warning_explains_a_profile_that_fails_without_its_error_line():
@@ -884,3 +894,99 @@ def test_a_v0_worker_failing_in_its_execution_loop_was_serving():
     line = ("(VllmWorkerProcess pid=7) ERROR 08-05 11:23:09 multiproc_worker_utils.py:226] Exception in worker "
             "VllmWorkerProcess while processing method start_worker_execution_loop.")
     assert diagnose(line)["phase"] == "runtime"
+
+
+# ----- sixth round: what the sixth round's training entries taught ----------------------------------------
+
+@pytest.mark.parametrize(("text", "cause_class", "phase"), [
+    # the excerpt stops while vLLM chose the attention backend of a layer
+    (_frames(("vllm/model_executor/models/gpt_oss.py", "__init__"), ("vllm/attention/layer.py", "__init__"),
+             ("vllm/v1/attention/selector.py", "get_attn_backend")), "attention_backend_unsupported", "load"),
+    # an import chain cut inside the next frame's line (`  File "<repo_r`): still a failed import
+    (_frames(("bin/vllm", "<module>"), ("vllm/entrypoints/cli/__init__.py", "<module>"),
+             ("vllm/benchmarks/latency.py", "<module>")) + '\n  File "<repo_r', "dependency_error", "load"),
+])
+def test_cut_tracebacks_of_the_sixth_round(text, cause_class, phase):
+    result = diagnose(text)
+    assert (result["rule"], result["cause_class"], result["phase"]) == ("traceback_frames", cause_class, phase)
+
+
+@pytest.mark.parametrize(("text", "rule", "cause_class", "phase"), [
+    ("ERROR 01-11 13:09:40 engine.py:366] RuntimeError: Error in model execution (input dumped to /tmp/x.pkl): "
+     "FlashAttention only supports Ampere GPUs or newer.", "kernel_needs_newer_gpu", "gpu_arch_unsupported",
+     "startup"),
+    # the host's errno 12 while the weights were mmapped
+    (_frames(("vllm/model_executor/model_loader/weight_utils.py", "safetensors_weights_iterator"))
+     + "\nRuntimeError: unable to mmap 6442450944 bytes from file <x.safetensors>: Cannot allocate memory (12)",
+     "host_out_of_memory", "host_oom", "load"),
+    # the model inspection's subprocess dies in the GPU's compute runtime: the runtime, at config time
+    ("pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n"
+     "  Value error, Model architectures ['Qwen3ForCausalLM'] failed to be inspected. Please check the logs for "
+     "more details.\nAbort was called at 435 line in file:\n./shared/source/os_interface/linux/drm_neo.cpp",
+     "gpu_runtime_abort", "driver_or_runtime", "load"),
+    # the inspection wrapper alone still names the architecture
+    ("ValueError: Model architectures ['ZorkForCausalLM'] failed to be inspected. Please check the logs for more "
+     "details.", "architecture_inspection_failed", "architecture_unsupported", "load"),
+])
+def test_wordings_from_the_sixth_round(text, rule, cause_class, phase):
+    result = diagnose(text)
+    assert (result["rule"], result["cause_class"], result["phase"]) == (rule, cause_class, phase)
+
+
+@pytest.mark.parametrize("frames", [
+    # V0: a forward pass that hit a device-side assert, no step named
+    [("vllm/worker/model_runner.py", "execute_model"), ("torch/nn/modules/module.py", "_wrapped_call_impl")],
+    # Inductor's static launcher runs the compiled kernels at every step: not a compile
+    [("torch/_inductor/runtime/static_cuda_launcher.py", "run")],
+])
+def test_a_kernel_fault_with_no_step_named_strikes_while_serving(frames):
+    result = diagnose(_frames(*frames) + "\nRuntimeError: CUDA error: device-side assert triggered")
+    assert (result["cause_class"], result["phase"]) == ("gpu_kernel_fault", "runtime")
+
+
+def test_inductors_triton_precompile_is_still_a_compile():
+    text = _frames(("torch/_inductor/runtime/triton_heuristics.py", "_precompile_config"))
+    assert diagnose(text)["cause_class"] == "compile_error"
+
+
+def test_nccl_found_by_the_workers_is_distributed_init():
+    text = "\n".join(["(EngineCore_DP0 pid=5) INFO 10-15 08:32:29 [pynccl.py:103] vLLM is using nccl==2.27.3",
+                      "(EngineCore_DP0 pid=5) ERROR 10-15 08:32:29 [core.py:708] EngineCore failed to start."])
+    assert diagnose(text)["phase"] == "load"
+
+
+def test_a_start_wrapper_right_after_the_compile_began_is_a_compile_failure():
+    opened = "(EngineCore_DP0 pid=3) INFO 12-15 12:35:11 [backends.py:703] Dynamo bytecode transform time: 0.88 s"
+    failed = "(EngineCore_DP0 pid=3) ERROR 12-15 12:35:11 [core.py:866] EngineCore failed to start."
+    result = diagnose(opened + "\n" + failed)
+    assert (result["rule"], result["cause_class"], result["phase"]) == ("step_in_progress", "compile_error", "startup")
+    # once the compile reported its total, it finished: the wrapper says nothing more
+    done = "(EngineCore_DP0 pid=3) INFO 12-15 12:35:30 [monitor.py:34] torch.compile takes 19.1 s in total"
+    assert diagnose("\n".join([opened, done, failed]))["cause_class"] == "engine_died_unexplained"
+
+
+def test_a_traceback_cut_while_the_checkpoints_tensors_were_read_is_a_corrupt_file():
+    text = "\n".join(["ERROR 03-10 21:30:59 engine.py:400]   File \"/v/vllm/model_executor/models/utils.py\", line 99, "
+                      "in <genexpr>",
+                      "ERROR 03-10 21:30:59 engine.py:400]     for weight_name, weight_data in weights)"])
+    result = diagnose(_frames(("vllm/model_executor/models/qwen2.py", "load_weights")) + "\n" + text)
+    assert (result["cause_class"], result["phase"]) == ("weights_corrupt", "load")
+
+
+def test_v1_runs_execute_model_for_requests_only():
+    v1 = _frames(("vllm/v1/executor/multiproc_executor.py", "worker_busy_loop"),
+                 ("vllm/v1/worker/gpu_worker.py", "execute_model"))
+    assert diagnose(v1 + "\nZorkError: boom")["phase"] == "runtime"
+    # V0's memory profile went through execute_model too: its frame names no step
+    v0 = _frames(("vllm/worker/model_runner.py", "execute_model"))
+    assert diagnose(v0 + "\nZorkError: boom")["phase"] != "runtime"
+
+
+def test_a_ray_placement_warning_alone_is_a_risk_of_the_load_step():
+    line = ("(EngineCore_DP0 pid=34) WARNING 03-30 14:11:45 [ray_utils.py:352] Tensor parallel size (16) exceeds "
+            "available GPUs (8). This may result in Ray placement group allocation failures.")
+    result = diagnose(line)
+    assert (result["phase"], result["cause_class"]) == ("load", "risk_only")
+    # a warning with no step of its own stays unplaced
+    assert diagnose("WARNING 03-22 18:40:47 [custom_all_reduce.py:137] Custom allreduce is disabled because "
+                    "your platform lacks GPU P2P capability")["phase"] == "unknown"
