@@ -70,8 +70,9 @@ run_unit() {
 # The integration files that run beside the single-host scenario when the stages run in two lanes
 # (they balance the lanes); every other file runs in the other lane.
 INTEGRATION_HOST_LANE=(tests/integration/test_acceptance_forms_live.py tests/integration/test_collection_install.py
-  tests/integration/test_hub_fetch.py
-  tests/integration/test_model_forms_vllm.py)
+  tests/integration/test_hub_fetch.py tests/integration/test_model_forms_vllm.py
+  tests/integration/test_plan_playbook.py tests/integration/test_rollout_playbook.py
+  tests/integration/test_vllm_venv.py)
 
 # run_integration [all|host|rest]
 run_integration() {
