@@ -119,6 +119,25 @@ def test_head_and_worker_serve_as_one_engine(host):
     assert "ExecStartPost" not in WORKER.file("/etc/systemd/system/kimi-vllm.service").content_string
 
 
+def _reaches(node, address: str, port: int) -> bool:
+    """A TCP connection from ``node`` opens within 3 s (a dropped SYN times out)."""
+    return node.run(f"timeout 3 bash -c '</dev/tcp/{address}/{port}'").rc == 0
+
+
+def test_replica_ports_answer_its_own_nodes_only(host):
+    """kimi_multinode_ip_access (host_vars): the units take traffic from loopback and the replica's nodes."""
+    for node in (host, WORKER):
+        assert unit_property(node, "IPAddressDeny") == "0.0.0.0/0 ::/0"
+        assert unit_property(node, "IPAddressAllow").split() == ["127.0.0.0/8", "::1/128", IPS["kimi-m-multinode-1"],
+                                                                 IPS["kimi-m-multinode-2"]]
+    head = IPS["kimi-m-multinode-1"]
+    assert WORKER.run(f"curl -s -m 5 -o /dev/null -w '%{{http_code}}' http://{head}:8000/health").stdout == "200"
+    assert _reaches(THIRD, head, 22), "host 3 cannot reach the head at all: the probes below would prove nothing"
+    for port in (8000, 29501):  # the API and the rendezvous (master) port, from a host outside the replica
+        assert host.run(f"ss -Hltn 'sport = :{port}'").stdout.strip(), f"nothing listens on the head's port {port}"
+        assert not _reaches(THIRD, head, port), f"host 3, outside the replica, reached {head}:{port}"
+
+
 def test_kv_cache_prediction_holds_across_nodes(host):
     row = release_json(host, current_release(host))["ledger"][-1]
     assert row["accepted"] is True and row["predicted_kv_tokens"] == row["kv_tokens_logged"]
@@ -189,6 +208,12 @@ def test_a_limit_that_cuts_the_replica_is_refused(host):
 
 def test_colliding_ports_are_refused_before_anything_changes(host):
     _refused_changing_nothing(host, "The ports of replica mn_pair collide", "-e", "kimi_multinode_master_port=8000")
+
+
+def test_a_node_outside_the_ip_allow_list_is_refused_before_anything_changes(host):
+    # Both nodes named 10.89.50.99: the worker reaches the head from .42, which the allow-list would drop.
+    _refused_changing_nothing(host, "reaches the head (10.89.50.41) from 10.89.50.42",
+                              "-e", "kimi_node_address=10.89.50.99")
 
 
 def test_tune_refuses_a_multi_node_replica(host):
