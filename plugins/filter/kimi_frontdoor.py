@@ -143,21 +143,31 @@ def _truthy(value: object) -> bool:
     return bool(value)
 
 
-def kimi_ip_allow_list(hosts: list[str], hostvars: dict, address_var: str = "kimi_node_address") -> list[str]:
-    """The IP addresses of ``hosts`` (``address_var`` else ansible_host), each checked to be an IP.
+def kimi_ip_allow_list(hosts: list[str], hostvars: dict, extra: list[str] | tuple = (),
+                       address_var: str = "kimi_node_address") -> list[str]:
+    """The IP addresses of ``hosts`` (``address_var`` else ansible_host), then ``extra`` (addresses or
+    networks in CIDR form), each checked, without repeats.
 
-    systemd's IPAddressAllow= takes addresses, not names: a name here would silently allow nothing.
+    systemd's IPAddressAllow= takes addresses and networks, not names: a name would allow nothing.
     """
-    addresses = []
+    entries = []
     for host in hosts:
         hv = hostvars.get(host, {})
         value = hv.get(address_var) or hv.get("ansible_host") or host
         try:
-            addresses.append(str(ipaddress.ip_address(value)))
+            entries.append(str(ipaddress.ip_address(value)))
         except ValueError as err:
             raise ValueError(f"{host}: {value!r} is not an IP address; set {address_var} for it "
                              "(systemd's IPAddressAllow= takes addresses)") from err
-    return sorted(set(addresses), key=addresses.index)
+    for value in extra or ():
+        try:
+            network = ipaddress.ip_network(str(value), strict=False)
+        except ValueError as err:
+            raise ValueError(f"{value!r} (kimi_multinode_head_address or kimi_multinode_ip_allow_extra) is "
+                             "neither an IP address nor a network in CIDR form (systemd's IPAddressAllow= takes "
+                             "no names)") from err
+        entries.append(str(network.network_address) if network.num_addresses == 1 else str(network))
+    return sorted(set(entries), key=entries.index)
 
 
 class FilterModule:

@@ -41,7 +41,8 @@ def role_variables(**overrides: Any) -> dict[str, Any]:
     loader = DataLoader()
     variables: dict[str, Any] = {}
     for name in VAR_FILES:
-        variables.update(loader.load_from_file(str(REPO / name), trusted_as_template=True) or {})
+        loaded = loader.load_from_file(str(REPO / name), trusted_as_template=True) or {}
+        variables.update(_with_short_filter_names(loaded))
     variables.update({
         "ansible_managed": "Ansible managed",
         "kimi_model_repo": "moonshotai/Kimi-K3",
@@ -88,6 +89,15 @@ def short_filter_names(text: str) -> str:
     return text.replace("kimi.deploy.kimi_", "kimi_")
 
 
+def _with_short_filter_names(loaded: dict[str, Any]) -> dict[str, Any]:
+    """A vars file's values, their filter calls by short name (see short_filter_names)."""
+    from ansible.template import trust_as_template
+
+    return {name: trust_as_template(short_filter_names(value))
+            if isinstance(value, str) and "kimi.deploy.kimi_" in value else value
+            for name, value in loaded.items()}
+
+
 def directives(text: str, key: str) -> list[str]:
     """Values of every ``key=`` line of a unit, in order."""
     return [line.split("=", 1)[1] for line in text.splitlines() if line.startswith(f"{key}=")]
@@ -96,7 +106,6 @@ def directives(text: str, key: str) -> list[str]:
 def role_defaults(*roles: str, **overrides: Any) -> dict[str, Any]:
     """The defaults and vars of ``roles`` (kimi first), as Ansible loads them, plus ``overrides``."""
     from ansible.parsing.dataloader import DataLoader
-    from ansible.template import trust_as_template
 
     loader = DataLoader()
     variables: dict[str, Any] = {"ansible_managed": "Ansible managed"}
@@ -105,8 +114,7 @@ def role_defaults(*roles: str, **overrides: Any) -> dict[str, Any]:
             path = REPO / "roles" / role / name
             if path.exists():
                 loaded = loader.load_from_file(str(path), trusted_as_template=True) or {}
-                variables.update({name: trust_as_template(short_filter_names(value)) if isinstance(value, str)
-                                  and "kimi.deploy.kimi_" in value else value for name, value in loaded.items()})
+                variables.update(_with_short_filter_names(loaded))
     variables.update(overrides)
     return variables
 

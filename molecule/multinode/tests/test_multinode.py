@@ -119,6 +119,41 @@ def test_head_and_worker_serve_as_one_engine(host):
     assert "ExecStartPost" not in WORKER.file("/etc/systemd/system/kimi-vllm.service").content_string
 
 
+def _reachable(node, address: str, ports: set[int]) -> set[int]:
+    """The ``ports`` a TCP connection from ``node`` opens within 3 s (a dropped SYN times out), probed at once."""
+    probes = " ".join(f"(timeout 3 bash -c '</dev/tcp/{address}/{p}' 2>/dev/null && echo {p}) &" for p in sorted(ports))
+    return {int(p) for p in node.check_output(f"{probes} wait").split()}
+
+
+def _listening_ports(node) -> set[int]:
+    """The TCP ports the node listens on beyond loopback, but SSH: on these hosts, vLLM's (the test
+    hosts run nothing else, and container root may not map sockets to processes: no CAP_SYS_PTRACE)."""
+    ports = set()
+    for line in node.check_output("ss -Hltn").splitlines():
+        local = line.split()[3]
+        if not local.startswith(("127.", "[::1]")):
+            ports.add(int(local.rsplit(":", 1)[1]))
+    return ports - {22}
+
+
+def _ip_set(value: str) -> set[str]:
+    return {item.removesuffix("/32") for item in value.split()}
+
+
+def test_replica_ports_answer_its_own_nodes_only(host):
+    """kimi_multinode_ip_access (host_vars): the units take traffic from loopback and the replica's nodes."""
+    for node in (host, WORKER):
+        assert _ip_set(unit_property(node, "IPAddressDeny")) == {"0.0.0.0/0", "::/0"}
+        assert _ip_set(unit_property(node, "IPAddressAllow")) == {
+            "127.0.0.0/8", "::1/128", IPS["kimi-m-multinode-1"], IPS["kimi-m-multinode-2"]}
+    head = IPS["kimi-m-multinode-1"]
+    assert WORKER.run(f"curl -s -m 5 -o /dev/null -w '%{{http_code}}' http://{head}:8000/health").stdout == "200"
+    ports = _listening_ports(host)
+    assert 8000 in ports, ports  # the API; the others are the engine's inter-node ports (rendezvous, queues)
+    # From host 3, outside the replica: only SSH (no filter), which proves the path is there.
+    assert _reachable(THIRD, head, ports | {22}) == {22}
+
+
 def test_kv_cache_prediction_holds_across_nodes(host):
     row = release_json(host, current_release(host))["ledger"][-1]
     assert row["accepted"] is True and row["predicted_kv_tokens"] == row["kv_tokens_logged"]
@@ -189,6 +224,12 @@ def test_a_limit_that_cuts_the_replica_is_refused(host):
 
 def test_colliding_ports_are_refused_before_anything_changes(host):
     _refused_changing_nothing(host, "The ports of replica mn_pair collide", "-e", "kimi_multinode_master_port=8000")
+
+
+def test_a_node_outside_the_ip_allow_list_is_refused_before_anything_changes(host):
+    # Both nodes named 10.89.50.99: the worker reaches the head from .42, which the allow-list would drop.
+    _refused_changing_nothing(host, "reaches the head (10.89.50.41) from 10.89.50.42",
+                              "-e", "kimi_node_address=10.89.50.99")
 
 
 def test_tune_refuses_a_multi_node_replica(host):

@@ -182,6 +182,61 @@ def test_compile_caches_outlive_a_restart(unit, placement, platform):
         assert not environment[name].startswith("/tmp")
 
 
+# --- kimi_multinode_ip_access: the replica's units talk to loopback and its own nodes only ----------
+
+REPLICA_HOSTVARS = {"h200-a-1": {"ansible_host": "10.0.0.11"},
+                    "h200-a-2": {"ansible_host": "h200-a-2.example", "kimi_node_address": "10.1.0.12"}}
+
+
+def _with_ip_access(unit: str, placement: str, **overrides) -> str:
+    return render(unit, placement, kimi_platform="cuda", hostvars=REPLICA_HOSTVARS,
+                  kimi_multinode_ip_access=True, **overrides)
+
+
+@pytest.mark.parametrize(("unit", "placement"),
+                         [("vllm", "head"), ("vllm", "worker"), ("ray", "head"), ("ray", "worker")])
+def test_ip_access_allows_loopback_and_the_replica_nodes_only(unit, placement):
+    text = _with_ip_access(unit, placement)
+    assert directives(text, "IPAddressDeny") == ["any"]
+    # kimi_node_address wins over ansible_host; the head's address the workers use is the head's.
+    assert directives(text, "IPAddressAllow") == ["localhost", "10.0.0.11 10.1.0.12"]
+
+
+def test_ip_access_adds_the_fabric_head_address_and_the_extra_networks():
+    text = _with_ip_access("vllm", "worker", kimi_multinode_head_address="192.168.7.11",
+                           kimi_multinode_ip_allow_extra=["10.2.0.0/24", "10.2.0.9/32", "10.0.0.11"])
+    assert directives(text, "IPAddressAllow") == ["localhost", "10.0.0.11 10.1.0.12 192.168.7.11 10.2.0.0/24 10.2.0.9"]
+
+
+def test_ip_access_is_on_with_the_front_door_and_only_on_a_multi_node_replica():
+    assert directives(render("vllm", "head", kimi_platform="cuda", hostvars=REPLICA_HOSTVARS,
+                             kimi_frontdoor_enabled=True), "IPAddressDeny") == ["any"]
+    assert directives(render("vllm", "head", kimi_platform="cuda"), "IPAddressDeny") == []
+    assert directives(render("vllm", "single", kimi_platform="cuda", kimi_multinode_ip_access=True),
+                      "IPAddressDeny") == []
+
+
+@pytest.mark.parametrize(("hostvars", "extra", "message"), [
+    ({"h200-a-1": {"ansible_host": "head.example"}, "h200-a-2": {"ansible_host": "10.0.0.12"}}, [],
+     "h200-a-1: 'head.example' is not an IP address; set kimi_node_address"),
+    (REPLICA_HOSTVARS, ["clients.example"],
+     "'clients.example' (kimi_multinode_head_address or kimi_multinode_ip_allow_extra)"),
+])
+def test_ip_access_refuses_a_name(hostvars, extra, message):
+    with pytest.raises(Exception, match=re.escape(message)):
+        render("vllm", "worker", kimi_platform="cuda", hostvars=hostvars, kimi_multinode_ip_access=True,
+               kimi_multinode_ip_allow_extra=extra)
+
+
+@needs_systemd_analyze
+def test_systemd_analyze_verify_accepts_the_ip_access_lines(tmp_path):
+    text = _with_ip_access("vllm", "worker", kimi_multinode_ip_allow_extra=["10.2.0.0/24"])
+    root = _verify_root(tmp_path, "vllm", text)
+    proc = subprocess.run([SYSTEMD_ANALYZE, "verify", "--man=no", f"--root={root}", UNIT_NAMES["vllm"],
+                           "kimi-nvidia-uvm.service"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and proc.stderr.strip() == "" and proc.stdout.strip() == "", proc.stderr
+
+
 # --- systemd's own checks ---------------------------------------------------------------------------
 
 

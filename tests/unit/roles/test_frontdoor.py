@@ -291,24 +291,3 @@ def test_haproxy_unit_sandbox_score(tmp_path, unit):
     # vLLM's key stays in the root-only environment file; the balancer has none.
     assert directives(text, "EnvironmentFile") == ([f"{config_dir}/frontdoor.env"] if role == "kimi_frontdoor" else [])
     assert UPSTREAM_KEY not in text
-
-
-REPLICA = {"groups": {"k3_a": ["h200-a-1", "h200-a-2"]}, "kimi_replica_group": "k3_a",
-           "inventory_hostname": "h200-a-2"}
-
-
-def ip_access(tmp_path, hostvars) -> str:
-    values = variables(tmp_path, **REPLICA, hostvars=hostvars)
-    return render_template(TEMPLATES / "ip-access.conf.j2", values)
-
-
-def test_ip_access_allows_loopback_and_the_replica_nodes_only(tmp_path):
-    text = ip_access(tmp_path, {"h200-a-1": {"ansible_host": "10.0.0.11"},
-                                "h200-a-2": {"ansible_host": "h200-a-2.example", "kimi_node_address": "10.1.0.12"}})
-    assert directives(text, "IPAddressDeny") == ["any"]
-    assert directives(text, "IPAddressAllow") == ["localhost", "10.0.0.11 10.1.0.12"]
-
-
-def test_ip_access_refuses_a_host_name(tmp_path):
-    with pytest.raises(Exception, match="not an IP address"):
-        ip_access(tmp_path, {"h200-a-1": {"ansible_host": "head.example"}, "h200-a-2": {"ansible_host": "10.0.0.12"}})
