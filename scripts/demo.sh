@@ -298,7 +298,8 @@ case "${1:-deploy}" in
     podman rm -f -t 0 "$DEMO_HOST" >/dev/null 2>&1 || true
     podman network rm "$DEMO_NET" >/dev/null 2>&1 || true
     rm -f "$DEMO_DIR/known_hosts"
-    echo "demo host removed (its ledger stays in $DEMO_DIR/ledger)"
+    # The CA stays too: a machine that trusts it keeps trusting the next demo host's entry.
+    echo "demo host removed (its ledger stays in $DEMO_DIR/ledger, its CA in $DEMO_TLS)"
     ;;
   -h | --help | help)
     awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
