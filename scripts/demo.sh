@@ -270,7 +270,7 @@ case "${1:-deploy}" in
     ;;
   curl)
     demo_env; need_demo_host
-    echo "$(curl_command)" >&2
+    printf '%s\n' "$(curl_command)" >&2
     eval "$(curl_command)"
     echo
     ;;
