@@ -4,7 +4,7 @@
 #
 # What it installs on the machine (root required):
 #   - Debian packages: podman (+ runc, the runtime that handles this kernel's hybrid cgroups),
-#     debootstrap and zstd to build the test-host image, git.
+#     debootstrap and zstd to build the test-host image, git, openssl (the demo's CA).
 #   - /etc/containers/containers.conf: runc, and ulimits capped to what this machine allows
 #     (podman's root default of 1048576 open files is refused without CAP_SYS_RESOURCE).
 #   - the controller venv (.venv): Ansible, molecule, linters, pinned in requirements/; and the
@@ -45,7 +45,7 @@ require_root() {
 ensure_apt_packages() {
   local missing=()
   # haproxy and prometheus (promtool): the front door, balancer and alert-rule tests run the real tools.
-  for p in podman runc debootstrap zstd git openssh-client iproute2 systemd haproxy prometheus; do
+  for p in podman runc debootstrap zstd git openssh-client iproute2 systemd haproxy prometheus openssl; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
   done
   if [ ${#missing[@]} -gt 0 ]; then

@@ -11,7 +11,8 @@
 #   scripts/demo.sh model [--vision|--text]  # the model the demo deploys (kept until changed), or change it
 #   scripts/demo.sh plan|diagnose|rollback|tune [ARGS...]   # that playbook on the demo host
 #   scripts/demo.sh ansible-playbook ARGS...   # any ansible-playbook command line, in the demo's environment
-#   scripts/demo.sh curl              # one chat completion against the demo's endpoint
+#   scripts/demo.sh curl              # one chat completion through the demo's entry (https, its CA, the key)
+#   scripts/demo.sh tls               # the demo's CA and the entry's certificate (made once), how to trust it
 #   scripts/demo.sh host COMMAND...   # a command on the demo host (systemctl status kimi-vllm)
 #   scripts/demo.sh summary           # what the last deploy did: plan, acceptance, releases
 #   scripts/demo.sh commands          # the follow-up commands the demo prints at its end
@@ -26,6 +27,10 @@ require_root "$@"
 DEMO_HOST=kimi-demo-1 DEMO_IP=10.89.60.11 DEMO_NET=kimi-demo DEMO_SUBNET=10.89.60.0/24
 DEMO_GATEWAY=10.89.60.1 DEMO_HUB_PORT=18060
 DEMO_DIR=$KIMI_CACHE/demo
+DEMO_TLS=$DEMO_DIR/tls DEMO_ENTRY_PORT=8443
+# Where the demo's CA goes on the host: acceptance checks the entry's certificate against it
+# (kimi_acceptance_entry_ca_file in inventories/demo), and the host's own trust store has it too.
+DEMO_HOST_CA=/usr/local/share/ca-certificates/kimi-demo-ca.crt
 DEMO_ARGS=(-i inventories/demo -l gpu_nodes)
 # The demo's models (the hub repo kimi-deploy/<name>, served as <name>) and the builder's --arch of
 # each; inventories/demo/group_vars/gpu_nodes/model.yml declares what each one's users send.
@@ -67,6 +72,65 @@ print_commands() {
                    -e kimi_tune_duration_s=10
   remove it:     scripts/demo.sh destroy
 EOM
+}
+
+# ensure_demo_tls: the demo's own CA (made once) and the entry's certificate for the demo host
+# (IP DEMO_IP, DNS DEMO_HOST), root-only under $DEMO_TLS; the inventory hands both files to the
+# front door. The server certificate is made again only when missing, not signed by this CA (or
+# expired), or not for DEMO_IP, so a second run changes nothing on the host.
+ensure_demo_tls() {
+  local ca=$DEMO_TLS/ca.pem ca_key=$DEMO_TLS/ca.key cert=$DEMO_TLS/server.pem key=$DEMO_TLS/server.key
+  (umask 077 && mkdir -p "$DEMO_TLS")
+  if [ ! -s "$ca" ] || [ ! -s "$ca_key" ]; then
+    log "Making the demo's CA ($ca)"
+    (umask 077 && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 3650 \
+      -subj "/CN=kimi-deploy demo CA" -keyout "$ca_key" -out "$ca" \
+      -addext 'basicConstraints=critical,CA:TRUE' -addext 'keyUsage=critical,keyCertSign,cRLSign' 2>/dev/null)
+    rm -f "$cert"  # signed by a CA that is gone
+  fi
+  if [ -s "$cert" ] && [ -s "$key" ] && openssl verify -CAfile "$ca" "$cert" >/dev/null 2>&1 \
+      && openssl x509 -noout -in "$cert" -checkip "$DEMO_IP" | grep -q 'does match'; then
+    return 0
+  fi
+  log "Making the entry's certificate for $DEMO_IP ($cert)"
+  (umask 077 && openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+      -subj "/CN=$DEMO_HOST" -keyout "$key.tmp" -out "$DEMO_TLS/server.csr" 2>/dev/null \
+    && openssl x509 -req -in "$DEMO_TLS/server.csr" -CA "$ca" -CAkey "$ca_key" -CAcreateserial -days 825 \
+      -out "$cert.tmp" -extfile <(printf '%s\n' 'basicConstraints=critical,CA:FALSE' \
+        'keyUsage=critical,digitalSignature' 'extendedKeyUsage=serverAuth' \
+        'authorityKeyIdentifier=keyid,issuer' 'subjectKeyIdentifier=hash' \
+        "subjectAltName=IP:$DEMO_IP,DNS:$DEMO_HOST") 2>/dev/null)
+  mv "$key.tmp" "$key"
+  mv "$cert.tmp" "$cert"
+  rm -f "$DEMO_TLS/server.csr"
+}
+
+# The entry, its CA and how to trust it: the demo's end text and `scripts/demo.sh tls`.
+print_entry() {
+  cat <<EOM
+  endpoint:      https://$DEMO_IP:$DEMO_ENTRY_PORT/v1   (served model $(demo_model), API key in $DEMO_DIR/api-key)
+  its CA:        $DEMO_TLS/ca.pem   (made by this demo; the certificate names $DEMO_IP and $DEMO_HOST)
+  trust it:      curl --cacert $DEMO_TLS/ca.pem ..., or for the whole machine (Debian):
+                 cp $DEMO_TLS/ca.pem /usr/local/share/ca-certificates/kimi-demo-ca.crt && update-ca-certificates
+EOM
+}
+
+# The demo's CA on the host, where acceptance reads it (written over podman, not the play, and only
+# when it differs).
+install_host_ca() {
+  if ! podman exec "$DEMO_HOST" cat "$DEMO_HOST_CA" 2>/dev/null | cmp -s - "$DEMO_TLS/ca.pem"; then
+    podman exec -i "$DEMO_HOST" sh -c "cat > $DEMO_HOST_CA && update-ca-certificates >/dev/null" < "$DEMO_TLS/ca.pem"
+  fi
+}
+
+# The chat completion `scripts/demo.sh curl` sends, as the line it prints: it works pasted into a
+# new root shell (the key is read from its file there, never printed).
+curl_command() {
+  local model
+  model=$(demo_model)
+  printf '%s' "curl -sS --fail-with-body --cacert $DEMO_TLS/ca.pem https://$DEMO_IP:$DEMO_ENTRY_PORT/v1/chat/completions" \
+    " -H \"Authorization: Bearer \$(cat $DEMO_DIR/api-key)\" -H 'Content-Type: application/json'" \
+    " -d '{\"model\":\"$model\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":16}'"
 }
 
 demo_host_running() {
@@ -143,6 +207,7 @@ deploy() {
   if [ ! -s "$DEMO_DIR/api-key" ]; then
     (umask 077 && python3 -c 'import secrets; print(secrets.token_urlsafe(32))' > "$DEMO_DIR/api-key")
   fi
+  ensure_demo_tls
   demo_env
 
   log "Publishing the tiny model $model on the demo's hub mirror"
@@ -157,6 +222,7 @@ deploy() {
           g++ python3-dev >/dev/null; }'
   fi
   write_known_hosts
+  install_host_ca
   start_hub
 
   playbook deploy.yml "${DEMO_ARGS[@]}" "$@"
@@ -166,7 +232,7 @@ deploy() {
   cat <<EOM
 
 Demo deployed in $(( $(date +%s) - start )) s (model kimi-deploy/$model at $sha).
-  endpoint:      http://$DEMO_IP:8000/v1   (served model $model, API key in $DEMO_DIR/api-key)
+$(print_entry)
   ledger:        $DEMO_DIR/ledger/ledger.csv (and ledger.jsonl), one row per deploy attempt
   report:        ${report:-none yet}
   on the host:   the release is /opt/kimi/current/release.json
@@ -204,12 +270,13 @@ case "${1:-deploy}" in
     ;;
   curl)
     demo_env; need_demo_host
-    model=$(demo_model)
-    echo "curl -s http://$DEMO_IP:8000/v1/chat/completions -H \"Authorization: Bearer \$(cat $DEMO_DIR/api-key)\" ..." >&2
-    curl -sS --fail-with-body "http://$DEMO_IP:8000/v1/chat/completions" \
-      -H "Authorization: Bearer $KIMI_API_KEY" -H 'Content-Type: application/json' \
-      -d "{\"model\":\"$model\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":16}"
+    printf '%s\n' "$(curl_command)" >&2
+    eval "$(curl_command)"
     echo
+    ;;
+  tls)
+    ensure_demo_tls
+    print_entry
     ;;
   host)
     shift
@@ -231,7 +298,8 @@ case "${1:-deploy}" in
     podman rm -f -t 0 "$DEMO_HOST" >/dev/null 2>&1 || true
     podman network rm "$DEMO_NET" >/dev/null 2>&1 || true
     rm -f "$DEMO_DIR/known_hosts"
-    echo "demo host removed (its ledger stays in $DEMO_DIR/ledger)"
+    # The CA stays too: a machine that trusts it keeps trusting the next demo host's entry.
+    echo "demo host removed (its ledger stays in $DEMO_DIR/ledger, its CA in $DEMO_TLS)"
     ;;
   -h | --help | help)
     awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"

@@ -11,25 +11,15 @@ import os
 import subprocess
 
 import pytest
-import yaml
+from demo_script import demo, demo_inventory_render
 from repo_paths import REPO
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="scripts/demo.sh runs as root (it re-runs itself with sudo)")
 
 
-def demo(cache, *args: str) -> str:
-    env = {k: v for k, v in os.environ.items() if k != "KIMI_DEMO_MODEL"} | {"KIMI_CACHE": str(cache)}
-    done = subprocess.run(["bash", str(REPO / "scripts/demo.sh"), *args], env=env, cwd=REPO,
-                          capture_output=True, text=True, check=True)
-    return done.stdout.strip()
-
-
 def inventory_model_vars(cache, **env_extra: str) -> dict:
-    env = {k: v for k, v in os.environ.items() if k != "KIMI_DEMO_MODEL"} | {"KIMI_CACHE": str(cache), **env_extra}
-    msg = '{{ {"repo": kimi_model_repo, "name": kimi_served_model_name, "forms": kimi_input_forms} }}'
-    done = subprocess.run(["ansible", "kimi-demo-1", "-i", "inventories/demo", "-m", "ansible.builtin.debug",
-                           "-a", f"msg={msg}"], env=env, cwd=REPO, capture_output=True, text=True, check=True)
-    return yaml.safe_load(done.stdout.split("=>", 1)[1])["msg"]
+    return demo_inventory_render(cache, '{"repo": kimi_model_repo, "name": kimi_served_model_name, '
+                                        '"forms": kimi_input_forms}', **env_extra)
 
 
 TEXT = {"repo": "kimi-deploy/tiny-llama", "name": "tiny-llama", "forms": []}

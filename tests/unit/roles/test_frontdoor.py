@@ -265,9 +265,10 @@ def test_metrics_outside_scrape_network_needs_its_credential(tmp_path, certifica
 
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
 needs_systemd_analyze = pytest.mark.skipif(SYSTEMD_ANALYZE is None, reason="systemd-analyze is not installed")
-# systemd-analyze security --offline=true on systemd 252 (Debian 12): 2.2 measured. What stays:
-# a root master (it reads the root-only keys, then drops to haproxy), network access, setuid/setgid.
-FRONTDOOR_EXPOSURE_LIMIT = 2.2
+# systemd-analyze security --offline=true on systemd 252 (Debian 12): 2.3 measured. What stays:
+# a root master (it reads the root-only keys, then drops to haproxy), network access, setuid/setgid,
+# and kill (the master signals its workers, which run as haproxy: 2.2 without it, and no reload worked).
+FRONTDOOR_EXPOSURE_LIMIT = 2.3
 
 
 @needs_systemd_analyze
@@ -291,3 +292,28 @@ def test_haproxy_unit_sandbox_score(tmp_path, unit):
     # vLLM's key stays in the root-only environment file; the balancer has none.
     assert directives(text, "EnvironmentFile") == ([f"{config_dir}/frontdoor.env"] if role == "kimi_frontdoor" else [])
     assert UPSTREAM_KEY not in text
+
+
+@pytest.mark.parametrize("unit", ["kimi-frontdoor", "kimi-lb"])
+def test_haproxy_unit_master_can_signal_its_workers(tmp_path, unit):
+    """The master (root) stops its workers (kimi_frontdoor_run_user, another user) at every reload and stop.
+    Without CAP_KILL in the unit's bounding set the signal is refused (EPERM): a reload left the old workers
+    serving the old keys, and a stop hung until systemd's SIGKILL (found by the demo's first deploy).
+    Here a process as nobody stands in for a worker, signalled under the rendered unit's bounding set."""
+    values = role_defaults("kimi_frontdoor", "kimi_lb", **{"kimi_api_key": UPSTREAM_KEY})
+    role = "kimi_frontdoor" if unit == "kimi-frontdoor" else "kimi_lb"
+    text = render_template(REPO / "roles" / role / "templates" / f"{unit}.service.j2", values)
+    (caps,) = directives(text, "CapabilityBoundingSet")
+    bounding = ",".join(["-all", *("+" + cap.removeprefix("CAP_").lower() for cap in caps.split())])
+    worker = subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sleep", "30"])
+    try:
+        def signal_under(bounding_set: str) -> subprocess.CompletedProcess:
+            return subprocess.run(["setpriv", f"--bounding-set={bounding_set}", "--", "kill", "-0", str(worker.pid)],
+                                  capture_output=True, text=True, check=False)
+        refused = signal_under(bounding.replace(",+kill", ""))
+        assert refused.returncode != 0 and "not permitted" in refused.stderr  # the check itself can tell
+        allowed = signal_under(bounding)
+        assert allowed.returncode == 0, f"{caps}: {allowed.stderr}"
+    finally:
+        worker.kill()
+        worker.wait()
