@@ -16,7 +16,7 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "docs" / "variables.md"
-ROLE_ORDER = ["kimi", "kimi_preflight", "kimi_vllm", "kimi_ray", "kimi_weights", "kimi_plan", "kimi_release",
+ROLE_ORDER = ["kimi", "kimi_preflight", "kimi_vllm", "kimi_weights", "kimi_plan", "kimi_release",
               "kimi_acceptance", "kimi_ledger"]
 
 

@@ -15,11 +15,10 @@ REPO = Path(__file__).resolve().parents[2]
 VAR_FILES = (
     "roles/kimi/defaults/main.yml", "roles/kimi/vars/main.yml",
     "roles/kimi_vllm/defaults/main.yml", "roles/kimi_vllm/vars/main.yml",
-    "roles/kimi_ray/defaults/main.yml", "roles/kimi_ray/vars/main.yml",
 )
 TEMPLATES = {
     "vllm": "roles/kimi_vllm/templates/kimi-vllm.service.j2",
-    "ray": "roles/kimi_ray/templates/kimi-ray.service.j2",
+    "ray": "roles/kimi_vllm/templates/kimi-ray.service.j2",
     "uvm": "roles/kimi_vllm/templates/kimi-nvidia-uvm.service.j2",
 }
 # Where each node sits: a single host, and the head and a worker of a two-node replica.

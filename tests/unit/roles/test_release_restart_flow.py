@@ -93,7 +93,7 @@ def test_a_failed_candidate_is_rejected_and_the_flow_restarts_the_accepted_relea
     run_module(kimi_release, {"root": str(root), "state": "verdict", "release_id": accepted, "verdict": "passed"})
     switch = run_module(kimi_release, {"root": str(root), "state": "active", "release_id": failed, "pending": True})
     # kimi_deploy's restore.yml without the diagnosis and the front door: restore, restart, Ray (not multi-node)
-    tasks = _flow_tasks("restore", {"kimi_release", "kimi_vllm", "kimi_ray"})
+    tasks = _flow_tasks("restore", {"kimi_release", "kimi_vllm"})
     assert [t["name"] for t in tasks][-3:] == [
         "Restore the last accepted release",
         "Restart the last accepted release and wait until it serves again",

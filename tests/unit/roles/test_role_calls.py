@@ -21,17 +21,9 @@ FLOW_ROLES = {"kimi_deploy", "kimi_rollback", "kimi_tune"}
 SHARED_ROLE = "kimi"
 ROLE_CALLS = ("ansible.builtin.include_role", "ansible.builtin.import_role", "include_role", "import_role")
 
-# (calling role, its task file, called role): why the call stays in a leaf for now.
-ALLOWED = {
-    ("kimi_vllm", "tasks/start_replica.yml", "kimi_ray"):
-        "a multi-node replica starts in lockstep inside start_replica.yml: Ray's prepare, stop and start sit "
-        "between vLLM's node.env, the replica-wide restart vote (hostvars), vLLM's stop and vLLM's start; every "
-        "caller of kimi_vllm start.yml (deploy, restore, recover, rollback, tune) would have to split it into "
-        "phases around them",
-    ("kimi_ray", "tasks/prepare.yml", "kimi_vllm"):
-        "loads nvidia_uvm (kimi_vllm nvidia_uvm.yml) between Ray's token and its unit; prepare.yml is called only "
-        "from kimi_vllm start_replica.yml (above), and moving the load would reorder the tasks on the host",
-}
+# (calling role, its task file, called role): a call a leaf may keep, with its reason. None today: the
+# Ray cluster of a multi-node replica is kimi_vllm's own (ray_*.yml), started in lockstep with vLLM.
+ALLOWED: dict[tuple[str, str, str], str] = {}
 
 
 def _called_role(task: dict) -> str | None:
