@@ -16,6 +16,7 @@ import re
 import shutil
 import ssl
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -294,6 +295,11 @@ def test_haproxy_unit_sandbox_score(tmp_path, unit):
     assert UPSTREAM_KEY not in text
 
 
+def _real_uid(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("Uid:")))
+
+
 @pytest.mark.parametrize("unit", ["kimi-frontdoor", "kimi-lb"])
 def test_haproxy_unit_master_can_signal_its_workers(tmp_path, unit):
     """The master (root) stops its workers (kimi_frontdoor_run_user, another user) at every reload and stop.
@@ -307,6 +313,11 @@ def test_haproxy_unit_master_can_signal_its_workers(tmp_path, unit):
     bounding = ",".join(["-all", *("+" + cap.removeprefix("CAP_").lower() for cap in caps.split())])
     worker = subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sleep", "30"])
     try:
+        # Until setpriv has dropped to nobody the child is root's own, which root may always signal.
+        deadline = time.monotonic() + 10
+        while _real_uid(worker.pid) != 65534 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert _real_uid(worker.pid) == 65534
         def signal_under(bounding_set: str) -> subprocess.CompletedProcess:
             return subprocess.run(["setpriv", f"--bounding-set={bounding_set}", "--", "kill", "-0", str(worker.pid)],
                                   capture_output=True, text=True, check=False)
