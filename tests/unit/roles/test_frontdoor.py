@@ -318,6 +318,7 @@ def test_haproxy_unit_master_can_signal_its_workers(tmp_path, unit):
         while _real_uid(worker.pid) != 65534 and time.monotonic() < deadline:
             time.sleep(0.01)
         assert _real_uid(worker.pid) == 65534
+
         def signal_under(bounding_set: str) -> subprocess.CompletedProcess:
             return subprocess.run(["setpriv", f"--bounding-set={bounding_set}", "--", "kill", "-0", str(worker.pid)],
                                   capture_output=True, text=True, check=False)
