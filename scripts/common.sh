@@ -46,7 +46,7 @@ ensure_apt_packages() {
   local missing=()
   # haproxy and prometheus (promtool): the front door, balancer and alert-rule tests run the real tools.
   for p in podman runc debootstrap zstd git openssh-client iproute2 systemd haproxy prometheus openssl; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    [[ $(dpkg-query -W -f='${Status}' "$p" 2>/dev/null) == 'install ok installed' ]] || missing+=("$p")
   done
   if [ ${#missing[@]} -gt 0 ]; then
     log "Installing Debian packages: ${missing[*]}"

@@ -89,7 +89,7 @@ ensure_demo_tls() {
     rm -f "$cert"  # signed by a CA that is gone
   fi
   if [ -s "$cert" ] && [ -s "$key" ] && openssl verify -CAfile "$ca" "$cert" >/dev/null 2>&1 \
-      && openssl x509 -noout -in "$cert" -checkip "$DEMO_IP" | grep -q 'does match'; then
+      && [[ $(openssl x509 -noout -in "$cert" -checkip "$DEMO_IP") == *'does match'* ]]; then
     return 0
   fi
   log "Making the entry's certificate for $DEMO_IP ($cert)"
@@ -228,7 +228,7 @@ deploy() {
   playbook deploy.yml "${DEMO_ARGS[@]}" "$@"
   # The newest report (the names carry no spaces: <group>-<release>-<time>.html).
   # shellcheck disable=SC2012
-  report=$(ls -t "$DEMO_DIR"/ledger/reports/*.html 2>/dev/null | head -1)
+  report=$(ls -t "$DEMO_DIR"/ledger/reports/*.html 2>/dev/null | sed -n 1p)
   cat <<EOM
 
 Demo deployed in $(( $(date +%s) - start )) s (model kimi-deploy/$model at $sha).
