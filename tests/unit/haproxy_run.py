@@ -34,7 +34,8 @@ class Upstream(http.server.ThreadingHTTPServer):
     """Answers 200 with a JSON body to every method and path; remembers what it was sent.
 
     ``/slow?s=<seconds>`` answers after that long (a request in flight); ``healthy = False`` makes
-    /health answer 503 (a replica that fails its health check).
+    /health answer 503 (a replica that fails its health check); ``status`` answers every other request
+    with that code (a replica whose vLLM is gone: 503 from its front door; 500 from a dying engine).
     """
 
     daemon_threads = True
@@ -42,6 +43,7 @@ class Upstream(http.server.ThreadingHTTPServer):
     def __init__(self) -> None:
         self.seen: list[dict] = []
         self.healthy = True
+        self.status = 200
         super().__init__(("127.0.0.1", 0), _UpstreamHandler)
 
     @property
@@ -65,7 +67,7 @@ class _UpstreamHandler(http.server.BaseHTTPRequestHandler):
                                  "request_id": self.headers.get("X-Request-Id")})
         if path == "/slow":
             time.sleep(float(query.removeprefix("s=") or 1))
-        self._send(200, json.dumps({"path": self.path, "port": self.server.port}).encode())
+        self._send(self.server.status, json.dumps({"path": self.path, "port": self.server.port}).encode())
 
     def _send(self, status: int, body: bytes) -> None:
         self.send_response(status)

@@ -184,6 +184,34 @@ def test_failed_health_check_takes_a_replica_out(fleet):
     assert {get(port, "/v1/models")[1]["port"] for _unused in range(4)} == {replicas["h200-a-1"].port}
 
 
+def post(port: int, path: str) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("POST", path, body=b'{"model": "m"}', headers={"Content-Type": "application/json"})
+    status = conn.getresponse().status
+    conn.close()
+    return status
+
+
+@needs_haproxy
+def test_a_replica_whose_vllm_is_gone_has_its_requests_sent_to_another(fleet):
+    """Its front door answers 503 (vLLM not listening): the balancer retries the POST on the other replica."""
+    port, _sock, replicas, _unused = fleet
+    replicas["h200-1"].status = 503
+    assert [post(port, "/v1/chat/completions") for _unused in range(6)] == [200] * 6
+    assert replicas["h200-1"].seen, "no request reached the failing replica: nothing was retried"
+
+
+@needs_haproxy
+def test_a_dying_engine_is_marked_down_by_its_own_errors_and_500_is_not_retried(fleet):
+    """A 500 may come from the request itself (a request that crashed an engine must not crash the next):
+    the client gets it; three in a row mark the replica down without waiting for a failed health check."""
+    port, sock, replicas, _unused = fleet
+    replicas["h200-1"].status = 500
+    answers = [post(port, "/v1/chat/completions") for _unused in range(10)]
+    assert answers.count(500) == len(replicas["h200-1"].seen) >= 3, answers  # every 500 reached the client
+    assert int(server_stat(sock, "kimi_replicas", "h200-1")["chkdown"]) >= 1  # marked down (checks bring it back)
+
+
 @needs_haproxy
 def test_module_drains_reports_changes_honestly_and_checks_in_check_mode(fleet):
     _port, sock, _unused, _unused = fleet
