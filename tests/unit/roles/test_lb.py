@@ -193,6 +193,20 @@ def post(port: int, path: str) -> int:
 
 
 @needs_haproxy
+def test_metrics_are_refused_at_the_balancer(fleet):
+    """Through the balancer every request comes from its address, which a front door may count as a scrape
+    network: /metrics stops here."""
+    port, _sock, replicas, _unused = fleet
+    for path in ("/metrics", "/metrics/"):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", path)
+        assert conn.getresponse().status == 403, path
+        conn.close()
+    assert not any(seen["path"].startswith("/metrics") for r in replicas.values() for seen in r.seen)
+    assert get(port, "/v1/models")[0] == 200
+
+
+@needs_haproxy
 def test_a_replica_whose_vllm_is_gone_has_its_requests_sent_to_another(fleet):
     """Its front door answers 503 (vLLM not listening): the balancer retries the POST on the other replica."""
     port, _sock, replicas, _unused = fleet
