@@ -5,7 +5,6 @@ That ended a green CI run after its last stage; these scripts read whole outputs
 import re
 
 import pytest
-
 from repo_paths import REPO
 
 EARLY_EXIT_READER = re.compile(r"\|\s*(head\b|grep\s+(-\w*[qm]\w*\b))")
