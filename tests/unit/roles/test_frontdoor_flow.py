@@ -100,6 +100,15 @@ def test_missing_keys_stop_the_deploy_before_anything_changes(collection, tmp_pa
     assert steps == [], out[-4000:]
 
 
+def test_a_key_too_short_stops_the_deploy_before_anything_changes(collection, tmp_path):
+    """The key rules (length, names, duplicates, expiry dates) are the front door's install-time filter's: found
+    there, the candidate had already started and the last accepted release had to be restored."""
+    rc, steps, out = _run(collection, tmp_path, "deploy.yml",
+                          kimi_frontdoor_api_keys=[{"name": "team-a", "key": "short-key", "not_after": ""}])
+    assert rc != 0 and "API key 'team-a': at least 24 characters" in " ".join(out.split()), out[-4000:]
+    assert steps == [], out[-4000:]
+
+
 def test_a_rollback_points_the_entry_at_its_target(collection, tmp_path):
     rc, steps, out = _run(collection, tmp_path, "rollback.yml")
     assert rc == 0, out[-4000:]
