@@ -136,6 +136,18 @@ def kimi_without_frontdoor(heads: list[str], hostvars: dict) -> list[str]:
     return [head for head in heads if not _truthy(hostvars.get(head, {}).get("kimi_frontdoor_enabled", False))]
 
 
+def kimi_loopback_exporters(hosts: list[str], hostvars: dict, setting: str) -> list[str]:
+    """The hosts whose HAProxy exporter (``setting``: kimi_frontdoor_stats_bind_address or
+    kimi_lb_stats_bind_address, default 127.0.0.1) listens on loopback only. Prometheus scrapes each at
+    its address (ansible_host), its own host's too, and would find them down. Each as "host (address)"."""
+    found = []
+    for host in hosts:
+        address = str(hostvars.get(host, {}).get(setting, "127.0.0.1"))
+        if address.startswith("127.") or address in ("::1", "localhost"):
+            found.append(f"{host} ({address})")
+    return found
+
+
 def _truthy(value: object) -> bool:
     """Ansible's bool of an inventory value ("yes", "true", "1", true)."""
     if isinstance(value, str):
@@ -174,4 +186,4 @@ class FilterModule:
     def filters(self):
         return {"kimi_frontdoor_key_map": kimi_frontdoor_key_map, "kimi_lb_servers": kimi_lb_servers,
                 "kimi_ip_allow_list": kimi_ip_allow_list, "kimi_replica_heads": kimi_replica_heads,
-                "kimi_without_frontdoor": kimi_without_frontdoor}
+                "kimi_without_frontdoor": kimi_without_frontdoor, "kimi_loopback_exporters": kimi_loopback_exporters}

@@ -235,7 +235,8 @@ def test_checked_inputs_pass_with_the_plan_of_the_release_that_serves(tmp_path):
     _release(tmp_path / "root", 7)
     rc, out = _fleet(tmp_path, {"gpu_nodes": ["h200-1"], "lb_nodes": ["lb-1"], "monitoring_nodes": ["mon-1"]},
                      "--tags", "kimi_lb_validate,kimi_monitoring_validate",
-                     kimi_frontdoor_enabled=True, kimi_lb_tls=False)
+                     kimi_frontdoor_enabled=True, kimi_lb_tls=False,
+                     kimi_frontdoor_stats_bind_address="0.0.0.0", kimi_lb_stats_bind_address="0.0.0.0")
     assert rc == 0, out[-3000:]
     assert "Check the balancer's inputs" in out and "Check the monitoring's inputs" in out
     assert "Install HAProxy" not in out  # --tags: the checks only
@@ -248,3 +249,14 @@ def test_monitoring_through_front_doors_needs_them(tmp_path):
     rc, out = _fleet(tmp_path, {"gpu_nodes": ["h200-1"], "monitoring_nodes": ["mon-1"]},
                      "--tags", "kimi_monitoring_validate", kimi_monitoring_via_frontdoor=False)
     assert rc == 0, out[-3000:]
+
+
+def test_monitoring_refuses_exporters_that_listen_on_loopback_only(tmp_path):
+    """The exporters' default address is loopback: Prometheus on another host would only see them down."""
+    _release(tmp_path / "root", 7)
+    groups = {"gpu_nodes": ["h200-1"], "lb_nodes": ["lb-1"], "monitoring_nodes": ["mon-1"]}
+    rc, out = _fleet(tmp_path, groups, "--tags", "kimi_monitoring_validate", kimi_frontdoor_enabled=True,
+                     kimi_lb_stats_bind_address="0.0.0.0")
+    said = " ".join(out.split())
+    assert rc != 0 and "these listen on loopback only: h200-1 (127.0.0.1)." in said, out[-3000:]
+    assert "lb-1" not in said.split("loopback only:", 1)[1].split(".", 1)[0]
