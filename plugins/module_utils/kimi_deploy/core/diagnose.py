@@ -76,9 +76,10 @@ _FASTCHAT_PREFIX = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \| [A-Z]+ \| [\w
 _RANK_PREFIX = re.compile(r"^\[rank\d+\]:\s*")
 # torch.compile's frame id after a glog header: "... triton_heuristics.py:539] [0/0] ".
 _COMPILE_ID = re.compile(r"^\[\d+/\d+(?:_\d+)?\] ?")
-# "(Worker pid=22095) ", "(VllmWorker rank=3 pid=1090) ", "(EngineCore_DP0 pid=12) ".
+# "(Worker pid=22095) ", "(VllmWorker rank=3 pid=1090) ", "(EngineCore_DP0 pid=12) "; a named Ray actor
+# ("(worker-oss-llama7b, pid=41756) ") and a Ray Serve replica ("(ServeReplica:app:Deployment pid=7, ip=10.0.0.1) ").
 # One space after the tag: the indentation that follows is the traceback's ("(Worker pid=1)     raise X(").
-_PROC_TAG = re.compile(r"^\(([\w-]+)(?: rank=\d+)? pid=\d+(?:, ip=[\d.]+)?\) ?")
+_PROC_TAG = re.compile(r"^\(([\w:.-]+),?(?: rank=\d+)? pid=\d+(?:, ip=[\d.]+)?\) ?")
 # vLLM V1: "ERROR 11-30 07:08:28 [core.py:1510] "; V0: "INFO 02-03 03:43:49 model_runner.py:629] ".
 _VLLM_HEADER = re.compile(
     r"^(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\d\d-\d\d\s+\d\d:\d\d:\d\d(?:\.\d+)?\s+"
@@ -132,6 +133,8 @@ def _parse_line(index: int, raw: str) -> Line:
     while proc := _PROC_TAG.match(text):
         tag = proc.group(1)
         text = text[proc.end():]
+    # (FastChat's worker run as a Ray actor: its stderr prefix follows the actor's tag)
+    text = _FASTCHAT_PREFIX.sub("", text, count=1)
     text = _RANK_PREFIX.sub("", text, count=1)
     level = None
     for header in (_VLLM_HEADER, _BARE_HEADER, _UVICORN_HEADER, _RAY_HEADER):

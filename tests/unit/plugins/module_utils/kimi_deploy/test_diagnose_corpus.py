@@ -991,3 +991,17 @@ def test_a_ray_placement_warning_alone_is_a_risk_of_the_load_step():
     # a warning with no step of its own stays unplaced
     assert diagnose("WARNING 03-22 18:40:47 [custom_all_reduce.py:137] Custom allreduce is disabled because "
                     "your platform lacks GPU P2P capability")["phase"] == "unknown"
+
+
+# ----- seventh round: what the seventh round's training entries taught ----------------------------------------
+
+@pytest.mark.parametrize("prefix", [
+    # a named Ray actor (FastChat's vLLM worker): a comma before pid, and FastChat's stderr prefix after the tag
+    "(worker-oss-llama7b, pid=41756) 2023-08-15 00:59:12 | ERROR | stderr | ",
+    # a Ray Serve replica: colons in the actor's name
+    "(ServeReplica:app:LLMDeployment pid=12249, ip=10.0.155.99) ",
+])
+def test_process_tags_of_ray_actors_keep_the_traceback_readable(prefix):
+    text = "\n".join(prefix + line for line in _frames(("vllm/worker/worker.py", "load_model")).splitlines())
+    result = diagnose(text + "\n" + prefix + "ZorkError: boom")
+    assert (result["phase"], result["rule"]) == ("load", "unclassified_error")
