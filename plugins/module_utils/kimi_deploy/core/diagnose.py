@@ -310,7 +310,9 @@ _FRAME_STAGES = (
         r"|process_weights_after_loading|\w+_repack|\w+_weights_iterator"
         # building the model's layers (a model's or a layer's constructor) and resolving the platform at import
         r"|vllm/model_executor/(?:models|layers)/\S+\", line \d+, in __init__|vllm/platforms/__init__\.py"
-        r"|run_server|init_process_group|_create_c10d_store|_tcp_rendezvous_handler|init_model)\b"
+        r"|run_server|init_process_group|_create_c10d_store|_tcp_rendezvous_handler|init_model"
+        # the executor's shared-memory message queues, created as its workers start
+        r"|create_from_process_group\w*)\b"
         # Ray: an actor that fails in its creation task failed in its constructor (the engine or worker init)
         r"|error raised in its creation task"
         # V1: a worker process that fails to start failed in its constructor (init_device, load_model).
@@ -1174,7 +1176,9 @@ _row("cuda_os_call_failed", 1, r"OS call failed or operation not supported on th
 
 @_rule("gpu_kernel_fault", 1,
        r"illegal memory access|device-side assert|unspecified launch failure|cudaErrorIllegalAddress"
-       r"|misaligned address|CUDA error: (?!out of memory)|AcceleratorError",
+       r"|misaligned address|CUDA error: (?!out of memory)|AcceleratorError"
+       # ROCm's runtime prints the fault itself, outside any traceback
+       r"|Memory access fault by GPU node",
        default_phase="runtime")
 def _kernel_fault(hit: _Hit) -> Finding:
     steps = []
@@ -1399,7 +1403,8 @@ _row("fp8_needs_newer_gpu", 1, r"FP8 quantized models is only supported on GPUs 
            "compute capability.",
      steps=["Serve a bf16/fp16 or an INT8/INT4 (AWQ, GPTQ) checkpoint on this GPU, or run on a GPU with FP8 "
             "support (compute capability 8.9/9.0 and newer)"])
-_row("head_size_unsupported", 1, r"[Hh]ead[ _]size \(?\d+\)? is not supported|Unsupported head size",
+_row("head_size_unsupported", 1, r"[Hh]ead[ _]size \(?\d+\)? is not supported|Unsupported head size"
+     r"|does not support headdim|<= headDim <=",
      cls="attention_backend_unsupported", default_phase="load",
      cause="The model's attention head size has no kernel in this vLLM build.",
      steps=["Choose another attention backend (VLLM_ATTENTION_BACKEND) or a vLLM release that supports the "
@@ -2107,14 +2112,31 @@ _FRAME_CAUSES = (
      ["Read the request's error (the 400 body, or the exception under the traceback); keep prompt + max_tokens "
       "<= max_model_len"]),
     # ... or built the tokenizer (from the model's tokenizer files and the installed transformers).
-    (re.compile(r"(?s)(?:init_tokenizer_from_configs|get_tokenizer(?:_group)?)(?:(?!\n).)*"
-                r"(?:\n(?:(?!\n).)*){0,4}\Z"),
+    (re.compile(r"(?s)(?:init_tokenizer_from_configs|get_tokenizer(?:_group)?|transformers/tokenization_\w+\.py"
+                r"|transformers/models/auto/tokenization_auto\.py)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,4}\Z"),
      "tokenizer_error",
      "The traceback ends while vLLM built the tokenizer (its error line is not in the lines read): the tokenizer "
      "files and the installed transformers do not fit (a tokenizer class it does not know, a missing file).",
      ["Load the tokenizer alone: python -c \"from transformers import AutoTokenizer; "
       "AutoTokenizer.from_pretrained('<model>', trust_remote_code=True)\"; upgrade transformers or pass "
       "--tokenizer / --tokenizer-mode"]),
+    # ... or bound a ZMQ socket (the engine's and the workers' message queues): the address is taken.
+    (re.compile(r"(?s)(?:zmq/sugar/socket\.py|\w*socket\.bind\()(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,4}\Z"),
+     "port_in_use",
+     "The traceback ends while vLLM bound a ZMQ socket for its message queues (its error line is not in the lines "
+     "read): the address or port is already in use (another server, a stale process, or two instances given the same "
+     "port range).",
+     ["Find the holder (`ss -ltnp`), stop the stale process, or give each instance its own ports (VLLM_PORT, "
+      "--data-parallel-rpc-port, the multi-node master port)"]),
+    # ... or ran the tensor-parallel all-reduce (NCCL between the GPUs; the custom all-reduce kernel is named apart).
+    (re.compile(r"(?s)(?:tensor_model_parallel_all_reduce|in all_reduce\b|torch\.distributed\.all_reduce"
+                r"|torch\.distributed\.all\Z)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,3}\Z"),
+     "nccl_error",
+     "The traceback ends in the tensor-parallel all-reduce between the GPUs (its error line is not in the lines "
+     "read): most often NCCL failed (a transport, shared memory, P2P between the GPUs).",
+     ["Rerun with NCCL_DEBUG=INFO to see the failing transport",
+      "Usual fixes: --ipc=host / a large --shm-size, NCCL_P2P_DISABLE=1 on GPUs without P2P, "
+      "--disable-custom-all-reduce"]),
     # ... or ran the memory profile (a forward pass at the largest batch): what fails there is nearly always memory.
     (re.compile(r"(?s)(?:profile_run|determine_num_available_blocks|determine_available_memory)(?:(?!\n).)*"
                 r"(?:\n(?:(?!\n).)*){0,3}\Z"),
@@ -2143,7 +2165,7 @@ _CAUSE_FAMILY_PHASE = {"nccl_error": "startup", "distributed_network": "startup"
                        "kv_cache_insufficient": "startup", "dependency_error": "load", "driver_or_runtime": "startup",
                        "dtype_unsupported": "load", "quantization_unsupported": "load", "request_invalid": "runtime",
                        "tokenizer_error": "load", "gpu_oom": "startup", "attention_backend_unsupported": "load",
-                       "weights_corrupt": "load"}
+                       "weights_corrupt": "load", "port_in_use": "startup"}
 
 
 def _frame_cause(text: str) -> tuple[str, Finding] | None:

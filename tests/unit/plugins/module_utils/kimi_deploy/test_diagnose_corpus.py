@@ -1005,3 +1005,38 @@ def test_process_tags_of_ray_actors_keep_the_traceback_readable(prefix):
     text = "\n".join(prefix + line for line in _frames(("vllm/worker/worker.py", "load_model")).splitlines())
     result = diagnose(text + "\n" + prefix + "ZorkError: boom")
     assert (result["phase"], result["rule"]) == ("load", "unclassified_error")
+
+
+@pytest.mark.parametrize(("text", "cause_class", "phase"), [
+    # the excerpt stops in transformers' tokenizer loading under vLLM's get_tokenizer
+    (_frames(("vllm/transformers_utils/tokenizer.py", "get_tokenizer"),
+             ("transformers/models/auto/tokenization_auto.py", "from_pretrained"),
+             ("transformers/tokenization_utils_base.py", "from_pretrained"),
+             ("transformers/tokenization_utils_base.py", "_from_pretrained")), "tokenizer_error", "load"),
+    # ... where a worker binds its message queue's ZMQ socket
+    (_frames(("vllm/v1/executor/multiproc_executor.py", "__init__"),
+             ("vllm/distributed/device_communicators/shm_broadcast.py", "create_from_process_group_single_reader"),
+             ("zmq/sugar/socket.py", "bind")), "port_in_use", "load"),
+    # ... in the tensor-parallel all-reduce of a forward pass
+    (_frames(("vllm/model_executor/layers/vocab_parallel_embedding.py", "forward"),
+             ("vllm/distributed/communication_op.py", "tensor_model_parallel_all_reduce"),
+             ("vllm/distributed/parallel_state.py", "all_reduce")), "nccl_error", "startup"),
+])
+def test_cut_tracebacks_of_the_seventh_round(text, cause_class, phase):
+    result = diagnose(text)
+    assert (result["rule"], result["cause_class"], result["phase"]) == ("traceback_frames", cause_class, phase)
+
+
+@pytest.mark.parametrize(("text", "rule", "cause_class", "phase"), [
+    # ROCm's runtime prints a kernel's fault itself, with no traceback and no vLLM header
+    ("Memory access fault by GPU node-3 (Agent handle: 0x13e852f0) on address 0x77d445e00000. Reason: Unknown.",
+     "gpu_kernel_fault", "gpu_kernel_fault", "runtime"),
+    # FlashInfer's and FlashAttention's head-dimension checks
+    ("(EngineCore_DP0 pid=3) RuntimeError: Expect (32 <= headDim <= 2048) && (numTokensPerPage <= 128), got "
+     "headDimPerCtaV=%d", "head_size_unsupported", "attention_backend_unsupported", "load"),
+    ("RuntimeError: This flash attention build does not support headdim not being a multiple of 32.",
+     "head_size_unsupported", "attention_backend_unsupported", "load"),
+])
+def test_wordings_from_the_seventh_round(text, rule, cause_class, phase):
+    result = diagnose(text)
+    assert (result["rule"], result["cause_class"], result["phase"]) == (rule, cause_class, phase)
