@@ -2297,6 +2297,31 @@ _STEPS_IN_PROGRESS = (
 )
 
 
+# What follows a 5xx access line when no engine error does: the HTTP app's own exception (uvicorn's "Exception in ASGI
+# application") failed in the server's handling of that request (a response it could not build); the engine serves on.
+_AFTER_5XX = (
+    (re.compile(r"^Exception in ASGI application"),
+     "request_invalid",
+     "A request failed in the API server's own handling (uvicorn's 'Exception in ASGI application' after its 5xx): "
+     "the server could not build the response for that request's parameters; the engine was not the cause.",
+     ["Replay the failing request and read the traceback's last lines for the parameter that broke it (echo, "
+      "logprobs, tools); drop that parameter or upgrade vLLM to a release that fixes its handling"]),
+)
+_5XX_ACCESS = re.compile(r'HTTP/[\d.]+" 5\d\d')
+_ENGINE_DEATH = re.compile(_WRAPPER_RUNTIME)
+
+
+def _after_5xx(run: _Run, line: Line) -> tuple[str, Finding] | None:
+    if not _5XX_ACCESS.search(line.message) or any(_ENGINE_DEATH.search(ln.message) for ln in run.lines):
+        return None
+    for after in run.lines:
+        if line.index < after.index <= line.index + 3:
+            for pattern, cls, cause, steps in _AFTER_5XX:
+                if pattern.search(after.message):
+                    return cls, Finding(cause=cause, steps=list(steps))
+    return None
+
+
 def _step_in_progress(run: _Run, line: Line) -> tuple[str, Finding] | None:
     milestone = next((ln for ln in reversed(run.lines) if ln.index < line.index and not ln.is_frame
                       and any(pattern.search(ln.message) for _stage, pattern in _MILESTONES)), None)
@@ -2320,6 +2345,10 @@ def _what_a_wrapper_wraps(run: _Run, lines: list[Line], line: Line, phase: str, 
     in_progress = _step_in_progress(run, line)
     if in_progress is not None:
         return _result(phase, in_progress[1], "step_in_progress", in_progress[0], _evidence(lines, [line]),
+                       first_error, outcome)
+    handler = _after_5xx(run, line)
+    if handler is not None:
+        return _result(phase, handler[1], "request_handler_exception", handler[0], _evidence(lines, [line]),
                        first_error, outcome)
     return None
 

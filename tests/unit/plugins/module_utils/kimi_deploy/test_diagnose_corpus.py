@@ -1040,3 +1040,21 @@ def test_cut_tracebacks_of_the_seventh_round(text, cause_class, phase):
 def test_wordings_from_the_seventh_round(text, rule, cause_class, phase):
     result = diagnose(text)
     assert (result["rule"], result["cause_class"], result["phase"]) == (rule, cause_class, phase)
+
+
+ASGI_500 = "\n".join([
+    'INFO:     127.0.0.1:46374 - "POST /v1/completions HTTP/1.1" 500 Internal Server Error',
+    "ERROR:    Exception in ASGI application",
+    "Traceback (most recent call last):",
+    '  File "/v/uvicorn/protocols/http/httptools_impl.py", line 419, in run_asgi',
+    "    result = await app(  # type: ignore[func-returns-value]"])
+
+
+def test_a_5xx_that_the_http_app_raised_is_the_requests_failure_not_an_engine_death():
+    result = diagnose(ASGI_500)
+    assert (result["rule"], result["cause_class"], result["phase"]) == (
+        "request_handler_exception", "request_invalid", "runtime")
+    # an engine that died while serving still explains its 5xx
+    dead = "ERROR 02-02 09:05:40 async_llm_engine.py:64] AsyncEngineDeadError: Background loop has errored already."
+    assert diagnose(dead + "\n" + ASGI_500)["cause_class"] == "engine_died_unexplained"
+
