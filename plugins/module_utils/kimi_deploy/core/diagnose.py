@@ -2255,9 +2255,16 @@ def _no_rule_matched(run: _Run, lines: list[Line], first_error: Line | None, cli
     serving_engine = run.serving is not None
     if first_error is not None and not (serving_engine and client_matched):
         return _unclassified(run, lines, first_error, "unknown", [], outcome)
-    if serving_engine:
+    if serving_engine and not _traceback_after(run, run.serving):
         return None
     return _truncated_traceback(run, lines, outcome)
+
+
+def _traceback_after(run: _Run, index: int) -> bool:
+    """A traceback logged after the line (uvicorn's "ERROR:    Traceback ..." while serving), not in a destructor and
+    not after a requested shutdown."""
+    return any(line.index > index and (run.shutdown is None or line.index < run.shutdown) and not line.ignored
+               and _TRACEBACK.match(line.message) for line in run.lines)
 
 
 def _diagnose_match(run: _Run, lines: list[Line], params: dict[str, Any], best: _Match, first_error: Line | None,

@@ -1058,3 +1058,14 @@ def test_a_5xx_that_the_http_app_raised_is_the_requests_failure_not_an_engine_de
     dead = "ERROR 02-02 09:05:40 async_llm_engine.py:64] AsyncEngineDeadError: Background loop has errored already."
     assert diagnose(dead + "\n" + ASGI_500)["cause_class"] == "engine_died_unexplained"
 
+
+def test_a_traceback_while_serving_is_not_a_healthy_journal():
+    serving = "\n".join(["INFO 02-09 19:01:40 launcher.py:29] Route: /v1/models, Methods: GET",
+                         "INFO:     Application startup complete."])
+    cut = "\n".join(["ERROR:    Traceback (most recent call last):",
+                     '  File "/v/starlette/datastructures.py", line 673, in __getattr__'])
+    result = diagnose(serving + "\n" + cut)
+    assert (result["phase"], result["healthy"], result["rule"]) == ("runtime", False, "truncated_traceback")
+    # ... but a traceback after a requested shutdown is the shutdown's
+    shutdown = "(EngineCore pid=5) INFO 11-30 07:53:01 [core.py:1454] EngineCore: trigger received signal=SIGTERM"
+    assert diagnose("\n".join([serving, shutdown, cut]))["rule"] == "no_error_serving"
