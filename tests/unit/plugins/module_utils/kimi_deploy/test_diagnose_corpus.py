@@ -5,7 +5,8 @@ third, fixed seed) and committed with their sha256 before any rule saw them. Eve
 the earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl, third-heldout.jsonl, fourth-heldout.jsonl,
 fifth-heldout.jsonl, sixth-heldout.jsonl), which were measured and read. Rules are tuned on the training part only, so
 the thresholds below are asserted on it. The held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py,
-after the last rule change; no test scores the seventh held-out part before that measurement.
+after the last rule change; the one test that scores the seventh held-out part is a regression floor at those figures,
+added after that measurement.
 """
 
 from __future__ import annotations
@@ -113,9 +114,9 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 def test_training_part_accuracy():
     # Floors under the measured figures on the training part (see the README's "Measured" section): with the sixth
     # round's held-out part and the seventh round's training part added, 514 and 392 of 575 (89.4 % / 68.2 %) before
-    # the seventh round's rule changes; the floor follows the figures as the changes raise them.
+    # the seventh round's rule changes, 520 and 400 after them; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 514 / 575 and cause >= 392 / 575, (phase, cause)
+    assert phase >= 520 / 575 and cause >= 400 / 575, (phase, cause)
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -123,6 +124,15 @@ def test_the_second_rounds_heldout_part_does_not_regress():
     # keeps what it measured from regressing while rules change.
     phase, cause = _accuracy(FILES["fresh-heldout.jsonl"])
     assert phase >= 16 / 24 and cause >= 17 / 24, (phase, cause)
+
+
+def test_heldout_part_does_not_regress():
+    # Measured once, after the last rule change (11/20 phase, 7/20 cause; 6/20 without the head-size alternative
+    # written from a held-out wording, see the README; the issue's 90/80 % targets are not reached, most cause misses
+    # are excerpts whose cause is only in the thread's title). This floor only guards against a regression; it is not a
+    # target to tune.
+    phase, cause = _accuracy(HELDOUT)
+    assert phase >= 11 / 20 and cause >= 7 / 20, (phase, cause)
 
 
 def test_the_sixth_rounds_heldout_part_does_not_regress():
