@@ -1,18 +1,18 @@
 #!/usr/bin/env python
-"""Accuracy of diagnose() on the real-failure corpus: the sixth held-out part, the training part, k-fold over training.
+"""Accuracy of diagnose() on the real-failure corpus: the seventh held-out part, the training part, k-fold over it.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]
 
-The held-out part is sixth-heldout.jsonl: logs collected on 2026-12-02 (sixth round) and split off (a stratified
-third, fixed seed) before any rule saw them; its sha256 (sixth-heldout.sha256) was committed with it, and this
+The held-out part is seventh-heldout.jsonl: logs collected on 2026-12-02 (seventh round) and split off (a stratified
+third, fixed seed) before any rule saw them; its sha256 (seventh-heldout.sha256) was committed with it, and this
 script checks it first, so a changed held-out entry cannot slip through. Everything else is training: corpus.jsonl
 (its first held-out third, seen-heldout-ids.txt, was read while rules were written), training-additions.jsonl,
 fresh-training.jsonl, fresh-heldout.jsonl (the second round's held-out part, measured once and listed in the README,
 so training now), third-training.jsonl, third-heldout.jsonl and fourth-training.jsonl, fourth-heldout.jsonl (the
 third and fourth rounds' held-out parts, each measured once and listed in the README, so training now),
-fifth-training.jsonl, fifth-heldout.jsonl (the fifth round's held-out part, likewise) and sixth-training.jsonl. The
-retired held-out parts keep their hash checks, so their history stays verifiable. No two entries share an id, and no
-source appears in two files.
+fifth-training.jsonl, fifth-heldout.jsonl, sixth-training.jsonl, sixth-heldout.jsonl (the fifth and sixth rounds'
+held-out parts, likewise) and seventh-training.jsonl. The retired held-out parts keep their hash checks, so their
+history stays verifiable. No two entries share an id, and no source appears in two files.
 `--training-only` leaves the held-out part unscored (use it while tuning); `--misses` lists the training misses;
 `--heldout-misses` lists the held-out misses for the final report, not for tuning.
 
@@ -40,10 +40,12 @@ from kimi_deploy.core.diagnose import diagnose
 CORPUS = REPO_ROOT / "tests" / "fixtures" / "vllm-failure-corpus"
 TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.jsonl", "fresh-heldout.jsonl",
                   "third-training.jsonl", "third-heldout.jsonl", "fourth-training.jsonl", "fourth-heldout.jsonl",
-                  "fifth-training.jsonl", "fifth-heldout.jsonl", "sixth-training.jsonl")
-HELDOUT_FILE = "sixth-heldout.jsonl"
+                  "fifth-training.jsonl", "fifth-heldout.jsonl", "sixth-training.jsonl", "sixth-heldout.jsonl",
+                  "seventh-training.jsonl")
+HELDOUT_FILE = "seventh-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"sixth-heldout.jsonl": "sixth-heldout.sha256", "fifth-heldout.jsonl": "fifth-heldout.sha256",
+HASHED_FILES = {"seventh-heldout.jsonl": "seventh-heldout.sha256", "sixth-heldout.jsonl": "sixth-heldout.sha256",
+                "fifth-heldout.jsonl": "fifth-heldout.sha256",
                 "fourth-heldout.jsonl": "fourth-heldout.sha256",
                 "third-heldout.jsonl": "third-heldout.sha256", "fresh-heldout.jsonl": "fresh-heldout.sha256"}
 TARGET_PHASE, TARGET_CAUSE = 0.90, 0.80

@@ -76,9 +76,10 @@ _FASTCHAT_PREFIX = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \| [A-Z]+ \| [\w
 _RANK_PREFIX = re.compile(r"^\[rank\d+\]:\s*")
 # torch.compile's frame id after a glog header: "... triton_heuristics.py:539] [0/0] ".
 _COMPILE_ID = re.compile(r"^\[\d+/\d+(?:_\d+)?\] ?")
-# "(Worker pid=22095) ", "(VllmWorker rank=3 pid=1090) ", "(EngineCore_DP0 pid=12) ".
+# "(Worker pid=22095) ", "(VllmWorker rank=3 pid=1090) ", "(EngineCore_DP0 pid=12) "; a named Ray actor
+# ("(worker-oss-llama7b, pid=41756) ") and a Ray Serve replica ("(ServeReplica:app:Deployment pid=7, ip=10.0.0.1) ").
 # One space after the tag: the indentation that follows is the traceback's ("(Worker pid=1)     raise X(").
-_PROC_TAG = re.compile(r"^\(([\w-]+)(?: rank=\d+)? pid=\d+(?:, ip=[\d.]+)?\) ?")
+_PROC_TAG = re.compile(r"^\(([\w:.-]+),?(?: rank=\d+)? pid=\d+(?:, ip=[\d.]+)?\) ?")
 # vLLM V1: "ERROR 11-30 07:08:28 [core.py:1510] "; V0: "INFO 02-03 03:43:49 model_runner.py:629] ".
 _VLLM_HEADER = re.compile(
     r"^(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\d\d-\d\d\s+\d\d:\d\d:\d\d(?:\.\d+)?\s+"
@@ -132,6 +133,8 @@ def _parse_line(index: int, raw: str) -> Line:
     while proc := _PROC_TAG.match(text):
         tag = proc.group(1)
         text = text[proc.end():]
+    # (FastChat's worker run as a Ray actor: its stderr prefix follows the actor's tag)
+    text = _FASTCHAT_PREFIX.sub("", text, count=1)
     text = _RANK_PREFIX.sub("", text, count=1)
     level = None
     for header in (_VLLM_HEADER, _BARE_HEADER, _UVICORN_HEADER, _RAY_HEADER):
@@ -307,7 +310,9 @@ _FRAME_STAGES = (
         r"|process_weights_after_loading|\w+_repack|\w+_weights_iterator"
         # building the model's layers (a model's or a layer's constructor) and resolving the platform at import
         r"|vllm/model_executor/(?:models|layers)/\S+\", line \d+, in __init__|vllm/platforms/__init__\.py"
-        r"|run_server|init_process_group|_create_c10d_store|_tcp_rendezvous_handler|init_model)\b"
+        r"|run_server|init_process_group|_create_c10d_store|_tcp_rendezvous_handler|init_model"
+        # the executor's shared-memory message queues, created as its workers start
+        r"|create_from_process_group\w*)\b"
         # Ray: an actor that fails in its creation task failed in its constructor (the engine or worker init)
         r"|error raised in its creation task"
         # V1: a worker process that fails to start failed in its constructor (init_device, load_model).
@@ -1171,7 +1176,9 @@ _row("cuda_os_call_failed", 1, r"OS call failed or operation not supported on th
 
 @_rule("gpu_kernel_fault", 1,
        r"illegal memory access|device-side assert|unspecified launch failure|cudaErrorIllegalAddress"
-       r"|misaligned address|CUDA error: (?!out of memory)|AcceleratorError",
+       r"|misaligned address|CUDA error: (?!out of memory)|AcceleratorError"
+       # ROCm's runtime prints the fault itself, outside any traceback
+       r"|Memory access fault by GPU node",
        default_phase="runtime")
 def _kernel_fault(hit: _Hit) -> Finding:
     steps = []
@@ -1396,7 +1403,8 @@ _row("fp8_needs_newer_gpu", 1, r"FP8 quantized models is only supported on GPUs 
            "compute capability.",
      steps=["Serve a bf16/fp16 or an INT8/INT4 (AWQ, GPTQ) checkpoint on this GPU, or run on a GPU with FP8 "
             "support (compute capability 8.9/9.0 and newer)"])
-_row("head_size_unsupported", 1, r"[Hh]ead[ _]size \(?\d+\)? is not supported|Unsupported head size",
+_row("head_size_unsupported", 1, r"[Hh]ead[ _]size \(?\d+\)? is not supported|Unsupported head size"
+     r"|does not support headdim|<= headDim <=",
      cls="attention_backend_unsupported", default_phase="load",
      cause="The model's attention head size has no kernel in this vLLM build.",
      steps=["Choose another attention backend (VLLM_ATTENTION_BACKEND) or a vLLM release that supports the "
@@ -2104,14 +2112,31 @@ _FRAME_CAUSES = (
      ["Read the request's error (the 400 body, or the exception under the traceback); keep prompt + max_tokens "
       "<= max_model_len"]),
     # ... or built the tokenizer (from the model's tokenizer files and the installed transformers).
-    (re.compile(r"(?s)(?:init_tokenizer_from_configs|get_tokenizer(?:_group)?)(?:(?!\n).)*"
-                r"(?:\n(?:(?!\n).)*){0,4}\Z"),
+    (re.compile(r"(?s)(?:init_tokenizer_from_configs|get_tokenizer(?:_group)?|transformers/tokenization_\w+\.py"
+                r"|transformers/models/auto/tokenization_auto\.py)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,4}\Z"),
      "tokenizer_error",
      "The traceback ends while vLLM built the tokenizer (its error line is not in the lines read): the tokenizer "
      "files and the installed transformers do not fit (a tokenizer class it does not know, a missing file).",
      ["Load the tokenizer alone: python -c \"from transformers import AutoTokenizer; "
       "AutoTokenizer.from_pretrained('<model>', trust_remote_code=True)\"; upgrade transformers or pass "
       "--tokenizer / --tokenizer-mode"]),
+    # ... or bound a ZMQ socket (the engine's and the workers' message queues): the address is taken.
+    (re.compile(r"(?s)(?:zmq/sugar/socket\.py|\w*socket\.bind\()(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,4}\Z"),
+     "port_in_use",
+     "The traceback ends while vLLM bound a ZMQ socket for its message queues (its error line is not in the lines "
+     "read): the address or port is already in use (another server, a stale process, or two instances given the same "
+     "port range).",
+     ["Find the holder (`ss -ltnp`), stop the stale process, or give each instance its own ports (VLLM_PORT, "
+      "--data-parallel-rpc-port, the multi-node master port)"]),
+    # ... or ran the tensor-parallel all-reduce (NCCL between the GPUs; the custom all-reduce kernel is named apart).
+    (re.compile(r"(?s)(?:tensor_model_parallel_all_reduce|in all_reduce\b|torch\.distributed\.all_reduce"
+                r"|torch\.distributed\.all\Z)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,3}\Z"),
+     "nccl_error",
+     "The traceback ends in the tensor-parallel all-reduce between the GPUs (its error line is not in the lines "
+     "read): most often NCCL failed (a transport, shared memory, P2P between the GPUs).",
+     ["Rerun with NCCL_DEBUG=INFO to see the failing transport",
+      "Usual fixes: --ipc=host / a large --shm-size, NCCL_P2P_DISABLE=1 on GPUs without P2P, "
+      "--disable-custom-all-reduce"]),
     # ... or ran the memory profile (a forward pass at the largest batch): what fails there is nearly always memory.
     (re.compile(r"(?s)(?:profile_run|determine_num_available_blocks|determine_available_memory)(?:(?!\n).)*"
                 r"(?:\n(?:(?!\n).)*){0,3}\Z"),
@@ -2140,7 +2165,7 @@ _CAUSE_FAMILY_PHASE = {"nccl_error": "startup", "distributed_network": "startup"
                        "kv_cache_insufficient": "startup", "dependency_error": "load", "driver_or_runtime": "startup",
                        "dtype_unsupported": "load", "quantization_unsupported": "load", "request_invalid": "runtime",
                        "tokenizer_error": "load", "gpu_oom": "startup", "attention_backend_unsupported": "load",
-                       "weights_corrupt": "load"}
+                       "weights_corrupt": "load", "port_in_use": "startup"}
 
 
 def _frame_cause(text: str) -> tuple[str, Finding] | None:
@@ -2230,9 +2255,16 @@ def _no_rule_matched(run: _Run, lines: list[Line], first_error: Line | None, cli
     serving_engine = run.serving is not None
     if first_error is not None and not (serving_engine and client_matched):
         return _unclassified(run, lines, first_error, "unknown", [], outcome)
-    if serving_engine:
+    if serving_engine and not _traceback_after(run, run.serving):
         return None
     return _truncated_traceback(run, lines, outcome)
+
+
+def _traceback_after(run: _Run, index: int) -> bool:
+    """A traceback logged after the line (uvicorn's "ERROR:    Traceback ..." while serving), not in a destructor and
+    not after a requested shutdown."""
+    return any(line.index > index and (run.shutdown is None or line.index < run.shutdown) and not line.ignored
+               and _TRACEBACK.match(line.message) for line in run.lines)
 
 
 def _diagnose_match(run: _Run, lines: list[Line], params: dict[str, Any], best: _Match, first_error: Line | None,
@@ -2272,6 +2304,31 @@ _STEPS_IN_PROGRESS = (
 )
 
 
+# What follows a 5xx access line when no engine error does: the HTTP app's own exception (uvicorn's "Exception in ASGI
+# application") failed in the server's handling of that request (a response it could not build); the engine serves on.
+_AFTER_5XX = (
+    (re.compile(r"^Exception in ASGI application"),
+     "request_invalid",
+     "A request failed in the API server's own handling (uvicorn's 'Exception in ASGI application' after its 5xx): "
+     "the server could not build the response for that request's parameters; the engine was not the cause.",
+     ["Replay the failing request and read the traceback's last lines for the parameter that broke it (echo, "
+      "logprobs, tools); drop that parameter or upgrade vLLM to a release that fixes its handling"]),
+)
+_5XX_ACCESS = re.compile(r'HTTP/[\d.]+" 5\d\d')
+_ENGINE_DEATH = re.compile(_WRAPPER_RUNTIME)
+
+
+def _after_5xx(run: _Run, line: Line) -> tuple[str, Finding] | None:
+    if not _5XX_ACCESS.search(line.message) or any(_ENGINE_DEATH.search(ln.message) for ln in run.lines):
+        return None
+    for after in run.lines:
+        if line.index < after.index <= line.index + 3:
+            for pattern, cls, cause, steps in _AFTER_5XX:
+                if pattern.search(after.message):
+                    return cls, Finding(cause=cause, steps=list(steps))
+    return None
+
+
 def _step_in_progress(run: _Run, line: Line) -> tuple[str, Finding] | None:
     milestone = next((ln for ln in reversed(run.lines) if ln.index < line.index and not ln.is_frame
                       and any(pattern.search(ln.message) for _stage, pattern in _MILESTONES)), None)
@@ -2295,6 +2352,10 @@ def _what_a_wrapper_wraps(run: _Run, lines: list[Line], line: Line, phase: str, 
     in_progress = _step_in_progress(run, line)
     if in_progress is not None:
         return _result(phase, in_progress[1], "step_in_progress", in_progress[0], _evidence(lines, [line]),
+                       first_error, outcome)
+    handler = _after_5xx(run, line)
+    if handler is not None:
+        return _result(phase, handler[1], "request_handler_exception", handler[0], _evidence(lines, [line]),
                        first_error, outcome)
     return None
 
