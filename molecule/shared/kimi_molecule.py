@@ -67,9 +67,11 @@ def api(host, path: str, payload: dict | None = None, key: str = API_KEY) -> tup
         return status, {"raw": body}
 
 
-def run_playbook(playbook: str, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    """ansible-playbook PLAYBOOK against this scenario's inventory, exactly as an operator runs it."""
-    cmd = ["ansible-playbook", str(REPO / playbook), "-i", os.environ["MOLECULE_INVENTORY_FILE"], *args]
+def run_playbook(playbook: str, *args: str, check: bool = True,
+                 inventory: str | Path = "") -> subprocess.CompletedProcess:
+    """ansible-playbook PLAYBOOK against this scenario's inventory (or ``inventory``), as an operator runs it."""
+    inventory = inventory or os.environ["MOLECULE_INVENTORY_FILE"]
+    cmd = ["ansible-playbook", str(REPO / playbook), "-i", str(inventory), *args]
     # One stream, as an operator reads it: this Ansible prints task errors on stderr. No colour:
     # molecule forces it, and the recap's counters would then start with escape codes.
     env = {k: v for k, v in os.environ.items() if k != "ANSIBLE_FORCE_COLOR"} | {"ANSIBLE_NOCOLOR": "1"}
