@@ -221,14 +221,16 @@ def test_fleet_comes_up_replicas_first_then_balancer_and_prometheus(host, tls):
     _figure("balancer: both replicas UP after fleet.yml (s)", round(took, 1))
     # Every target scraped successfully (each at some point: on the loaded CI machine a scrape of one of
     # them may time out now and then, which is what Prometheus's own KimiTargetDown waits 5 minutes for).
-    targets = _prometheus("/api/v1/targets")["data"]["activeTargets"]
-    assert {"kimi_vllm", "kimi_frontdoor", "kimi_lb", "kimi_node"} <= {t["labels"]["job"] for t in targets}, targets
+    # Just started, Prometheus lists no target until it has loaded its configuration: wait for every job.
+    jobs = {"kimi_vllm", "kimi_frontdoor", "kimi_lb", "kimi_node"}
+    wait_until(lambda: jobs <= {t["labels"]["job"] for t in _prometheus("/api/v1/targets")["data"]["activeTargets"]},
+               120, 2)
     seen_up: set[str] = set()
 
     def every_target_scraped() -> bool:
         now = _prometheus("/api/v1/targets")["data"]["activeTargets"]
         seen_up.update(t["scrapeUrl"] for t in now if t["health"] == "up")
-        return seen_up >= {t["scrapeUrl"] for t in now}
+        return bool(now) and seen_up >= {t["scrapeUrl"] for t in now}
 
     wait_until(every_target_scraped, 180, 2)
 
