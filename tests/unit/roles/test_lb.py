@@ -250,14 +250,24 @@ def test_exporter_serves_the_recorded_metric_names(fleet):
     """tests/fixtures/haproxy-metrics (what test_monitoring.py checks the rules and dashboard against)
     is what this HAProxy exports; re-record it from this exporter when the package changes."""
     _port, _sock, _unused, stats_port = fleet
-    conn = http.client.HTTPConnection("127.0.0.1", stats_port, timeout=10)
-    conn.request("GET", "/metrics")
-    live = conn.getresponse().read().decode()
 
     def names(text: str) -> set[str]:
         return {line.split("{")[0].split(" ")[0] for line in text.splitlines() if line and not line.startswith("#")}
 
-    assert names(live) == names((REPO / "tests/fixtures/haproxy-metrics/haproxy-2.6.12-kimi-lb.txt").read_text())
+    def scrape() -> str:
+        conn = http.client.HTTPConnection("127.0.0.1", stats_port, timeout=10)
+        conn.request("GET", "/metrics")
+        text = conn.getresponse().read().decode()
+        conn.close()
+        return text
+
+    recorded = names((REPO / "tests/fixtures/haproxy-metrics/haproxy-2.6.12-kimi-lb.txt").read_text())
+    # A server's check duration is exported once its first health check has completed; servers start UP,
+    # so the fixture may hand over before that on a loaded machine.
+    deadline = time.monotonic() + 15
+    while names(live := scrape()) != recorded and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert names(live) == recorded
     assert 'haproxy_server_status{proxy="kimi_replicas",server="h200-1",state="UP"} 1' in live
 
 
