@@ -263,15 +263,23 @@ def test_a_killed_engine_is_ejected_within_10_s_and_the_alerts_fire(host, tls):
         engine = node.check_output("pgrep -f 'VLLM::EngineCore|EngineCore' | head -1")
         killed_at = time.monotonic()
         node.run(f"kill -9 {engine}")
-        ejected = wait_until(lambda: not _server("kimi-m-multinode-2")[0].startswith("UP"), 30, 0.2)
+        # Measured on the test's clock from before the kill was sent (the exec into the container takes a
+        # fraction of a second under load) to the end of the first read of the balancer's table that shows
+        # the replica out: by then it was out, so a request started later must not reach it.
+        wait_until(lambda: not _server("kimi-m-multinode-2")[0].startswith("UP"), 30, 0.2)
+        seen_out = time.monotonic()
         time.sleep(3)
+    ejected = seen_out - killed_at
     _figure("ejection after SIGKILL of the engine (s)", round(ejected, 1))
     _figure("requests around the kill", load.summary())
     assert ejected <= 10
-    # Only requests in flight on that replica at the kill fail: none sent after the balancer took it out.
-    late = [result for result in load.failed if result[0] > killed_at + ejected]
-    assert not late, load.summary()
-    assert len(load.failed) <= 4, load.summary()  # at most one per client
+    # Requests that reached the dead replica before the balancer took it out fail (vLLM answers 500 for an
+    # engine that is gone, and a 500 is never retried); none started after it was out may fail.
+    late = [result for result in load.failed if result[0] > seen_out]
+    assert not late, (late, seen_out, load.summary())
+    # One per client in flight at the kill, and at most one more each sent before vLLM's API server exits
+    # on its dead engine (then the front door answers 503 and the balancer retries elsewhere).
+    assert len(load.failed) <= 2 * 4, load.summary()
     firing = wait_until(lambda: {"KimiReplicaOutOfBalancer", "KimiEngineRestarted"} <= {
         alert["labels"]["alertname"] for alert in _prometheus("/api/v1/alerts")["data"]["alerts"]
         if alert["state"] == "firing"}, 120, 2)
