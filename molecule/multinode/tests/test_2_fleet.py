@@ -263,9 +263,9 @@ def test_a_killed_engine_is_ejected_within_10_s_and_the_alerts_fire(host, tls):
         engine = node.check_output("pgrep -f 'VLLM::EngineCore|EngineCore' | head -1")
         killed_at = time.monotonic()
         node.run(f"kill -9 {engine}")
-        # Measured on the test's clock from before the kill was sent (the exec into the container takes a
-        # fraction of a second under load) to the end of the first read of the balancer's table that shows
-        # the replica out: by then it was out, so a request started later must not reach it.
+        killed_by = time.monotonic()  # the kill had landed by the time its exec returned
+        # Measured on the test's clock, from before the kill was sent to the end of the first read of the
+        # balancer's table that shows the replica out.
         wait_until(lambda: not _server("kimi-m-multinode-2")[0].startswith("UP"), 30, 0.2)
         seen_out = time.monotonic()
         time.sleep(3)
@@ -273,13 +273,12 @@ def test_a_killed_engine_is_ejected_within_10_s_and_the_alerts_fire(host, tls):
     _figure("ejection after SIGKILL of the engine (s)", round(ejected, 1))
     _figure("requests around the kill", load.summary())
     assert ejected <= 10
-    # Requests that reached the dead replica before the balancer took it out fail (vLLM answers 500 for an
-    # engine that is gone, and a 500 is never retried); none started after it was out may fail.
-    late = [result for result in load.failed if result[0] > seen_out]
-    assert not late, (late, seen_out, load.summary())
-    # One per client in flight at the kill, and at most one more each sent before vLLM's API server exits
-    # on its dead engine (then the front door answers 503 and the balancer retries elsewhere).
-    assert len(load.failed) <= 2 * 4, load.summary()
+    # Only requests in flight at the kill fail (vLLM answers them 500, which nobody retries). Its API server
+    # answers later ones 500 too until it exits; the front door takes it out at the first, so those get the
+    # front door's 503, which the balancer retries on the other replica.
+    late = [result for result in load.failed if result[0] > killed_by]
+    assert not late, (late, killed_by, load.summary())
+    assert len(load.failed) <= 4, load.summary()  # at most one per client
     firing = wait_until(lambda: {"KimiReplicaOutOfBalancer", "KimiEngineRestarted"} <= {
         alert["labels"]["alertname"] for alert in _prometheus("/api/v1/alerts")["data"]["alerts"]
         if alert["state"] == "firing"}, 120, 2)

@@ -262,6 +262,35 @@ def test_metrics_outside_scrape_network_needs_its_credential(tmp_path, certifica
             assert client.request("GET", "/metrics", key=VALID_KEY).status == 403
 
 
+@needs_haproxy
+def test_a_dead_engine_is_out_at_its_first_500_and_back_once_healthy(tmp_path, certificate):
+    """vLLM answers 500 at once to every request once its engine is gone. The first 500 takes it out of the
+    entry: the next request gets the entry's own 503 (a balancer retries that on another replica) without
+    reaching vLLM, and two passed /health checks, a second apart while out, put it back."""
+    (tmp_path / "tls.pem").write_text((certificate / "tls.pem").read_text())
+    port = free_port()
+    with upstream() as server:
+        config = write_frontdoor(tmp_path, variables(tmp_path, kimi_frontdoor_port=port,
+                                                     kimi_frontdoor_stats_port=free_port(),
+                                                     kimi_frontdoor_upstream_port=server.port))
+        with haproxy(config, [port], tmp_path / "haproxy.log", env_of(tmp_path)):
+            client = Client(port, certificate / "cert.pem")
+
+            def complete() -> int:
+                return client.request("POST", "/v1/completions", key=VALID_KEY, body=b"{}").status
+
+            assert complete() == 200
+            server.status, server.healthy = 500, False  # the engine is gone; its API server still answers
+            server.seen.clear()
+            assert [complete(), complete(), complete()] == [500, 503, 503]
+            assert len(server.seen) == 1
+            server.status, server.healthy = 200, True  # restarted
+            deadline = time.monotonic() + 15
+            while complete() != 200:
+                assert time.monotonic() < deadline, "vLLM not back in the entry within 15 s of /health passing"
+                time.sleep(0.2)
+
+
 # -- the units -------------------------------------------------------------------------------
 
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
