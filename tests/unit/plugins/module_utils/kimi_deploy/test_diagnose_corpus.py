@@ -1,12 +1,12 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is seventh-heldout.jsonl: logs collected on 2026-12-02 (seventh round), split off (a stratified
+The held-out part is eighth-heldout.jsonl: logs collected on 2026-12-02 (eighth round), split off (a stratified
 third, fixed seed) and committed with their sha256 before any rule saw them. Everything else is training, including
 the earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl, third-heldout.jsonl, fourth-heldout.jsonl,
-fifth-heldout.jsonl, sixth-heldout.jsonl), which were measured and read. Rules are tuned on the training part only, so
-the thresholds below are asserted on it. The held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py,
-after the last rule change; the one test that scores the seventh held-out part is a regression floor at those figures,
-added after that measurement.
+fifth-heldout.jsonl, sixth-heldout.jsonl, seventh-heldout.jsonl), which were measured and read. Rules are tuned on the
+training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
+benchmarks/bench_diagnose_corpus.py, after the last rule change; no test scores the eighth held-out part before that
+measurement.
 """
 
 from __future__ import annotations
@@ -32,16 +32,18 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "fresh-heldout.jsonl", "third-training.jsonl", "third-heldout.jsonl",
                                         "fourth-training.jsonl", "fourth-heldout.jsonl", "fifth-training.jsonl",
                                         "fifth-heldout.jsonl", "sixth-training.jsonl", "sixth-heldout.jsonl",
-                                        "seventh-training.jsonl", "seventh-heldout.jsonl")}
-HELDOUT = FILES["seventh-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "seventh-heldout.jsonl" for entry in entries]
+                                        "seventh-training.jsonl", "seventh-heldout.jsonl", "eighth-training.jsonl",
+                                        "eighth-heldout.jsonl")}
+HELDOUT = FILES["eighth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "eighth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
           ("fourth-training.jsonl", "fourth-heldout.jsonl", "fourth-heldout.sha256"),
           ("fifth-training.jsonl", "fifth-heldout.jsonl", "fifth-heldout.sha256"),
           ("sixth-training.jsonl", "sixth-heldout.jsonl", "sixth-heldout.sha256"),
-          ("seventh-training.jsonl", "seventh-heldout.jsonl", "seventh-heldout.sha256"))
+          ("seventh-training.jsonl", "seventh-heldout.jsonl", "seventh-heldout.sha256"),
+          ("eighth-training.jsonl", "eighth-heldout.jsonl", "eighth-heldout.sha256"))
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
 PHASES = {"load", "startup", "runtime", "none", "unknown"}
@@ -65,10 +67,10 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
         assert 3 * sum(entry in held for entry in of_phase) >= len(of_phase), phase
 
 
-def test_the_retired_heldout_parts_are_training_and_the_seventh_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_eighth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
-                    "sixth-heldout.jsonl"):
+                    "sixth-heldout.jsonl", "seventh-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -112,11 +114,20 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 
 
 def test_training_part_accuracy():
-    # Floors under the measured figures on the training part (see the README's "Measured" section): with the sixth
-    # round's held-out part and the seventh round's training part added, 514 and 392 of 575 (89.4 % / 68.2 %) before
-    # the seventh round's rule changes, 520 and 400 after them; the floor follows the figures as the changes raise them.
+    # Floors under the measured figures on the training part (see the README's "Measured" section): with the seventh
+    # round's held-out part and the eighth round's training part added, 551 and 413 of 624 (88.3 % / 66.2 %) before
+    # the eighth round's rule changes; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 520 / 575 and cause >= 400 / 575, (phase, cause)
+    assert phase >= 551 / 624 and cause >= 413 / 624, (phase, cause)
+
+
+def test_the_secondary_heldout_figure_is_defined_before_scoring():
+    # Fixed with the eighth split, before the held-out part was scored: the benchmark also reports the held-out entries
+    # whose lines contain the failure, all but those whose note marks them title-only (the cause is only in the thread's
+    # title or words). Every eighth-round entry whose cause is not in its lines carries that mark.
+    marked = [entry for entry in FILES["eighth-training.jsonl"] + HELDOUT if "title-only" in entry.get("note", "")]
+    assert 0 < len(marked) < len(FILES["eighth-training.jsonl"] + HELDOUT)
+    assert all("(title-only: the cause is not in the lines)" in entry["note"] for entry in marked)
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -126,12 +137,11 @@ def test_the_second_rounds_heldout_part_does_not_regress():
     assert phase >= 16 / 24 and cause >= 17 / 24, (phase, cause)
 
 
-def test_heldout_part_does_not_regress():
-    # Measured once, after the last rule change (11/20 phase, 7/20 cause; 6/20 without the head-size alternative
-    # written from a held-out wording, see the README; the issue's 90/80 % targets are not reached, most cause misses
-    # are excerpts whose cause is only in the thread's title). This floor only guards against a regression; it is not a
-    # target to tune.
-    phase, cause = _accuracy(HELDOUT)
+def test_the_seventh_rounds_heldout_part_does_not_regress():
+    # The seventh round's held-out part was measured once (11/20 phase, 7/20 cause; 6/20 without the head-size
+    # alternative written from a held-out wording, see the README) and is training now: this floor keeps what it
+    # measured from regressing while rules change.
+    phase, cause = _accuracy(FILES["seventh-heldout.jsonl"])
     assert phase >= 11 / 20 and cause >= 7 / 20, (phase, cause)
 
 
