@@ -229,7 +229,9 @@ _RUN_START = re.compile(
     r"non-default args:|args: Namespace\(|vLLM API server version|^Started .*\.service|^Starting .*\.service"
 )
 _VLLM_ACTIVITY = re.compile(
-    r"non-default args:|vLLM API server version|Initializing an? (V1 )?LLM engine|Resolved architecture"
+    # (V0's API server prints its parsed arguments, "api_server.py:727] args: Namespace(", as its start's first line)
+    r"non-default args:|args: Namespace\(|vLLM API server version|Initializing an? (V1 )?LLM engine"
+    r"|Resolved architecture"
     r"|Starting to load model|Loading safetensors checkpoint shards|vLLM (?:API server )?version \d+\.\d+\.\d+"
     r"|Automatically detected platform|Using max model len"
     # platform plugins are resolved as the process starts, before the args are read

@@ -1089,3 +1089,16 @@ def test_a_traceback_while_serving_is_not_a_healthy_journal():
     # ... but a traceback after a requested shutdown is the shutdown's
     shutdown = "(EngineCore pid=5) INFO 11-30 07:53:01 [core.py:1454] EngineCore: trigger received signal=SIGTERM"
     assert diagnose("\n".join([serving, shutdown, cut]))["rule"] == "no_error_serving"
+
+
+# ----- the eighth round's training part ----------------------------------------------------------
+
+
+def test_v0_api_servers_args_line_opens_the_load_phase():
+    # vllm#2565, vllm#17225, vllm#7588 (training): V0's API server prints its parsed arguments as its first line; an
+    # excerpt that stops there is a start in its load phase, not a text with no vLLM line
+    text = ("INFO 01-23 21:18:03 api_server.py:727] args: Namespace(host='0.0.0.0', port=5000, model='01-ai/Yi-34B', "
+            "tensor_parallel_size=4, gpu_memory_utilization=0.9, disable_log_requests=Fa")
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("load", "no_error_not_serving",
+                                                                        "no_failure_yet")
