@@ -1641,6 +1641,12 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
      "The custom all-reduce kernel is off (not supported for this GPU count or topology): tensor parallelism "
      "uses NCCL all-reduce, which is slower for small messages.",
      "Nothing to fix unless latency matters; --disable-custom-all-reduce makes it explicit"),
+    ("attention_backend_fallback",
+     r"Cannot use FlashAttention(?:-2)? backend|xFormers can't load C\+\+/CUDA extensions", None,
+     "The preferred attention backend is not available (its package is missing or built for another torch/CUDA): "
+     "vLLM falls back to a slower backend.",
+     "Install the attention package built for this torch and CUDA (vllm-flash-attn, xformers), or ignore it if the "
+     "fallback's speed is enough"),
     ("swap_space_large", r"Possibly too large swap space", "host_oom",
      "swap_space asks for a large share of host RAM: loading can run the host out of memory.",
      "Lower --swap-space (GiB per GPU)"),

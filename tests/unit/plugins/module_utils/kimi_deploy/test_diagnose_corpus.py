@@ -1102,3 +1102,15 @@ def test_v0_api_servers_args_line_opens_the_load_phase():
     result = diagnose(text)
     assert (result["phase"], result["rule"], result["cause_class"]) == ("load", "no_error_not_serving",
                                                                         "no_failure_yet")
+
+
+def test_the_attention_backends_fallback_notice_alone_is_a_risk():
+    # LLaMA-Factory#5050, vllm#4906 (training): the backend's fallback notices with nothing after them: vLLM serves on a
+    # slower backend, a risk to speed and no failure
+    text = "\n".join([
+        "INFO 08-02 13:58:45 selector.py:158] Cannot use FlashAttention-2 backend because the vllm_flash_attn package "
+        "is not found. `pip install vllm-flash-attn` for better performance.",
+        "INFO 08-02 13:58:45 selector.py:51] Using XFormers backend."])
+    result = diagnose(text)
+    assert (result["phase"], result["cause_class"]) == ("load", "risk_only")
+    assert [risk["rule"] for risk in result["risks"]] == ["attention_backend_fallback"]
