@@ -291,7 +291,9 @@ _FRAME_STAGES = (
         r"|run_endpoint_function|call_next)\b"
         # V1 runs execute_model for scheduled requests only (its memory profile and warm-up are dummy runs); V0's
         # profile run went through execute_model too, so only V1's paths count
-        r"|vllm/v1/(?:worker|executor)/\w+\.py\", line \d+, in execute_model\b")),
+        r"|vllm/v1/(?:worker|executor)/\w+\.py\", line \d+, in execute_model\b"
+        # Ray's compiled graph carries the scheduled steps between the engine and its workers (built on the first)
+        r"|ray/experimental/channel/")),
     ("startup", re.compile(
         r"\b(?:_initialize_kv_caches|initialize_kv_cache|determine_num_available_blocks|determine_available_memory"
         r"|profile_run|profile_cudagraph_memory|_dummy_run|_dummy_sampler_run|capture_model|initialize_cache"
@@ -1074,7 +1076,9 @@ _row("first_collective_never_completed", 1, r"WorkNCCL\(SeqNum=1, .{0,120}ran fo
             "Across nodes: NCCL_SOCKET_IFNAME / NCCL_IB_HCA to the interface the nodes share"])
 _row("collective_timeout", 1,
      r"Watchdog caught collective operation timeout|collective operation timeout|Timeout\(ms\)=\d+\) ran for"
-     r"|execute_model.{0,60}tim(?:ed|e) ?out|RPC call to \w+ timed out|Engine iteration timed out",
+     r"|execute_model.{0,60}tim(?:ed|e) ?out|RPC call to \w+ timed out|Engine iteration timed out"
+     # Ray's compiled graph (V1's Ray executor) waits on its channels for the workers' step output
+     r"|RayChannelTimeoutError|Timed out waiting for object available to read",
      default_phase="runtime",
      cause='A collective (NCCL all-reduce/broadcast) or a model step hung until the watchdog killed it: a '
            'rank died or stalled, or the inter-node network dropped.',
@@ -2053,9 +2057,10 @@ _FRAME_CAUSES = (
      ["Check every rank started and can reach the master address and port (VLLM_HOST_IP, "
       "GLOO_SOCKET_IFNAME/NCCL_SOCKET_IFNAME, firewall)"]),
     # ... or waited for the workers' reply to a step (the shared-memory queue): a worker hung or died.
-    (re.compile(r"(?s)(?:get_response|dequeue|acquire_read)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,4}\Z"), "timeout",
-     "The traceback ends while the engine waited for the workers' reply to a step (vLLM's shared-memory queue; "
-     "its error line is not in the lines read): a worker hung or died.",
+    (re.compile(r"(?s)(?:get_response|dequeue|acquire_read|ray/experimental/channel/)(?:(?!\n).)*"
+                r"(?:\n(?:(?!\n).)*){0,4}\Z"), "timeout",
+     "The traceback ends while the engine waited for the workers' reply to a step (vLLM's shared-memory queue, "
+     "Ray's compiled-graph channels; its error line is not in the lines read): a worker hung or died.",
      ["Find the worker that stopped: its own error above, py-spy dump --pid on a hung one, NCCL_DEBUG=INFO for "
       "a stuck collective",
       "Raise VLLM_RPC_TIMEOUT / VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS only if a step is legitimately slow"]),

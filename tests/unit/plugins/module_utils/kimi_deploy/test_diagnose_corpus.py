@@ -1114,3 +1114,22 @@ def test_the_attention_backends_fallback_notice_alone_is_a_risk():
     result = diagnose(text)
     assert (result["phase"], result["cause_class"]) == ("load", "risk_only")
     assert [risk["rule"] for risk in result["risks"]] == ["attention_backend_fallback"]
+
+
+def test_rays_compiled_graph_channel_timeout_is_a_step_timeout_while_serving():
+    # ray#53845 (training): V1's Ray executor timed out reading a step's output from its compiled graph's channel
+    text = "\n".join([
+        "ERROR 06-16 10:59:13 [core.py:505] ray.exceptions.RayChannelTimeoutError: System error: Timed out waiting for "
+        "object available to read. ObjectID: 00cc316456d3",
+        "ERROR 06-16 10:59:13 [core.py:505] Traceback (most recent call last):",
+        'ERROR 06-16 10:59:13 [core.py:505]   File "/v/vllm/v1/engine/core.py", line 523, in run_busy_loop'])
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("runtime", "collective_timeout", "timeout")
+    # vllm#27116 (training): the excerpt stops in the channel's read, before the error line
+    cut = "\n".join([
+        '(EngineCore_DP0 pid=610) ERROR 10-07 12:51:42 [core.py:720]   File "/v/ray/experimental/channel/common.py", '
+        "line 385, in _read_list",
+        "(EngineCore_DP0 pid=610) ERROR 10-07 12:51:42 [core.py:720]     result = c.read(min(remaining_timeout, x))",
+        '(EngineCore_DP0 pid=610) ERROR 10-07 12:51:42 [core.py:720]   File "/v/ray/exper'])
+    result = diagnose(cut)
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("runtime", "traceback_frames", "timeout")
