@@ -293,7 +293,10 @@ _FRAME_STAGES = (
         # profile run went through execute_model too, so only V1's paths count
         r"|vllm/v1/(?:worker|executor)/\w+\.py\", line \d+, in execute_model\b"
         # Ray's compiled graph carries the scheduled steps between the engine and its workers (built on the first)
-        r"|ray/experimental/channel/")),
+        r"|ray/experimental/channel/"
+        # the OpenAI server's per-request modules (serving_chat.py, completion/serving.py): building a request's
+        # response (their constructors and the chat template's warm-up run at start)
+        r"|vllm/entrypoints/openai/(?:\w+/)*serving\w*\.py\", line \d+, in (?!__init__|warmup)\w+")),
     ("startup", re.compile(
         r"\b(?:_initialize_kv_caches|initialize_kv_cache|determine_num_available_blocks|determine_available_memory"
         r"|profile_run|profile_cudagraph_memory|_dummy_run|_dummy_sampler_run|capture_model|initialize_cache"
@@ -1254,7 +1257,9 @@ def _over_context(hit: _Hit) -> Finding:
                "'Maximum concurrency' log line)"])
 
 
-_row("request_preprocessing_failed", 2, r"Error in preprocessing prompt inputs|jinja2\.exceptions\.Template\w*Error",
+_row("request_preprocessing_failed", 2, r"Error in preprocessing prompt inputs|jinja2\.exceptions\.Template\w*Error"
+     # V0's API server, when a request's messages do not fit the chat template ("roles must alternate")
+     r"|Error in applying chat template from request",
      cls="request_invalid",
      default_phase="runtime",
      cause="A request failed validation before it reached the engine (prompt longer than the context, a bad "

@@ -1133,3 +1133,17 @@ def test_rays_compiled_graph_channel_timeout_is_a_step_timeout_while_serving():
         '(EngineCore_DP0 pid=610) ERROR 10-07 12:51:42 [core.py:720]   File "/v/ray/exper'])
     result = diagnose(cut)
     assert (result["phase"], result["rule"], result["cause_class"]) == ("runtime", "traceback_frames", "timeout")
+
+
+@pytest.mark.parametrize(("text", "phase", "cause_class"), [
+    # GraphRAG#564 (training): V0's API server could not apply the chat template to a request's messages
+    ("ERROR 07-16 12:08:18 api_server.py:247] Error in applying chat template from request: Conversation roles must "
+     "alternate user/assistant/user/assistant/...", "runtime", "request_invalid"),
+    # vllm-metal#331 (training): a bare exception under the completion server's response frames: a served request
+    ("\n".join(['File "vllm/entrypoints/openai/completion/serving.py", line 591, in _create_completion_logprobs',
+                "    step_top_logprobs = top_logprobs[i]", "IndexError: list index out of range"]),
+     "runtime", "unknown"),
+])
+def test_the_api_servers_per_request_errors_are_served_requests(text, phase, cause_class):
+    result = diagnose(text)
+    assert (result["phase"], result["cause_class"]) == (phase, cause_class)
