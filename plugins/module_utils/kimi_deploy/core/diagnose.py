@@ -1538,6 +1538,8 @@ _WRAPPER_RUNTIME = (
     r"|EngineCore encountered (?:a fatal error|an issue)|WorkerProc hit an exception|Worker failed with error"
     r"|Engine process \(pid \d+\) died|Dumping (?:input data|scheduler output) for (?:model execution|V\d LLM engine)"
     r"|Engine background task failed"
+    # the API server's output handler, which reads the engine core's outputs, logs the core's death first
+    r"|AsyncLLM output_handler failed"
 )
 _WRAPPER_SYSTEMD = r"Main process exited, code=|Failed with result '(?:exit-code|signal|core-dump)'"
 

@@ -1147,3 +1147,18 @@ def test_rays_compiled_graph_channel_timeout_is_a_step_timeout_while_serving():
 def test_the_api_servers_per_request_errors_are_served_requests(text, phase, cause_class):
     result = diagnose(text)
     assert (result["phase"], result["cause_class"]) == (phase, cause_class)
+
+
+def test_the_output_handlers_failure_is_an_engine_death_wrapper():
+    # vllm-ascend#7384 (training): the API server logs 'AsyncLLM output_handler failed.' before the EngineDeadError
+    # it reads from the engine core; that line is a wrapper too, not an error of its own
+    text = "\n".join([
+        "(ApiServer_0 pid=244) ERROR 03-13 06:55:20 [async_llm.py:710] AsyncLLM output_handler failed.",
+        "(ApiServer_0 pid=244) ERROR 03-13 06:55:20 [async_llm.py:710] Traceback (most recent call last):",
+        '(ApiServer_0 pid=244) ERROR 03-13 06:55:20 [async_llm.py:710]   File "/v/vllm/v1/engine/async_llm.py", line '
+        "666, in output_handler",
+        "(ApiServer_0 pid=244) ERROR 03-13 06:55:20 [async_llm.py:710] vllm.v1.engine.exceptions.EngineDeadError: "
+        "EngineCore encountered an issue. See stack trace (above) for the root cause."])
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("runtime", "engine_dead",
+                                                                        "engine_died_unexplained")
