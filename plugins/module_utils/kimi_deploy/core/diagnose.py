@@ -1092,7 +1092,9 @@ _row("collective_timeout", 1,
 
 
 _row("nccl_error", 2,
-     r"\bNCCL error\b|nccl\w*Error|NCCL WARN|ProcessGroupNCCL|DistBackendError|unhandled (?:system|cuda) error",
+     r"\bNCCL error\b|nccl\w*Error|NCCL WARN|ProcessGroupNCCL|DistBackendError|unhandled (?:system|cuda) error"
+     # Ascend's collectives (HCCL, through torch_npu): "ERR02200 DIST call hccl api failed."
+     r"|DIST call hccl api failed",
      default_phase="startup",
      cause='NCCL failed to set up communication between GPUs.',
      steps=[

@@ -1162,3 +1162,13 @@ def test_the_output_handlers_failure_is_an_engine_death_wrapper():
     result = diagnose(text)
     assert (result["phase"], result["rule"], result["cause_class"]) == ("runtime", "engine_dead",
                                                                         "engine_died_unexplained")
+
+
+def test_ascends_hccl_call_failure_is_a_collectives_failure():
+    # vllm-ascend#5135 (training): torch_npu reports a failed HCCL call ahead of the CANN runtime's inner error
+    text = "\n".join([
+        "ERROR 12-17 09:31:58 [engine.py:458] [ERROR] 2025-12-17-09:31:53 (PID:53769, Device:0, RankID:-1) ERR02200 "
+        "DIST call hccl api failed.",
+        "ERROR 12-17 09:31:58 [engine.py:458] EH9999: Inner Error!"])
+    result = diagnose(text)
+    assert (result["rule"], result["cause_class"]) == ("nccl_error", "nccl_error")
