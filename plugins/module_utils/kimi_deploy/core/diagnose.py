@@ -69,6 +69,10 @@ _JOURNAL_PREFIX = re.compile(
     r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\S*) \S+ [^\s:\[]+(?:\[\d+\])?: "
 )
 _COMPOSE_PREFIX = re.compile(r"^[\w.-]+(?:-\d+)?\s+\|\s?")
+# A CI log viewer's gutter ("  | " before each line, Buildkite's) and a runner's bracketed tag ahead of vLLM's record
+# header ("[Stage-1] ERROR 01-29 19:03:10 [async_llm.py:546] ", vllm-omni's stages).
+_GUTTER_PREFIX = re.compile(r"^ {2}\| ")
+_RUNNER_TAG = re.compile(r"^\[[\w-]+\]\s+(?=(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+\d\d-\d\d\s)")
 # CI and job runners: "[2025-03-10T15:07:20Z] ", "2024-04-09T23:20:46Z [job] ".
 _ISO_PREFIX = re.compile(r"^\[?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z?\]?\s+(?:\[[\w-]+\]\s+)?")
 # FastChat's workers: "2023-12-12 19:38:39 | ERROR | stderr | " (everything on stderr is tagged ERROR: not a level).
@@ -124,6 +128,7 @@ def _parse_line(index: int, raw: str) -> Line:
     text = _ANSI.sub("", raw.rstrip("\r\n"))
     text = _JOURNAL_PREFIX.sub("", text, count=1)
     text = _COMPOSE_PREFIX.sub("", text, count=1)
+    text = _GUTTER_PREFIX.sub("", text, count=1)
     text = _ISO_PREFIX.sub("", text, count=1)
     text = _FASTCHAT_PREFIX.sub("", text, count=1)
     text = _RANK_PREFIX.sub("", text, count=1)
@@ -136,6 +141,7 @@ def _parse_line(index: int, raw: str) -> Line:
     # (FastChat's worker run as a Ray actor: its stderr prefix follows the actor's tag)
     text = _FASTCHAT_PREFIX.sub("", text, count=1)
     text = _RANK_PREFIX.sub("", text, count=1)
+    text = _RUNNER_TAG.sub("", text, count=1)
     level = None
     for header in (_VLLM_HEADER, _BARE_HEADER, _UVICORN_HEADER, _RAY_HEADER):
         found = header.match(text)

@@ -1172,3 +1172,16 @@ def test_ascends_hccl_call_failure_is_a_collectives_failure():
         "ERROR 12-17 09:31:58 [engine.py:458] EH9999: Inner Error!"])
     result = diagnose(text)
     assert (result["rule"], result["cause_class"]) == ("nccl_error", "nccl_error")
+
+
+def test_a_ci_gutter_and_a_runners_stage_tag_keep_the_record_header_readable():
+    # vllm-omni#1029 (training): Buildkite's "  | " gutter and vllm-omni's "[Stage-1] " tag ahead of vLLM's header hid
+    # it, so a traceback's source line was read as an error of its own above the engine-death wrapper
+    text = "\n".join("  | [Stage-1] " + line for line in [
+        "ERROR 01-29 19:03:10 [async_llm.py:546]     outputs = await engine_core.get_output_async()",
+        "ERROR 01-29 19:03:10 [async_llm.py:546]               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+        "ERROR 01-29 19:03:10 [async_llm.py:546] vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered "
+        "an issue. See stack trace (above) for the root cause."])
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("runtime", "engine_dead",
+                                                                        "engine_died_unexplained")
