@@ -2354,7 +2354,20 @@ def _after_5xx(run: _Run, line: Line) -> tuple[str, Finding] | None:
             for pattern, cls, cause, steps in _AFTER_5XX:
                 if pattern.search(after.message):
                     return cls, Finding(cause=cause, steps=list(steps))
+    if any(after.index > line.index and _ENGINE_AT_WORK.search(after.message) for after in run.lines):
+        return "request_invalid", Finding(
+            cause="Some requests were answered with 5xx while the engine went on generating (tokens per second after "
+                  "them, no engine-death wrapper): the server failed those requests' handling (their parameters: "
+                  "tools, tool_choice, logprobs, a template), not the engine.",
+            steps=["Replay a failing request with its parameters and read the API server's log at DEBUG "
+                   "(VLLM_LOGGING_LEVEL=DEBUG) for its traceback; drop the parameter that breaks it or upgrade vLLM",
+                   "Other requests are served: no restart is needed"])
     return None
+
+
+# The engine still generating: a throughput line with tokens per second above zero.
+_ENGINE_AT_WORK = re.compile(r"Avg prompt throughput: (?!0\.0 tokens/s, Avg generation throughput: 0\.0 )[\d.]+ "
+                             r"tokens/s, Avg generation throughput: [\d.]+")
 
 
 def _step_in_progress(run: _Run, line: Line) -> tuple[str, Finding] | None:

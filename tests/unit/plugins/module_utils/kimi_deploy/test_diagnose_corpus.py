@@ -1185,3 +1185,17 @@ def test_a_ci_gutter_and_a_runners_stage_tag_keep_the_record_header_readable():
     result = diagnose(text)
     assert (result["phase"], result["rule"], result["cause_class"]) == ("runtime", "engine_dead",
                                                                         "engine_died_unexplained")
+
+
+def test_5xx_answers_while_the_engine_keeps_generating_are_the_requests_failures():
+    # vllm#29603 (training): some chat requests get 500 with no traceback, and the engine generates on after them
+    text = "\n".join([
+        '(APIServer pid=9050) INFO:     10.65.84.211:55174 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
+        '(APIServer pid=9050) INFO:     10.65.86.10:43264 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server '
+        "Error",
+        "(APIServer pid=9050) INFO 11-26 22:03:50 [loggers.py:236] Engine 000: Avg prompt throughput: 76.4 tokens/s, "
+        "Avg generation throughput: 8.6 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.0%"])
+    result = diagnose(text)
+    assert (result["phase"], result["cause_class"]) == ("runtime", "request_invalid")
+    # ... but 5xx answers with nothing generated after them still say the engine is gone
+    assert diagnose("\n".join(text.splitlines()[:2]))["cause_class"] == "engine_died_unexplained"
