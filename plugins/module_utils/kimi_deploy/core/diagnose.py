@@ -274,6 +274,8 @@ _MILESTONES = (
         r"|Connect(?:ing to existing|ed to) Ray cluster"
         # NCCL is found and loaded as the workers set up their communicators (distributed init)
         r"|vLLM is using nccl==|Found nccl from library"
+        # NCCL_DEBUG=INFO's report of a communicator's set-up ("NCCL INFO ncclCommInitRank comm 0x26 rank 1 ...")
+        r"|NCCL INFO (?:ncclCommInitRank|Connected all (?:rings|trees)|Using network|Bootstrap|comm 0x)"
         r"|Initializing a V\d LLM engine")),
     ("startup", re.compile(
         _LOAD_DONE_TEXT + r"|Starting profile run|GPU KV cache size|Capturing cudagraphs|Profiling CUDA graph memory"

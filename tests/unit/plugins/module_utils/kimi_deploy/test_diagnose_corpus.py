@@ -1199,3 +1199,16 @@ def test_5xx_answers_while_the_engine_keeps_generating_are_the_requests_failures
     assert (result["phase"], result["cause_class"]) == ("runtime", "request_invalid")
     # ... but 5xx answers with nothing generated after them still say the engine is gone
     assert diagnose("\n".join(text.splitlines()[:2]))["cause_class"] == "engine_died_unexplained"
+
+
+def test_nccls_communicator_set_up_report_is_the_distributed_init():
+    # vllm#19613, vllm#9046 (training): excerpts of NCCL_DEBUG=INFO's communicator set-up only; the workers were in
+    # their distributed init (load), not in a text with no vLLM line
+    text = "\n".join([
+        "(RayWorkerWrapper pid=291, ip=10.0.0.168) kilo:291:3517 [1] NCCL INFO Connected all trees",
+        "(RayWorkerWrapper pid=291, ip=10.0.0.168) kilo:291:291 [1] NCCL INFO ncclCommInitRank comm 0x26"])
+    result = diagnose(text)
+    assert (result["phase"], result["cause_class"]) == ("load", "no_failure_yet")
+    # after the server listens, NCCL's reports of a new communicator do not move the phase back
+    serving = "INFO:     Application startup complete."
+    assert diagnose(serving + "\n" + text)["phase"] == "none"
