@@ -5,8 +5,8 @@ third, fixed seed) and committed with their sha256 before any rule saw them. Eve
 the earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl, third-heldout.jsonl, fourth-heldout.jsonl,
 fifth-heldout.jsonl, sixth-heldout.jsonl, seventh-heldout.jsonl), which were measured and read. Rules are tuned on the
 training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
-benchmarks/bench_diagnose_corpus.py, after the last rule change; no test scores the eighth held-out part before that
-measurement.
+benchmarks/bench_diagnose_corpus.py, after the last rule change; the one test that scores the eighth held-out part is
+a regression floor at those figures, added after that measurement.
 """
 
 from __future__ import annotations
@@ -116,9 +116,9 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 def test_training_part_accuracy():
     # Floors under the measured figures on the training part (see the README's "Measured" section): with the seventh
     # round's held-out part and the eighth round's training part added, 551 and 413 of 624 (88.3 % / 66.2 %) before
-    # the eighth round's rule changes; the floor follows the figures as the changes raise them.
+    # the eighth round's rule changes, 559 and 422 after them; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 551 / 624 and cause >= 413 / 624, (phase, cause)
+    assert phase >= 559 / 624 and cause >= 422 / 624, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -135,6 +135,18 @@ def test_the_second_rounds_heldout_part_does_not_regress():
     # keeps what it measured from regressing while rules change.
     phase, cause = _accuracy(FILES["fresh-heldout.jsonl"])
     assert phase >= 16 / 24 and cause >= 17 / 24, (phase, cause)
+
+
+def test_heldout_part_does_not_regress():
+    # Measured once, after the last rule change (14/18 phase, 10/18 cause; 9/18 without the HCCL alternative whose
+    # wording a held-out entry shares, see the README; the secondary figure over the 10 entries whose lines hold the
+    # failure: 7/10 and 7/10; the issue's 90/80 % targets are not reached). This floor only guards against a regression;
+    # it is not a target to tune.
+    phase, cause = _accuracy(HELDOUT)
+    assert phase >= 14 / 18 and cause >= 10 / 18, (phase, cause)
+    in_lines = [entry for entry in HELDOUT if "title-only" not in entry.get("note", "")]
+    phase, cause = _accuracy(in_lines)
+    assert len(in_lines) == 10 and phase >= 7 / 10 and cause >= 7 / 10, (phase, cause)
 
 
 def test_the_seventh_rounds_heldout_part_does_not_regress():
