@@ -69,6 +69,10 @@ _JOURNAL_PREFIX = re.compile(
     r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\S*) \S+ [^\s:\[]+(?:\[\d+\])?: "
 )
 _COMPOSE_PREFIX = re.compile(r"^[\w.-]+(?:-\d+)?\s+\|\s?")
+# A CI log viewer's gutter ("  | " before each line, Buildkite's) and a runner's bracketed tag ahead of vLLM's record
+# header ("[Stage-1] ERROR 01-29 19:03:10 [async_llm.py:546] ", vllm-omni's stages).
+_GUTTER_PREFIX = re.compile(r"^ {2}\| ")
+_RUNNER_TAG = re.compile(r"^\[[\w-]+\]\s+(?=(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+\d\d-\d\d\s)")
 # CI and job runners: "[2025-03-10T15:07:20Z] ", "2024-04-09T23:20:46Z [job] ".
 _ISO_PREFIX = re.compile(r"^\[?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z?\]?\s+(?:\[[\w-]+\]\s+)?")
 # FastChat's workers: "2023-12-12 19:38:39 | ERROR | stderr | " (everything on stderr is tagged ERROR: not a level).
@@ -124,6 +128,7 @@ def _parse_line(index: int, raw: str) -> Line:
     text = _ANSI.sub("", raw.rstrip("\r\n"))
     text = _JOURNAL_PREFIX.sub("", text, count=1)
     text = _COMPOSE_PREFIX.sub("", text, count=1)
+    text = _GUTTER_PREFIX.sub("", text, count=1)
     text = _ISO_PREFIX.sub("", text, count=1)
     text = _FASTCHAT_PREFIX.sub("", text, count=1)
     text = _RANK_PREFIX.sub("", text, count=1)
@@ -136,6 +141,7 @@ def _parse_line(index: int, raw: str) -> Line:
     # (FastChat's worker run as a Ray actor: its stderr prefix follows the actor's tag)
     text = _FASTCHAT_PREFIX.sub("", text, count=1)
     text = _RANK_PREFIX.sub("", text, count=1)
+    text = _RUNNER_TAG.sub("", text, count=1)
     level = None
     for header in (_VLLM_HEADER, _BARE_HEADER, _UVICORN_HEADER, _RAY_HEADER):
         found = header.match(text)
@@ -229,7 +235,9 @@ _RUN_START = re.compile(
     r"non-default args:|args: Namespace\(|vLLM API server version|^Started .*\.service|^Starting .*\.service"
 )
 _VLLM_ACTIVITY = re.compile(
-    r"non-default args:|vLLM API server version|Initializing an? (V1 )?LLM engine|Resolved architecture"
+    # (V0's API server prints its parsed arguments, "api_server.py:727] args: Namespace(", as its start's first line)
+    r"non-default args:|args: Namespace\(|vLLM API server version|Initializing an? (V1 )?LLM engine"
+    r"|Resolved architecture"
     r"|Starting to load model|Loading safetensors checkpoint shards|vLLM (?:API server )?version \d+\.\d+\.\d+"
     r"|Automatically detected platform|Using max model len"
     # platform plugins are resolved as the process starts, before the args are read
@@ -266,6 +274,8 @@ _MILESTONES = (
         r"|Connect(?:ing to existing|ed to) Ray cluster"
         # NCCL is found and loaded as the workers set up their communicators (distributed init)
         r"|vLLM is using nccl==|Found nccl from library"
+        # NCCL_DEBUG=INFO's report of a communicator's set-up ("NCCL INFO ncclCommInitRank comm 0x26 rank 1 ...")
+        r"|NCCL INFO (?:ncclCommInitRank|Connected all (?:rings|trees)|Using network|Bootstrap|comm 0x)"
         r"|Initializing a V\d LLM engine")),
     ("startup", re.compile(
         _LOAD_DONE_TEXT + r"|Starting profile run|GPU KV cache size|Capturing cudagraphs|Profiling CUDA graph memory"
@@ -289,7 +299,12 @@ _FRAME_STAGES = (
         r"|run_endpoint_function|call_next)\b"
         # V1 runs execute_model for scheduled requests only (its memory profile and warm-up are dummy runs); V0's
         # profile run went through execute_model too, so only V1's paths count
-        r"|vllm/v1/(?:worker|executor)/\w+\.py\", line \d+, in execute_model\b")),
+        r"|vllm/v1/(?:worker|executor)/\w+\.py\", line \d+, in execute_model\b"
+        # Ray's compiled graph carries the scheduled steps between the engine and its workers (built on the first)
+        r"|ray/experimental/channel/"
+        # the OpenAI server's per-request modules (serving_chat.py, completion/serving.py): building a request's
+        # response (their constructors and the chat template's warm-up run at start)
+        r"|vllm/entrypoints/openai/(?:\w+/)*serving\w*\.py\", line \d+, in (?!__init__|warmup)\w+")),
     ("startup", re.compile(
         r"\b(?:_initialize_kv_caches|initialize_kv_cache|determine_num_available_blocks|determine_available_memory"
         r"|profile_run|profile_cudagraph_memory|_dummy_run|_dummy_sampler_run|capture_model|initialize_cache"
@@ -1072,7 +1087,9 @@ _row("first_collective_never_completed", 1, r"WorkNCCL\(SeqNum=1, .{0,120}ran fo
             "Across nodes: NCCL_SOCKET_IFNAME / NCCL_IB_HCA to the interface the nodes share"])
 _row("collective_timeout", 1,
      r"Watchdog caught collective operation timeout|collective operation timeout|Timeout\(ms\)=\d+\) ran for"
-     r"|execute_model.{0,60}tim(?:ed|e) ?out|RPC call to \w+ timed out|Engine iteration timed out",
+     r"|execute_model.{0,60}tim(?:ed|e) ?out|RPC call to \w+ timed out|Engine iteration timed out"
+     # Ray's compiled graph (V1's Ray executor) waits on its channels for the workers' step output
+     r"|RayChannelTimeoutError|Timed out waiting for object available to read",
      default_phase="runtime",
      cause='A collective (NCCL all-reduce/broadcast) or a model step hung until the watchdog killed it: a '
            'rank died or stalled, or the inter-node network dropped.',
@@ -1083,7 +1100,9 @@ _row("collective_timeout", 1,
 
 
 _row("nccl_error", 2,
-     r"\bNCCL error\b|nccl\w*Error|NCCL WARN|ProcessGroupNCCL|DistBackendError|unhandled (?:system|cuda) error",
+     r"\bNCCL error\b|nccl\w*Error|NCCL WARN|ProcessGroupNCCL|DistBackendError|unhandled (?:system|cuda) error"
+     # Ascend's collectives (HCCL, through torch_npu): "ERR02200 DIST call hccl api failed."
+     r"|DIST call hccl api failed",
      default_phase="startup",
      cause='NCCL failed to set up communication between GPUs.',
      steps=[
@@ -1248,7 +1267,9 @@ def _over_context(hit: _Hit) -> Finding:
                "'Maximum concurrency' log line)"])
 
 
-_row("request_preprocessing_failed", 2, r"Error in preprocessing prompt inputs|jinja2\.exceptions\.Template\w*Error",
+_row("request_preprocessing_failed", 2, r"Error in preprocessing prompt inputs|jinja2\.exceptions\.Template\w*Error"
+     # V0's API server, when a request's messages do not fit the chat template ("roles must alternate")
+     r"|Error in applying chat template from request",
      cls="request_invalid",
      default_phase="runtime",
      cause="A request failed validation before it reached the engine (prompt longer than the context, a bad "
@@ -1527,6 +1548,8 @@ _WRAPPER_RUNTIME = (
     r"|EngineCore encountered (?:a fatal error|an issue)|WorkerProc hit an exception|Worker failed with error"
     r"|Engine process \(pid \d+\) died|Dumping (?:input data|scheduler output) for (?:model execution|V\d LLM engine)"
     r"|Engine background task failed"
+    # the API server's output handler, which reads the engine core's outputs, logs the core's death first
+    r"|AsyncLLM output_handler failed"
 )
 _WRAPPER_SYSTEMD = r"Main process exited, code=|Failed with result '(?:exit-code|signal|core-dump)'"
 
@@ -1639,6 +1662,12 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
      "The custom all-reduce kernel is off (not supported for this GPU count or topology): tensor parallelism "
      "uses NCCL all-reduce, which is slower for small messages.",
      "Nothing to fix unless latency matters; --disable-custom-all-reduce makes it explicit"),
+    ("attention_backend_fallback",
+     r"Cannot use FlashAttention(?:-2)? backend|xFormers can't load C\+\+/CUDA extensions", None,
+     "The preferred attention backend is not available (its package is missing or built for another torch/CUDA): "
+     "vLLM falls back to a slower backend.",
+     "Install the attention package built for this torch and CUDA (vllm-flash-attn, xformers), or ignore it if the "
+     "fallback's speed is enough"),
     ("swap_space_large", r"Possibly too large swap space", "host_oom",
      "swap_space asks for a large share of host RAM: loading can run the host out of memory.",
      "Lower --swap-space (GiB per GPU)"),
@@ -2045,9 +2074,10 @@ _FRAME_CAUSES = (
      ["Check every rank started and can reach the master address and port (VLLM_HOST_IP, "
       "GLOO_SOCKET_IFNAME/NCCL_SOCKET_IFNAME, firewall)"]),
     # ... or waited for the workers' reply to a step (the shared-memory queue): a worker hung or died.
-    (re.compile(r"(?s)(?:get_response|dequeue|acquire_read)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,4}\Z"), "timeout",
-     "The traceback ends while the engine waited for the workers' reply to a step (vLLM's shared-memory queue; "
-     "its error line is not in the lines read): a worker hung or died.",
+    (re.compile(r"(?s)(?:get_response|dequeue|acquire_read|ray/experimental/channel/)(?:(?!\n).)*"
+                r"(?:\n(?:(?!\n).)*){0,4}\Z"), "timeout",
+     "The traceback ends while the engine waited for the workers' reply to a step (vLLM's shared-memory queue, "
+     "Ray's compiled-graph channels; its error line is not in the lines read): a worker hung or died.",
      ["Find the worker that stopped: its own error above, py-spy dump --pid on a hung one, NCCL_DEBUG=INFO for "
       "a stuck collective",
       "Raise VLLM_RPC_TIMEOUT / VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS only if a step is legitimately slow"]),
@@ -2326,7 +2356,20 @@ def _after_5xx(run: _Run, line: Line) -> tuple[str, Finding] | None:
             for pattern, cls, cause, steps in _AFTER_5XX:
                 if pattern.search(after.message):
                     return cls, Finding(cause=cause, steps=list(steps))
+    if any(after.index > line.index and _ENGINE_AT_WORK.search(after.message) for after in run.lines):
+        return "request_invalid", Finding(
+            cause="Some requests were answered with 5xx while the engine went on generating (tokens per second after "
+                  "them, no engine-death wrapper): the server failed those requests' handling (their parameters: "
+                  "tools, tool_choice, logprobs, a template), not the engine.",
+            steps=["Replay a failing request with its parameters and read the API server's log at DEBUG "
+                   "(VLLM_LOGGING_LEVEL=DEBUG) for its traceback; drop the parameter that breaks it or upgrade vLLM",
+                   "Other requests are served: no restart is needed"])
     return None
+
+
+# The engine still generating: a throughput line with tokens per second above zero.
+_ENGINE_AT_WORK = re.compile(r"Avg prompt throughput: (?!0\.0 tokens/s, Avg generation throughput: 0\.0 )[\d.]+ "
+                             r"tokens/s, Avg generation throughput: [\d.]+")
 
 
 def _step_in_progress(run: _Run, line: Line) -> tuple[str, Finding] | None:

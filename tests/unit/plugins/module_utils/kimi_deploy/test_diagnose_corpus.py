@@ -1,12 +1,12 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is seventh-heldout.jsonl: logs collected on 2026-12-02 (seventh round), split off (a stratified
+The held-out part is eighth-heldout.jsonl: logs collected on 2026-12-02 (eighth round), split off (a stratified
 third, fixed seed) and committed with their sha256 before any rule saw them. Everything else is training, including
 the earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl, third-heldout.jsonl, fourth-heldout.jsonl,
-fifth-heldout.jsonl, sixth-heldout.jsonl), which were measured and read. Rules are tuned on the training part only, so
-the thresholds below are asserted on it. The held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py,
-after the last rule change; the one test that scores the seventh held-out part is a regression floor at those figures,
-added after that measurement.
+fifth-heldout.jsonl, sixth-heldout.jsonl, seventh-heldout.jsonl), which were measured and read. Rules are tuned on the
+training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
+benchmarks/bench_diagnose_corpus.py, after the last rule change; the one test that scores the eighth held-out part is
+a regression floor at those figures, added after that measurement.
 """
 
 from __future__ import annotations
@@ -32,16 +32,18 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "fresh-heldout.jsonl", "third-training.jsonl", "third-heldout.jsonl",
                                         "fourth-training.jsonl", "fourth-heldout.jsonl", "fifth-training.jsonl",
                                         "fifth-heldout.jsonl", "sixth-training.jsonl", "sixth-heldout.jsonl",
-                                        "seventh-training.jsonl", "seventh-heldout.jsonl")}
-HELDOUT = FILES["seventh-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "seventh-heldout.jsonl" for entry in entries]
+                                        "seventh-training.jsonl", "seventh-heldout.jsonl", "eighth-training.jsonl",
+                                        "eighth-heldout.jsonl")}
+HELDOUT = FILES["eighth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "eighth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
           ("fourth-training.jsonl", "fourth-heldout.jsonl", "fourth-heldout.sha256"),
           ("fifth-training.jsonl", "fifth-heldout.jsonl", "fifth-heldout.sha256"),
           ("sixth-training.jsonl", "sixth-heldout.jsonl", "sixth-heldout.sha256"),
-          ("seventh-training.jsonl", "seventh-heldout.jsonl", "seventh-heldout.sha256"))
+          ("seventh-training.jsonl", "seventh-heldout.jsonl", "seventh-heldout.sha256"),
+          ("eighth-training.jsonl", "eighth-heldout.jsonl", "eighth-heldout.sha256"))
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
 PHASES = {"load", "startup", "runtime", "none", "unknown"}
@@ -65,10 +67,10 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
         assert 3 * sum(entry in held for entry in of_phase) >= len(of_phase), phase
 
 
-def test_the_retired_heldout_parts_are_training_and_the_seventh_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_eighth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
-                    "sixth-heldout.jsonl"):
+                    "sixth-heldout.jsonl", "seventh-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -112,11 +114,20 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 
 
 def test_training_part_accuracy():
-    # Floors under the measured figures on the training part (see the README's "Measured" section): with the sixth
-    # round's held-out part and the seventh round's training part added, 514 and 392 of 575 (89.4 % / 68.2 %) before
-    # the seventh round's rule changes, 520 and 400 after them; the floor follows the figures as the changes raise them.
+    # Floors under the measured figures on the training part (see the README's "Measured" section): with the seventh
+    # round's held-out part and the eighth round's training part added, 551 and 413 of 624 (88.3 % / 66.2 %) before
+    # the eighth round's rule changes, 559 and 422 after them; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 520 / 575 and cause >= 400 / 575, (phase, cause)
+    assert phase >= 559 / 624 and cause >= 422 / 624, (phase, cause)
+
+
+def test_the_secondary_heldout_figure_is_defined_before_scoring():
+    # Fixed with the eighth split, before the held-out part was scored: the benchmark also reports the held-out entries
+    # whose lines contain the failure, all but those whose note marks them title-only (the cause is only in the thread's
+    # title or words). Every eighth-round entry whose cause is not in its lines carries that mark.
+    marked = [entry for entry in FILES["eighth-training.jsonl"] + HELDOUT if "title-only" in entry.get("note", "")]
+    assert 0 < len(marked) < len(FILES["eighth-training.jsonl"] + HELDOUT)
+    assert all("(title-only: the cause is not in the lines)" in entry["note"] for entry in marked)
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -127,11 +138,22 @@ def test_the_second_rounds_heldout_part_does_not_regress():
 
 
 def test_heldout_part_does_not_regress():
-    # Measured once, after the last rule change (11/20 phase, 7/20 cause; 6/20 without the head-size alternative
-    # written from a held-out wording, see the README; the issue's 90/80 % targets are not reached, most cause misses
-    # are excerpts whose cause is only in the thread's title). This floor only guards against a regression; it is not a
-    # target to tune.
+    # Measured once, after the last rule change (14/18 phase, 10/18 cause; 9/18 without the HCCL alternative whose
+    # wording a held-out entry shares, see the README; the secondary figure over the 10 entries whose lines hold the
+    # failure: 7/10 and 7/10; the issue's 90/80 % targets are not reached). This floor only guards against a regression;
+    # it is not a target to tune.
     phase, cause = _accuracy(HELDOUT)
+    assert phase >= 14 / 18 and cause >= 10 / 18, (phase, cause)
+    in_lines = [entry for entry in HELDOUT if "title-only" not in entry.get("note", "")]
+    phase, cause = _accuracy(in_lines)
+    assert len(in_lines) == 10 and phase >= 7 / 10 and cause >= 7 / 10, (phase, cause)
+
+
+def test_the_seventh_rounds_heldout_part_does_not_regress():
+    # The seventh round's held-out part was measured once (11/20 phase, 7/20 cause; 6/20 without the head-size
+    # alternative written from a held-out wording, see the README) and is training now: this floor keeps what it
+    # measured from regressing while rules change.
+    phase, cause = _accuracy(FILES["seventh-heldout.jsonl"])
     assert phase >= 11 / 20 and cause >= 7 / 20, (phase, cause)
 
 
@@ -1079,3 +1101,113 @@ def test_a_traceback_while_serving_is_not_a_healthy_journal():
     # ... but a traceback after a requested shutdown is the shutdown's
     shutdown = "(EngineCore pid=5) INFO 11-30 07:53:01 [core.py:1454] EngineCore: trigger received signal=SIGTERM"
     assert diagnose("\n".join([serving, shutdown, cut]))["rule"] == "no_error_serving"
+
+
+# ----- the eighth round's training part ----------------------------------------------------------
+
+
+_EIGHTH_ROUND_CASES = [
+    # vllm#2565, vllm#17225, vllm#7588: V0's API server prints its parsed arguments as its first line; an excerpt that
+    # stops there is a start in its load phase, not a text with no vLLM line
+    ("INFO 01-23 21:18:03 api_server.py:727] args: Namespace(host='0.0.0.0', port=5000, model='01-ai/Yi-34B', "
+     "tensor_parallel_size=4, gpu_memory_utilization=0.9, disable_log_requests=Fa",
+     "load", "no_error_not_serving", "no_failure_yet"),
+    # ray#53845: V1's Ray executor timed out reading a step's output from its compiled graph's channel
+    ("\n".join([
+        "ERROR 06-16 10:59:13 [core.py:505] ray.exceptions.RayChannelTimeoutError: System error: Timed out waiting for "
+        "object available to read. ObjectID: 00cc316456d3",
+        "ERROR 06-16 10:59:13 [core.py:505] Traceback (most recent call last):",
+        'ERROR 06-16 10:59:13 [core.py:505]   File "/v/vllm/v1/engine/core.py", line 523, in run_busy_loop']),
+     "runtime", "collective_timeout", "timeout"),
+    # vllm#27116: the excerpt stops in the channel's read, before the error line
+    ("\n".join([
+        '(EngineCore_DP0 pid=610) ERROR 10-07 12:51:42 [core.py:720]   File "/v/ray/experimental/channel/common.py", '
+        "line 385, in _read_list",
+        "(EngineCore_DP0 pid=610) ERROR 10-07 12:51:42 [core.py:720]     result = c.read(min(remaining_timeout, x))",
+        '(EngineCore_DP0 pid=610) ERROR 10-07 12:51:42 [core.py:720]   File "/v/ray/exper']),
+     "runtime", "traceback_frames", "timeout"),
+    # vllm-ascend#7384: the API server logs 'AsyncLLM output_handler failed.' before the EngineDeadError it reads from
+    # the engine core; that line is a wrapper too, not an error of its own
+    ("\n".join([
+        "(ApiServer_0 pid=244) ERROR 03-13 06:55:20 [async_llm.py:710] AsyncLLM output_handler failed.",
+        "(ApiServer_0 pid=244) ERROR 03-13 06:55:20 [async_llm.py:710] Traceback (most recent call last):",
+        '(ApiServer_0 pid=244) ERROR 03-13 06:55:20 [async_llm.py:710]   File "/v/vllm/v1/engine/async_llm.py", line '
+        "666, in output_handler",
+        "(ApiServer_0 pid=244) ERROR 03-13 06:55:20 [async_llm.py:710] vllm.v1.engine.exceptions.EngineDeadError: "
+        "EngineCore encountered an issue. See stack trace (above) for the root cause."]),
+     "runtime", "engine_dead", "engine_died_unexplained"),
+    # vllm-ascend#5135: torch_npu reports a failed HCCL call ahead of the CANN runtime's inner error (the collectives
+    # family's phase: no step is named)
+    ("\n".join([
+        "ERROR 12-17 09:31:58 [engine.py:458] [ERROR] 2025-12-17-09:31:53 (PID:53769, Device:0, RankID:-1) ERR02200 "
+        "DIST call hccl api failed.",
+        "ERROR 12-17 09:31:58 [engine.py:458] EH9999: Inner Error!"]),
+     "startup", "nccl_error", "nccl_error"),
+    # vllm-omni#1029: Buildkite's "  | " gutter and vllm-omni's "[Stage-1] " tag ahead of vLLM's header hid it, so a
+    # traceback's source line was read as an error of its own above the engine-death wrapper
+    ("\n".join("  | [Stage-1] " + line for line in [
+        "ERROR 01-29 19:03:10 [async_llm.py:546]     outputs = await engine_core.get_output_async()",
+        "ERROR 01-29 19:03:10 [async_llm.py:546]               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+        "ERROR 01-29 19:03:10 [async_llm.py:546] vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered "
+        "an issue. See stack trace (above) for the root cause."]),
+     "runtime", "engine_dead", "engine_died_unexplained"),
+]
+
+
+@pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), _EIGHTH_ROUND_CASES)
+def test_wordings_and_shapes_of_the_eighth_rounds_training_part(text, phase, rule, cause_class):
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
+
+
+def test_the_attention_backends_fallback_notice_alone_is_a_risk():
+    # LLaMA-Factory#5050, vllm#4906 (training): the backend's fallback notices with nothing after them: vLLM serves on a
+    # slower backend, a risk to speed and no failure
+    text = "\n".join([
+        "INFO 08-02 13:58:45 selector.py:158] Cannot use FlashAttention-2 backend because the vllm_flash_attn package "
+        "is not found. `pip install vllm-flash-attn` for better performance.",
+        "INFO 08-02 13:58:45 selector.py:51] Using XFormers backend."])
+    result = diagnose(text)
+    assert (result["phase"], result["cause_class"]) == ("load", "risk_only")
+    assert [risk["rule"] for risk in result["risks"]] == ["attention_backend_fallback"]
+
+
+@pytest.mark.parametrize(("text", "phase", "cause_class"), [
+    # GraphRAG#564 (training): V0's API server could not apply the chat template to a request's messages
+    ("ERROR 07-16 12:08:18 api_server.py:247] Error in applying chat template from request: Conversation roles must "
+     "alternate user/assistant/user/assistant/...", "runtime", "request_invalid"),
+    # vllm-metal#331 (training): a bare exception under the completion server's response frames: a served request
+    ("\n".join(['File "vllm/entrypoints/openai/completion/serving.py", line 591, in _create_completion_logprobs',
+                "    step_top_logprobs = top_logprobs[i]", "IndexError: list index out of range"]),
+     "runtime", "unknown"),
+])
+def test_the_api_servers_per_request_errors_are_served_requests(text, phase, cause_class):
+    result = diagnose(text)
+    assert (result["phase"], result["cause_class"]) == (phase, cause_class)
+
+
+def test_5xx_answers_while_the_engine_keeps_generating_are_the_requests_failures():
+    # vllm#29603 (training): some chat requests get 500 with no traceback, and the engine generates on after them
+    text = "\n".join([
+        '(APIServer pid=9050) INFO:     10.65.84.211:55174 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
+        '(APIServer pid=9050) INFO:     10.65.86.10:43264 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server '
+        "Error",
+        "(APIServer pid=9050) INFO 11-26 22:03:50 [loggers.py:236] Engine 000: Avg prompt throughput: 76.4 tokens/s, "
+        "Avg generation throughput: 8.6 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.0%"])
+    result = diagnose(text)
+    assert (result["phase"], result["cause_class"]) == ("runtime", "request_invalid")
+    # ... but 5xx answers with nothing generated after them still say the engine is gone
+    assert diagnose("\n".join(text.splitlines()[:2]))["cause_class"] == "engine_died_unexplained"
+
+
+def test_nccls_communicator_set_up_report_is_the_distributed_init():
+    # vllm#19613, vllm#9046 (training): excerpts of NCCL_DEBUG=INFO's communicator set-up only; the workers were in
+    # their distributed init (load), not in a text with no vLLM line
+    text = "\n".join([
+        "(RayWorkerWrapper pid=291, ip=10.0.0.168) kilo:291:3517 [1] NCCL INFO Connected all trees",
+        "(RayWorkerWrapper pid=291, ip=10.0.0.168) kilo:291:291 [1] NCCL INFO ncclCommInitRank comm 0x26"])
+    result = diagnose(text)
+    assert (result["phase"], result["cause_class"]) == ("load", "no_failure_yet")
+    # after the server listens, NCCL's reports of a new communicator do not move the phase back
+    serving = "INFO:     Application startup complete."
+    assert diagnose(serving + "\n" + text)["phase"] == "none"
