@@ -91,7 +91,7 @@ status:
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
 from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.haproxy_runtime import (
-    admin_state,
+    server_admin_state,
     server_stat,
     server_weight,
     set_server_state,
@@ -116,7 +116,7 @@ def main():
     )
     p = module.params
     try:
-        previous = admin_state(server_stat(p["socket"], p["backend"], p["server"]))
+        previous = server_admin_state(p["socket"], p["backend"], p["server"])
         result = {"previous": previous, "changed": previous != p["state"]}
         if p["weight_pct"] is not None:
             if not 0 <= p["weight_pct"] <= 100:

@@ -131,34 +131,21 @@ def _listening(port: int) -> bool:
         return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
-# srv_admin_state bits of `show servers state` (HAProxy's SRV_ADMF_*): forced/inherited maintenance,
-# forced/inherited drain. The operational state (health checks) is another column.
-_ADMIN_MAINT = 0x01 | 0x02 | 0x04 | 0x20 | 0x40
-_ADMIN_DRAIN = 0x08 | 0x10
-
-
 def admin_label(sock: str, backend: str, server: str, attempts: int = 5) -> str:
-    """What an operator set on the server, "UP" (ready), "DRAIN" or "MAINT", whatever its health checks say:
-    on a loaded CI host a stand-in can miss a check and read DOWN in `show stat` while nobody drained it."""
+    """What an operator set on the server, "UP" (ready), "DRAIN" or "MAINT", whatever its health checks say
+    (production's reader): on a loaded CI host a stand-in can miss a check and read DOWN in `show stat`."""
     # Imported here: the library is on the path only once the unit tests' conftest ran.
     from kimi_deploy.core.errors import KimiDeployError  # pylint: disable=import-outside-toplevel
-    from kimi_deploy.io.haproxy_runtime import runtime_command  # pylint: disable=import-outside-toplevel
+    from kimi_deploy.io.haproxy_runtime import server_admin_state  # pylint: disable=import-outside-toplevel
 
     for attempt in range(attempts):
         try:
-            lines = runtime_command(sock, f"show servers state {backend}").splitlines()
-            break
+            return {"ready": "UP", "drain": "DRAIN", "maint": "MAINT"}[server_admin_state(sock, backend, server)]
         except (OSError, KimiDeployError):
             if attempt == attempts - 1:
                 raise
             time.sleep(0.5)
-    header = next(line for line in lines if line.startswith("#")).lstrip("# ").split()
-    for line in lines:
-        row = dict(zip(header, line.split(), strict=False))  # the first line is a format version
-        if row.get("be_name") == backend and row.get("srv_name") == server:
-            admin = int(row["srv_admin_state"])
-            return "MAINT" if admin & _ADMIN_MAINT else "DRAIN" if admin & _ADMIN_DRAIN else "UP"
-    raise AssertionError(f"no server {backend}/{server} in: {lines}")
+    raise AssertionError("unreachable")
 
 
 def weight(sock: str, backend: str, server: str) -> int:

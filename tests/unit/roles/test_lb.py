@@ -22,7 +22,7 @@ import yaml
 from haproxy_run import check_config, free_port, haproxy, needs_haproxy, upstream
 from kimi_deploy.core.errors import KimiDeployError
 from kimi_deploy.io.haproxy_runtime import (
-    admin_state,
+    server_admin_state,
     server_stat,
     server_weight,
     set_server_state,
@@ -148,7 +148,7 @@ def test_drained_replica_gets_no_new_request_and_ready_brings_it_back(fleet):
     port, sock, replicas, _unused = fleet
     assert set_server_state(sock, "kimi_replicas", "h200-1", "drain") is True
     assert set_server_state(sock, "kimi_replicas", "h200-1", "drain") is False  # already drained
-    assert admin_state(server_stat(sock, "kimi_replicas", "h200-1")) == "drain"
+    assert server_admin_state(sock, "kimi_replicas", "h200-1") == "drain"
     answered = {get(port, "/v1/models")[1]["port"] for _unused in range(6)}
     assert answered == {replicas["h200-a-1"].port}
     assert set_server_state(sock, "kimi_replicas", "h200-1", "ready") is True
@@ -182,6 +182,39 @@ def test_failed_health_check_takes_a_replica_out(fleet):
         assert time.monotonic() < deadline, "the failing replica stayed UP"
         time.sleep(0.1)
     assert {get(port, "/v1/models")[1]["port"] for _unused in range(4)} == {replicas["h200-a-1"].port}
+
+
+@needs_haproxy
+def test_a_replica_failing_its_checks_is_drained_and_put_back_all_the_same(fleet):
+    """The re-run of a killed deploy finds its replica DOWN (its vLLM restarting): the drain must take and
+    read back as drain although `show stat` says DOWN either way, and ready must undo it."""
+    _port, sock, replicas, _unused = fleet
+    replicas["h200-1"].healthy = False
+    try:
+        deadline = time.monotonic() + 10
+        while not server_stat(sock, "kimi_replicas", "h200-1")["status"].startswith("DOWN"):
+            assert time.monotonic() < deadline, "the failing replica did not go DOWN"
+            time.sleep(0.1)
+        assert set_server_state(sock, "kimi_replicas", "h200-1", "drain") is True
+        assert server_admin_state(sock, "kimi_replicas", "h200-1") == "drain"
+        assert set_server_state(sock, "kimi_replicas", "h200-1", "drain") is False
+        assert set_server_state(sock, "kimi_replicas", "h200-1", "ready") is True
+        assert server_admin_state(sock, "kimi_replicas", "h200-1") == "ready"
+    finally:
+        replicas["h200-1"].healthy = True
+        deadline = time.monotonic() + 15
+        while not server_stat(sock, "kimi_replicas", "h200-1")["status"].startswith("UP"):
+            assert time.monotonic() < deadline, "the replica did not come back UP"
+            time.sleep(0.1)
+
+
+@needs_haproxy
+def test_admin_state_of_an_unknown_server_or_backend_is_an_error(fleet):
+    _port, sock, _replicas, _unused = fleet
+    with pytest.raises(KimiDeployError, match="no server kimi_replicas/h200-9"):
+        server_admin_state(sock, "kimi_replicas", "h200-9")
+    with pytest.raises(KimiDeployError, match="show servers state nowhere"):
+        server_admin_state(sock, "nowhere", "h200-1")
 
 
 def post(port: int, path: str) -> int:
@@ -232,7 +265,7 @@ def test_module_drains_reports_changes_honestly_and_checks_in_check_mode(fleet):
     args = {"socket": sock, "server": "h200-1", "state": "drain", "poll_s": 0.1}
     checked = run_module(kimi_haproxy_server, args, check_mode=True)
     assert checked["changed"] is True and checked["previous"] == "ready"
-    assert admin_state(server_stat(sock, "kimi_replicas", "h200-1")) == "ready"  # check mode changed nothing
+    assert server_admin_state(sock, "kimi_replicas", "h200-1") == "ready"  # check mode changed nothing
     done = run_module(kimi_haproxy_server, args)
     assert done["changed"] is True and done["status"].startswith("DRAIN") and done["waited_s"] >= 0
     assert run_module(kimi_haproxy_server, args)["changed"] is False

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from ..core.errors import KimiDeployError
 
-# The admin states a caller may ask for, and the `show stat` status words that mean one is in force.
+# The admin states a caller may ask for.
 STATES = ("drain", "ready", "maint")
 
 
@@ -48,14 +48,29 @@ def server_stat(path: str, backend: str, server: str) -> dict[str, str]:
     raise KimiDeployError(f"HAProxy has no server {backend}/{server}; it has: {', '.join(known) or 'none'}")
 
 
-def admin_state(stat: dict[str, str]) -> str:
-    """drain, maint or ready, from the status column (e.g. 'DRAIN', 'MAINT (via x)', 'UP 1/3', 'DOWN')."""
-    status = stat.get("status", "").upper()
-    if status.startswith("MAINT"):
-        return "maint"
-    if status.startswith("DRAIN"):
-        return "drain"
-    return "ready"
+# srv_admin_state bits of `show servers state` (HAProxy's SRV_ADMF_*): maintenance forced, inherited
+# from a tracked server, or set by DNS resolution or the configuration; drain forced or inherited.
+_ADMIN_MAINT = 0x01 | 0x02 | 0x04 | 0x20 | 0x40
+_ADMIN_DRAIN = 0x08 | 0x10
+
+
+def server_admin_state(path: str, backend: str, server: str) -> str:
+    """drain, maint or ready: what a deploy or an operator set on the server, whatever its health checks say.
+
+    Read from `show servers state`, not from `show stat`'s status column: a server failing its checks (its
+    vLLM restarting after a killed run) reads DOWN there whether or not it is drained."""
+    answer = runtime_command(path, f"show servers state {backend}")
+    lines = answer.splitlines()
+    header = next((line.lstrip("# ").split() for line in lines if line.startswith("#")), None)
+    if header is None:
+        raise KimiDeployError(f"HAProxy answered 'show servers state {backend}' with {answer.strip()!r}")
+    rows = [dict(zip(header, line.split(), strict=False)) for line in lines if not line.startswith("#")]
+    for row in rows:  # the first line, a format version, matches no server
+        if row.get("be_name") == backend and row.get("srv_name") == server:
+            admin = int(row["srv_admin_state"])
+            return "maint" if admin & _ADMIN_MAINT else "drain" if admin & _ADMIN_DRAIN else "ready"
+    known = sorted(f"{backend}/{row['srv_name']}" for row in rows if row.get("srv_name"))
+    raise KimiDeployError(f"HAProxy has no server {backend}/{server}; it has: {', '.join(known) or 'none'}")
 
 
 def in_flight(stat: dict[str, str]) -> int:
@@ -67,12 +82,12 @@ def set_server_state(path: str, backend: str, server: str, state: str) -> bool:
     """Put the server in ``state``; returns whether it changed. The answer of HAProxy is checked."""
     if state not in STATES:
         raise KimiDeployError(f"state must be one of {', '.join(STATES)}, not {state!r}")
-    if admin_state(server_stat(path, backend, server)) == state:
+    if server_admin_state(path, backend, server) == state:
         return False
     answer = runtime_command(path, f"set server {backend}/{server} state {state}").strip()
     if answer:
         raise KimiDeployError(f"HAProxy refused 'set server {backend}/{server} state {state}': {answer}")
-    now = admin_state(server_stat(path, backend, server))
+    now = server_admin_state(path, backend, server)
     if now != state:
         raise KimiDeployError(f"{backend}/{server} is {now} after 'state {state}'")
     return True
