@@ -80,6 +80,10 @@ def base_env(kv_space_gib: int = 1) -> dict[str, str]:
         TRANSFORMERS_OFFLINE="1",
         VLLM_NO_USAGE_STATS="1",
         VLLM_DO_NOT_TRACK="1",
+        # Unbound: the tests' vLLMs share this machine's cores with the molecule hosts', and each worker
+        # would bind itself to core 0, where one busy-polling between requests starves the others
+        # (molecule/shared/group_vars/gpu_nodes.yml says what was measured).
+        VLLM_CPU_OMP_THREADS_BIND="nobind",
     )
     return env
 
