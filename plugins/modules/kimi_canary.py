@@ -60,7 +60,9 @@ options:
     type: float
     default: 100
   min_requests:
-    description: Fewer requests than this on the canary, or on the others, is inconclusive.
+    description:
+      - Fewer requests than this on the canary, or on the others, is inconclusive.
+      - At least 20, since a TTFT p95 of fewer requests is the slowest of them.
     type: int
     default: 50
   inconclusive:

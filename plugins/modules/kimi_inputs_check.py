@@ -20,7 +20,8 @@ options:
       - Variable name to value. Recognised names are C(kimi_root), C(kimi_model_repo), C(kimi_model_revision),
         C(kimi_require_pinned_revision), C(kimi_served_model_name), C(kimi_max_input_tokens),
         C(kimi_max_output_tokens), C(kimi_concurrency), C(kimi_port), C(kimi_service_name), C(kimi_service_user),
-        C(kimi_api_key_set), C(kimi_require_api_key), C(kimi_release_keep), C(kimi_plan_overrides),
+        C(kimi_api_key_set), C(kimi_require_api_key), C(kimi_release_keep), C(kimi_canary_enabled),
+        C(kimi_canary_min_requests), C(kimi_plan_overrides),
         C(kimi_plan_extra_args), C(kimi_plan_extra_env), C(kimi_multinode_env), C(kimi_multinode_node_env),
         C(kimi_vllm_pip_extra_args), C(inventory_hostname) and C(gpu_nodes).
       - A rule whose variables are absent is skipped.

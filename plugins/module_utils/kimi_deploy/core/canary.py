@@ -14,9 +14,10 @@ replica's. From the counters' deltas over the window:
 
 The other replicas are pooled (their deltas summed). The canary is rolled back when its error rate is above
 ``max(others' rate x max_error_rate_ratio, error_rate_floor)``, or its TTFT p95 above ``others' p95 x
-max_ttft_p95_ratio`` and above ``ttft_p95_floor_ms``; else promoted. With fewer than ``min_requests`` on
-the canary or on the others, nothing was compared: the verdict is ``inconclusive`` (the caller's choice,
-default roll back: the canary was turned on to require live evidence, and none came). A canary whose
+max_ttft_p95_ratio`` and above ``ttft_p95_floor_ms``; else promoted. With fewer than ``min_requests`` (at
+least 20: a p95 of fewer requests is their slowest) on the canary or on the others, nothing was compared:
+the verdict is ``inconclusive`` (the caller's choice, default roll back: the canary was turned on to
+require live evidence, and none came). A canary whose
 counters went back during the window restarted its vLLM there: rolled back.
 
 Pure: no I/O; /metrics text is read with acceptance.parse_prometheus_text.
@@ -43,6 +44,9 @@ ERROR_RATE_FLOOR = 0.01
 MAX_TTFT_P95_RATIO = 1.5
 TTFT_P95_FLOOR_MS = 100.0
 MIN_REQUESTS = 50
+# A p95 needs 1 / (1 - 0.95) = 20 observations: below that it is the window's slowest request, and one
+# slow request (the first after a restart, a neighbour's burst) would decide the verdict alone.
+MIN_REQUESTS_FOR_P95 = 20
 INCONCLUSIVE = "rollback"
 
 
@@ -132,6 +136,21 @@ def _ms(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.0f} ms"
 
 
+def _check_thresholds(*, max_error_rate_ratio: float, max_ttft_p95_ratio: float, error_rate_floor: float,
+                      ttft_p95_floor_ms: float, min_requests: int, inconclusive: str) -> None:
+    if inconclusive not in VERDICTS:
+        raise KimiDeployError(f"inconclusive must be one of {', '.join(VERDICTS)}, not {inconclusive!r}")
+    for name, value in (("max_error_rate_ratio", max_error_rate_ratio), ("max_ttft_p95_ratio", max_ttft_p95_ratio)):
+        if value < 1:
+            raise KimiDeployError(f"{name}={value}: must be >= 1 (a canary as good as the others passes)")
+    for name, value in (("error_rate_floor", error_rate_floor), ("ttft_p95_floor_ms", ttft_p95_floor_ms)):
+        if value < 0:
+            raise KimiDeployError(f"{name}={value}: must not be negative")
+    if min_requests < MIN_REQUESTS_FOR_P95:
+        raise KimiDeployError(f"min_requests={min_requests}: must be at least {MIN_REQUESTS_FOR_P95} (a TTFT p95 of "
+                              "fewer requests is the slowest of them)")
+
+
 def verdict(canary: Mapping[str, str], others: Sequence[Mapping[str, str]], *,
             max_error_rate_ratio: float = MAX_ERROR_RATE_RATIO, error_rate_floor: float = ERROR_RATE_FLOOR,
             max_ttft_p95_ratio: float = MAX_TTFT_P95_RATIO, ttft_p95_floor_ms: float = TTFT_P95_FLOOR_MS,
@@ -140,18 +159,12 @@ def verdict(canary: Mapping[str, str], others: Sequence[Mapping[str, str]], *,
     each other replica. Returns ``verdict`` (promote or rollback), ``inconclusive`` (too few requests to
     compare: the verdict is then ``inconclusive``'s), ``reason`` (one sentence with the figures) and
     ``figures`` (canary, others, thresholds)."""
-    if inconclusive not in VERDICTS:
-        raise KimiDeployError(f"inconclusive must be one of {', '.join(VERDICTS)}, not {inconclusive!r}")
     if not others:
         raise KimiDeployError("no other replica's scrapes: a canary is compared with the replicas that serve "
                               "the release before it")
-    for name, value in (("max_error_rate_ratio", max_error_rate_ratio), ("max_ttft_p95_ratio", max_ttft_p95_ratio)):
-        if value < 1:
-            raise KimiDeployError(f"{name}={value}: must be >= 1 (a canary as good as the others passes)")
-    for name, value in (("error_rate_floor", error_rate_floor), ("ttft_p95_floor_ms", ttft_p95_floor_ms),
-                        ("min_requests", min_requests)):
-        if value < 0:
-            raise KimiDeployError(f"{name}={value}: must not be negative")
+    _check_thresholds(max_error_rate_ratio=max_error_rate_ratio, max_ttft_p95_ratio=max_ttft_p95_ratio,
+                      error_rate_floor=error_rate_floor, ttft_p95_floor_ms=ttft_p95_floor_ms,
+                      min_requests=min_requests, inconclusive=inconclusive)
     own = window(canary["start"], canary["end"])
     rest = pooled([window(o["start"], o["end"]) for o in others])
     mine, theirs = figures(own), figures(rest)

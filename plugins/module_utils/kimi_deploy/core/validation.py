@@ -14,6 +14,7 @@ Why these rules exist (each is a value the code downstream cannot take):
   ``/home`` and ``/root`` from the service;
 - the service name and environment names are written into unit and env files unquoted;
 - ``kimi_release_keep`` below 1 fails the prune after a good deploy;
+- ``kimi_canary_min_requests`` below 20 (canary on) fails the canary after acceptance;
 - the planner takes its overrides as given (``gpu_memory_utilization`` 1.7 "fits"; 0 is read as
   unset);
 - release files (``vllm.env``, ``serve``, ``release.json``) are world-readable: a credential in
@@ -31,6 +32,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from .canary import MIN_REQUESTS_FOR_P95
 from .hub_names import REPO_ID_RE, is_commit_sha
 
 SERVED_NAME_RE = re.compile(r"^[A-Za-z0-9._/:-]{1,256}$")
@@ -258,6 +260,13 @@ def check_release_keep(s: Mapping[str, Any]) -> Messages:
                            " (accepted releases kept besides the current one and its rollback target)")
 
 
+def check_canary_min_requests(s: Mapping[str, Any]) -> Messages:
+    if not as_bool(s.get("kimi_canary_enabled", False)) or "kimi_canary_min_requests" not in s:
+        return []
+    return _whole_at_least("kimi_canary_min_requests", s["kimi_canary_min_requests"], MIN_REQUESTS_FOR_P95,
+                           " (the canary compares TTFT p95, and a p95 of fewer requests is the slowest of them)")
+
+
 def check_plan_overrides(s: Mapping[str, Any]) -> Messages:
     if "kimi_plan_overrides" not in s:
         return []
@@ -380,6 +389,7 @@ RULES: tuple[Rule, ...] = (
     ("service_name", check_service_name, BOTH),
     ("service_user", check_service_user, BOTH),
     ("release_keep", check_release_keep, BOTH),
+    ("canary_min_requests", check_canary_min_requests, DEPLOY),
     ("plan_overrides", check_plan_overrides, BOTH),
     ("env", check_env_names, BOTH),
     ("plan_extra_args", check_plan_extra_args, BOTH),

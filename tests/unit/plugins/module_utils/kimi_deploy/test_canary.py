@@ -95,12 +95,12 @@ def test_the_others_are_pooled():
 
 
 def test_too_few_requests_are_inconclusive_and_the_choice_is_the_callers():
-    quiet = replica(ok=10, ttft_s={0.05: 10})
+    quiet = replica(ok=20, ttft_s={0.05: 20})
     answer = verdict(quiet, [replica(ok=500)])
     assert (answer["verdict"], answer["inconclusive"]) == ("rollback", True)
-    assert "10 requests on the canary" in answer["reason"] and "min_requests=50" in answer["reason"]
+    assert "20 requests on the canary" in answer["reason"] and "min_requests=50" in answer["reason"]
     assert verdict(quiet, [replica(ok=500)], inconclusive="promote")["verdict"] == "promote"
-    assert verdict(quiet, [replica(ok=500)], min_requests=10)["verdict"] == "promote"
+    assert verdict(quiet, [replica(ok=500)], min_requests=20)["verdict"] == "promote"
     # Nothing on the others either way: no baseline to compare with.
     assert verdict(replica(ok=500), [replica(ok=3)])["inconclusive"] is True
 
@@ -121,6 +121,9 @@ def test_bad_thresholds_and_inputs_are_refused():
         verdict(replica(), [replica()], max_ttft_p95_ratio=0.5)
     with pytest.raises(KimiDeployError, match="inconclusive must be"):
         verdict(replica(), [replica()], inconclusive="maybe")
+    # A p95 of 13 requests is their slowest: one slow first token would decide the verdict alone.
+    with pytest.raises(KimiDeployError, match="min_requests=13: must be at least 20"):
+        verdict(replica(), [replica()], min_requests=13)
 
 
 @pytest.mark.parametrize(("share", "others", "pct"), [(0.1, 1, 11), (0.25, 3, 100), (0.1, 3, 33),

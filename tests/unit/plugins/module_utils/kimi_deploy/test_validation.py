@@ -36,6 +36,8 @@ GOOD = {
     "kimi_service_name": "kimi-vllm",
     "kimi_service_user": "kimi-vllm",
     "kimi_release_keep": 3,
+    "kimi_canary_enabled": True,
+    "kimi_canary_min_requests": 50,
     "kimi_plan_overrides": {"gpu_memory_utilization": 0.9, "enforce_eager": True, "cudagraph_reserve_bytes": 0},
     "kimi_plan_extra_args": ["--tool-call-parser", "kimi_k2", "--enable-auto-tool-choice"],
     "kimi_plan_extra_env": {"VLLM_LOGGING_LEVEL": "INFO"},
@@ -161,6 +163,15 @@ def test_rule_service_user_is_a_user_name(user):
 def test_rule_release_keep_is_at_least_one(keep):
     [message] = refused(kimi_release_keep=keep)
     assert message.startswith(f"kimi_release_keep={validation.show(keep)}: must be ≥ 1")
+
+
+@pytest.mark.parametrize("count", [0, 13, 19, "many"])
+def test_rule_canary_min_requests_is_enough_for_a_p95(count):
+    [message] = refused(kimi_canary_min_requests=count)
+    assert message.startswith(f"kimi_canary_min_requests={validation.show(count)}: must be")
+    assert "≥ 20" in message
+    assert refused(kimi_canary_min_requests=count, kimi_canary_enabled=False) == []  # no canary, nothing to judge
+    assert refused(kimi_canary_min_requests=20) == []
 
 
 @pytest.mark.parametrize(("value", "ok"), [(1.7, False), (0, False), (-0.5, False), ("x", False), (1, True),
