@@ -5,7 +5,7 @@ each behind its front door, and host 3 the fleet balancer and Prometheus (the in
 molecule/multinode/fleet): the fleet comes up the way the README says (deploy.yml, then fleet.yml);
 the balancer refuses every route without a key and speaks TLS checked against the test CA; Prometheus
 has every target up; a killed engine is ejected within 10 s under client load and the alerts fire.
-With KIMI_TEST_FLEET_ROLLOUT=1 (not in CI: 15-20 more minutes): a rolling deploy under client load
+With KIMI_TEST_FLEET_ROLLOUT=1 (not in the default CI run: about 13 more minutes): a rolling deploy under client load
 through the balancer, each replica a canary that is promoted, fails no request; a canary made worse on
 purpose is rolled back by the comparison. The client load runs here, on the controller. Figures go to
 $KIMI_TEST_TIMINGS and to fleet-figures.json beside it.
@@ -288,8 +288,8 @@ def test_a_killed_engine_is_ejected_within_10_s_and_the_alerts_fire(host, tls):
     _figure("killed replica back in the balancer (s)", round(back, 1))
 
 
-# The rollout under load and the canaries: three more deploys (five vLLM restarts under client load) that
-# take 15-20 minutes on this project's 2-core CI machine, beyond the scenario's CI allowance. Run them with
+# The rollout under load and the canaries: three more deploys (four vLLM restarts under client load) that
+# take about 13 minutes on this project's 2-core CI machine, beyond the scenario's CI allowance. Run them with
 # KIMI_TEST_FLEET_ROLLOUT=1 (scripts/test.sh passes it through); CI runs the fleet's bring-up, its probes
 # and the killed engine above.
 ROLLOUT = pytest.mark.skipif(os.environ.get("KIMI_TEST_FLEET_ROLLOUT") != "1",
