@@ -120,7 +120,7 @@ def fleet(tmp_path):
         with haproxy(config, [port, stats_port], tmp_path / "haproxy.log"):
             sock = str(tmp_path / "admin.sock")
             # Generous: on a loaded CI host the admin socket and the first health checks can take seconds.
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 90
             while not _both_up(sock):
                 assert time.monotonic() < deadline, "the stand-ins never passed their health checks"
                 time.sleep(0.2)
@@ -128,10 +128,13 @@ def fleet(tmp_path):
 
 
 def _both_up(sock: str) -> bool:
+    """Both UP at full weight: on a loaded CI host a stand-in can miss its first check, and coming back it
+    ramps its weight over the template's 30 s slowstart (`show stat`'s throttle column), which skews shares."""
     try:
-        return all(server_stat(sock, "kimi_replicas", s)["status"] == "UP" for s in ("h200-1", "h200-a-1"))
+        rows = [server_stat(sock, "kimi_replicas", s) for s in ("h200-1", "h200-a-1")]
     except (OSError, KimiDeployError):  # the admin socket is not listening yet
         return False
+    return all(row["status"] == "UP" and not row.get("throttle") for row in rows)
 
 
 def get(port: int, path: str) -> tuple[int, dict]:

@@ -20,11 +20,13 @@ def test_scrapes_given_give_the_verdict_and_change_nothing():
 
 
 def test_thresholds_and_the_inconclusive_choice_reach_the_verdict():
-    quiet = {"canary": replica(ok=5), "others": [replica(ok=5)]}
+    quiet = {"canary": replica(ok=20), "others": [replica(ok=20)]}
     assert run_module(kimi_canary, quiet)["verdict"] == "rollback"
     promoted = run_module(kimi_canary, {**quiet, "inconclusive": "promote"}, check_mode=True)
     assert (promoted["verdict"], promoted["inconclusive"]) == ("promote", True)
-    assert run_module(kimi_canary, {**quiet, "min_requests": 5})["inconclusive"] is False
+    assert run_module(kimi_canary, {**quiet, "min_requests": 20})["inconclusive"] is False
+    refused = run_module(kimi_canary, {**quiet, "min_requests": 5})
+    assert refused["failed"] and "min_requests=5: must be at least 20" in refused["msg"]
 
 
 def test_a_scrape_missing_its_end_is_refused():
