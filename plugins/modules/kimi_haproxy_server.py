@@ -11,6 +11,10 @@ description:
     then reads the state back.
   - With O(state=drain) and O(wait=true), waits until the server holds no connection and no request is queued for it,
     so requests in flight (long streams included) finish before the replica is touched; fails after O(timeout_s).
+  - With O(state=drain) or O(state=maint) and O(keep_one_serving=true), first waits up to O(peer_wait_s) until
+    another server of the backend serves, so the drain never leaves clients without a replica; servers in
+    O(leaving) (the rest of a rolling deploy's batch) count as gone. Draining a server that serves nothing, or
+    the backend's only server, goes ahead. Fails before changing anything when no other server serves.
   - With O(weight_pct), also sets the server's weight to that percent of its configured weight
     (C(set weight <backend>/<server> N%)); a canary release takes a share of the traffic at a low weight, and
     100 gives it back its whole share.
@@ -46,6 +50,19 @@ options:
     description: How long to wait for the requests in flight to finish.
     type: float
     default: 1800
+  keep_one_serving:
+    description: Before a drain or maint, wait for another server that serves (see above); false takes the outage.
+    type: bool
+    default: true
+  peer_wait_s:
+    description: How long to wait for another server to serve before failing (O(keep_one_serving)).
+    type: float
+    default: 600
+  leaving:
+    description: Other servers of the backend drained by the same run at the same time; they do not count as serving.
+    type: list
+    elements: str
+    default: []
   poll_s:
     description: Seconds between two looks at the server's connections.
     type: float
@@ -86,16 +103,27 @@ status:
   description: HAProxy's status column for the server afterwards (e.g. C(DRAIN), C(UP)).
   returned: always
   type: str
+peers:
+  description: The backend's other servers and their status column, as the drain found them (O(keep_one_serving)).
+  returned: when a drain or maint looked for a serving peer
+  type: dict
+peer_waited_s:
+  description: Seconds spent waiting for another server to serve before the drain.
+  returned: when a drain or maint looked for a serving peer
+  type: float
 """
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
 from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.io.haproxy_runtime import (
+    backend_stats,
+    peers_left_serving,
     server_admin_state,
     server_stat,
     server_weight,
     set_server_state,
     set_server_weight,
+    wait_for_serving_peer,
     wait_idle,
 )
 
@@ -110,6 +138,9 @@ def main():
             weight_pct=dict(type="int"),
             wait=dict(type="bool", default=True),
             timeout_s=dict(type="float", default=1800),
+            keep_one_serving=dict(type="bool", default=True),
+            peer_wait_s=dict(type="float", default=600),
+            leaving=dict(type="list", elements="str", default=[]),
             poll_s=dict(type="float", default=2),
         ),
         supports_check_mode=True,
@@ -125,6 +156,19 @@ def main():
             current, configured = server_weight(p["socket"], p["backend"], p["server"])
             result["previous_weight"] = current
             result["changed"] = result["changed"] or current != configured * p["weight_pct"] // 100
+        leaving = [name for name in p["leaving"] if name != p["server"]]
+        # Only a server now in rotation: one already drained (a killed run's re-run) takes nothing away.
+        guarded = p["keep_one_serving"] and p["state"] != "ready" and previous == "ready"
+        if guarded and module.check_mode:
+            found = peers_left_serving(backend_stats(p["socket"], p["backend"]), p["server"], leaving)
+            result.update(peers=found["peers"], peer_waited_s=0.0)
+            if not found["safe"]:
+                module.warn(f"No other server of {p['backend']} serves now: the drain of {p['server']} would wait "
+                            f"up to {p['peer_wait_s']:.0f}s for one, then fail")
+        elif guarded:
+            found = wait_for_serving_peer(p["socket"], p["backend"], p["server"], leaving, p["peer_wait_s"],
+                                          p["poll_s"])
+            result.update(peers=found["peers"], peer_waited_s=found["waited_s"])
         if module.check_mode:
             module.exit_json(status=previous, **result)
         if p["weight_pct"] is not None:

@@ -22,11 +22,14 @@ import yaml
 from haproxy_run import check_config, free_port, haproxy, needs_haproxy, upstream
 from kimi_deploy.core.errors import KimiDeployError
 from kimi_deploy.io.haproxy_runtime import (
+    peers_left_serving,
     server_admin_state,
     server_stat,
     server_weight,
+    serves,
     set_server_state,
     set_server_weight,
+    wait_for_serving_peer,
     wait_idle,
 )
 from kimi_frontdoor import kimi_lb_servers, kimi_replica_heads, kimi_without_frontdoor
@@ -73,6 +76,33 @@ def test_a_replica_without_max_num_seqs_is_refused():
     with pytest.raises(ValueError, match="no max_num_seqs"):
         kimi_lb_servers(["h200-a-2"], hostvars(), 8443)
     assert kimi_lb_servers(["h200-a-2"], hostvars(), 8443, 1.0, 32)[0]["maxconn"] == 32
+
+
+def _row(status: str, weight: int = 100) -> dict[str, str]:
+    return {"status": status, "weight": str(weight)}
+
+
+def test_a_server_serves_only_up_at_a_weight():
+    assert [serves(_row(s)) for s in ("UP", "UP 1/3", "no check", "DOWN", "DOWN 1/2", "DRAIN", "MAINT", "NOLB",
+                                      "MAINT (via)")] == [True, True, True] + [False] * 6
+    assert not serves(_row("UP", 0))
+
+
+def test_draining_the_last_serving_replica_is_not_safe():
+    """The CI run with the rollout on: a replica still restarting after a killed engine (DOWN), and the rolling
+    deploy drained the other, the only one serving: 156 of 916 requests got 503."""
+    fleet = {"a": _row("UP"), "b": _row("DOWN 1/2"), "c": _row("MAINT")}
+    found = peers_left_serving(fleet, "a", [])
+    assert not found["safe"] and found["peers"] == {"b": "DOWN 1/2", "c": "MAINT"} and found["others"] == ["b", "c"]
+    assert peers_left_serving({**fleet, "b": _row("UP")}, "a", [])["safe"]
+    assert peers_left_serving(fleet, "b", [])["safe"]  # b serves nothing: draining it takes nothing away
+    alone = peers_left_serving({"a": _row("UP")}, "a", [])
+    assert alone["safe"] and alone["alone"]  # the only replica: nothing could take over
+    # The same batch drains b too: it counts as gone although it is UP now.
+    batch = peers_left_serving({"a": _row("UP"), "b": _row("UP")}, "a", ["a", "b", "worker-of-b"])
+    assert not batch["safe"] and batch["others"] == []
+    with pytest.raises(KimiDeployError, match="no server x in this backend; it has: a, b, c"):
+        peers_left_serving(fleet, "x", [])
 
 
 def lb_variables(tmp: Path, port: int, stats_port: int, upstream_port: int, **overrides) -> dict:
@@ -364,3 +394,38 @@ def test_a_canary_weight_gives_it_a_share_and_full_weight_gives_it_back(fleet):
     assert run_module(kimi_haproxy_server, {"socket": sock, "server": "h200-1", "state": "ready",
                                             "weight_pct": 100})["changed"] is False
     assert 0.3 <= share() <= 0.7
+
+
+@needs_haproxy
+def test_the_last_serving_replica_is_drained_only_once_another_serves(fleet):
+    """h200-a-1 failing its checks (restarting): the drain of h200-1 waits for it, fails when it stays
+    down with nothing changed, and goes ahead once it is back; in one batch with it, it fails at once."""
+    port, sock, replicas, _unused = fleet
+    args = {"socket": sock, "server": "h200-1", "state": "drain", "poll_s": 0.1, "peer_wait_s": 0.5}
+    replicas["h200-a-1"].healthy = False
+    deadline = time.monotonic() + 10
+    while server_stat(sock, "kimi_replicas", "h200-a-1")["status"].startswith("UP"):
+        assert time.monotonic() < deadline, "the failing replica stayed UP"
+        time.sleep(0.1)
+    checked = run_module(kimi_haproxy_server, args, check_mode=True)
+    assert checked["changed"] is True and checked["peers"]["h200-a-1"].startswith("DOWN")
+    assert any("would wait" in str(warning) for warning in checked.get("warnings", [])), checked
+    refused = run_module(kimi_haproxy_server, args)
+    assert refused["failed"] and "no replica serving: h200-a-1 (DOWN" in refused["msg"], refused
+    assert "kimi_lb_drain_last_replica" in refused["msg"]
+    assert server_admin_state(sock, "kimi_replicas", "h200-1") == "ready"  # nothing changed
+    assert get(port, "/v1/models")[0] == 200  # still serving
+
+    def back_up() -> None:
+        time.sleep(1)
+        replicas["h200-a-1"].healthy = True
+
+    threading.Thread(target=back_up).start()
+    done = run_module(kimi_haproxy_server, {**args, "peer_wait_s": 60})
+    assert done["changed"] is True and done["peer_waited_s"] >= 1 and done["peers"]["h200-a-1"].startswith("UP")
+    assert server_admin_state(sock, "kimi_replicas", "h200-1") == "drain"
+    set_server_state(sock, "kimi_replicas", "h200-1", "ready")
+    with pytest.raises(KimiDeployError, match="in the same batch drains every replica"):
+        wait_for_serving_peer(sock, "kimi_replicas", "h200-1", ["h200-a-1"], timeout_s=30)
+    taken = run_module(kimi_haproxy_server, {**args, "keep_one_serving": False, "leaving": ["h200-1", "h200-a-1"]})
+    assert taken["changed"] is True and "peers" not in taken  # the operator took the outage

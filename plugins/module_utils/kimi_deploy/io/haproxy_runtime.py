@@ -37,10 +37,14 @@ def runtime_command(path: str, command: str, timeout_s: float = 10.0) -> str:
     return b"".join(chunks).decode(errors="replace")
 
 
+def _stat_rows(path: str) -> list[dict[str, str]]:
+    """`show stat`'s rows (pxname, svname, status, weight, scur, qcur, ...)."""
+    return list(csv.DictReader(io.StringIO(runtime_command(path, "show stat").lstrip("# "))))
+
+
 def server_stat(path: str, backend: str, server: str) -> dict[str, str]:
     """The server's row of `show stat` (status, scur, qcur, ...), or an error naming what exists."""
-    text = runtime_command(path, "show stat")
-    rows = list(csv.DictReader(io.StringIO(text.lstrip("# "))))
+    rows = _stat_rows(path)
     for row in rows:
         if row.get("pxname") == backend and row.get("svname") == server:
             return row
@@ -71,6 +75,59 @@ def server_admin_state(path: str, backend: str, server: str) -> str:
             return "maint" if admin & _ADMIN_MAINT else "drain" if admin & _ADMIN_DRAIN else "ready"
     known = sorted(f"{backend}/{row['srv_name']}" for row in rows if row.get("srv_name"))
     raise KimiDeployError(f"HAProxy has no server {backend}/{server}; it has: {', '.join(known) or 'none'}")
+
+
+def backend_stats(path: str, backend: str) -> dict[str, dict[str, str]]:
+    """Each server of the backend: its row of `show stat`, by server name."""
+    return {row["svname"]: row for row in _stat_rows(path)
+            if row.get("pxname") == backend and row.get("svname") not in ("FRONTEND", "BACKEND")}
+
+
+def serves(stat: dict[str, str]) -> bool:
+    """Whether the balancer sends the server new requests: passing its checks (``UP``, ``UP 1/3`` while
+    it may still fail two more, ``no check``), neither drained nor in maintenance, and a weight above 0."""
+    status = stat.get("status", "")
+    return (status == "no check" or status.split(" ")[0] == "UP") and int(stat.get("weight") or 0) > 0
+
+
+def peers_left_serving(stats: dict[str, dict[str, str]], server: str, leaving: list[str]) -> dict[str, object]:
+    """What draining ``server`` would leave: ``safe`` when another server keeps serving, when ``server``
+    serves nothing itself, or when it is the backend's only server (nothing can take over); ``leaving`` are
+    servers this same run drains at the same time (a batch of a rolling deploy), which count as gone."""
+    if server not in stats:
+        known = ", ".join(sorted(stats)) or "none"
+        raise KimiDeployError(f"HAProxy has no server {server} in this backend; it has: {known}")
+    peers = {name: stat.get("status", "") for name, stat in stats.items() if name != server}
+    others = [name for name in peers if name not in leaving]
+    return {"safe": not serves(stats[server]) or not peers or any(serves(stats[name]) for name in others),
+            "alone": not peers, "peers": peers, "others": others}
+
+
+def wait_for_serving_peer(path: str, backend: str, server: str, leaving: list[str], timeout_s: float,
+                          poll_s: float = 2.0, clock: Callable[[], float] = time.monotonic,
+                          sleep: Callable[[float], None] = time.sleep) -> dict[str, object]:
+    """Before draining ``server``: wait until another server of the backend serves, so the drain does not
+    leave clients with none (a replica still restarting after a killed engine comes back within minutes).
+    Returns what `peers_left_serving` found and the seconds waited; fails at once when every other server is
+    in ``leaving``, and after ``timeout_s`` when none came back."""
+    start = clock()
+    while True:
+        found = peers_left_serving(backend_stats(path, backend), server, leaving)
+        waited = clock() - start
+        if found["safe"]:
+            return {**found, "waited_s": waited}
+        peers = ", ".join(f"{name} ({status})" for name, status in sorted(found["peers"].items()))
+        if not found["others"]:
+            raise KimiDeployError(
+                f"draining {backend}/{server} with {', '.join(leaving)} in the same batch drains every replica "
+                f"of the balancer at once ({peers}): lower kimi_serial so that a replica keeps serving, or set "
+                "kimi_lb_drain_last_replica=true to take the outage")
+        if waited >= timeout_s:
+            raise KimiDeployError(
+                f"draining {backend}/{server} would leave the balancer no replica serving: {peers}; waited "
+                f"{waited:.0f}s (kimi_lb_drain_peer_wait_s) for one to come back. Bring one back first "
+                "(diagnose.yml names what stopped it), or set kimi_lb_drain_last_replica=true to take the outage")
+        sleep(poll_s)
 
 
 def in_flight(stat: dict[str, str]) -> int:
