@@ -14,6 +14,9 @@ description:
     C(vllm:time_to_first_token_seconds_bucket) (C(module_utils/kimi_deploy/core/canary.py) says how).
   - Either give the scrapes (O(canary) and O(others), each C({start, end}) texts), or the URLs (O(canary_url) and
     O(other_urls)), which the module scrapes, waits O(window_s), and scrapes again.
+  - A window with fewer than O(min_requests) may be extended once, up to O(max_window_s) in all, by the time the
+    requests counted so far say it needs (RV(extend_s)). With URLs the module waits that long itself and judges
+    the whole window again; with scrapes the caller does (O(held_s) is how long its window lasted).
   - Read-only; runs in check mode as in a real run (with URLs, it waits the window there too).
 version_added: "0.1.0"
 author: kimi-deploy contributors (!UNKNOWN)
@@ -65,6 +68,16 @@ options:
       - At least 20, since a TTFT p95 of fewer requests is the slowest of them.
     type: int
     default: 50
+  held_s:
+    description: With scrapes, how long the window between them lasted (for RV(extend_s)); with URLs, O(window_s).
+    type: float
+    default: 0
+  max_window_s:
+    description:
+      - How long the window may last in all when too few requests came (RV(extend_s)); at or below the window's
+        length, never extended.
+    type: float
+    default: 0
   inconclusive:
     description: The verdict when the window was inconclusive.
     type: str
@@ -101,6 +114,12 @@ inconclusive:
   description: Too few requests to compare; the verdict is then O(inconclusive)'s.
   returned: always
   type: bool
+extend_s:
+  description:
+    - When inconclusive and O(max_window_s) leaves time, the seconds to go on for before judging the whole window
+      again (the rate so far, with a margin); else 0. With URLs the module has already done so once.
+  returned: always
+  type: int
 reason:
   description: Which, and why, in one sentence with the figures.
   returned: always
@@ -151,6 +170,8 @@ def main():
             ttft_p95_floor_ms=dict(type="float", default=100),
             min_requests=dict(type="int", default=50),
             inconclusive=dict(type="str", default="rollback", choices=["promote", "rollback"]),
+            held_s=dict(type="float", default=0),
+            max_window_s=dict(type="float", default=0),
         ),
         required_one_of=[("canary", "canary_url")],
         mutually_exclusive=[("canary", "canary_url"), ("others", "other_urls")],
@@ -158,25 +179,38 @@ def main():
         supports_check_mode=True,
     )
     p = module.params
+    thresholds = {key: p[key] for key in THRESHOLDS}
     if p["canary_url"]:
         urls = [p["canary_url"], *p["other_urls"]]
         starts = [scrape(module, url) for url in urls]
-        time.sleep(max(0.0, p["window_s"]))
-        ends = [scrape(module, url) for url in urls]
-        scrapes = [{"start": start, "end": end} for start, end in zip(starts, ends, strict=True)]
-        canary, others = scrapes[0], scrapes[1:]
-    else:
-        canary, others = p["canary"], p["others"]
-        for name, scraped in [("canary", canary)] + [(f"others[{i}]", o) for i, o in enumerate(others)]:
-            missing = [key for key in ("start", "end") if not isinstance(scraped.get(key), str)]
-            if missing:
-                module.fail_json(msg=f"{name} has no {' or '.join(missing)} scrape: give the /metrics text "
-                                     "of the start and of the end of the window")
+        held_s = max(0.0, p["window_s"])
+        time.sleep(held_s)
+        answer = judge_since(module, urls, starts, held_s, thresholds)
+        if answer["extend_s"]:  # too few requests: once more, as long as the rate so far says it takes
+            time.sleep(answer["extend_s"])
+            answer = judge_since(module, urls, starts, held_s + answer["extend_s"], thresholds)
+        module.exit_json(changed=False, **answer)
+    canary, others = p["canary"], p["others"]
+    for name, scraped in [("canary", canary)] + [(f"others[{i}]", o) for i, o in enumerate(others)]:
+        missing = [key for key in ("start", "end") if not isinstance(scraped.get(key), str)]
+        if missing:
+            module.fail_json(msg=f"{name} has no {' or '.join(missing)} scrape: give the /metrics text "
+                                 "of the start and of the end of the window")
+    module.exit_json(changed=False, **judge(module, canary, others, p["held_s"], thresholds))
+
+
+def judge(module, canary, others, held_s, thresholds):
     try:
-        answer = verdict(canary, others, **{key: p[key] for key in THRESHOLDS})
+        return verdict(canary, others, held_s=held_s, max_window_s=module.params["max_window_s"], **thresholds)
     except KimiDeployError as err:
         module.fail_json(msg=str(err))
-    module.exit_json(changed=False, **answer)
+    return {}  # pragma: no cover - fail_json exits
+
+
+def judge_since(module, urls, starts, held_s, thresholds):
+    """Scrape every URL again and judge the window since ``starts``."""
+    scrapes = [{"start": start, "end": scrape(module, url)} for start, url in zip(starts, urls, strict=True)]
+    return judge(module, scrapes[0], scrapes[1:], held_s, thresholds)
 
 
 if __name__ == "__main__":

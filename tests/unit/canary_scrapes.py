@@ -62,8 +62,8 @@ def replica(**traffic) -> dict[str, str]:
 class MetricsServer(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, end: str) -> None:
-        self.texts = [RECORDED, end]
+    def __init__(self, *ends: str) -> None:
+        self.texts = [RECORDED, *ends]
         self.scrapes = 0
         super().__init__(("127.0.0.1", 0), _Metrics)
 
@@ -74,7 +74,7 @@ class MetricsServer(http.server.ThreadingHTTPServer):
 
 class _Metrics(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:
-        body = self.server.texts[min(self.server.scrapes, 1)].encode()
+        body = self.server.texts[min(self.server.scrapes, len(self.server.texts) - 1)].encode()
         self.server.scrapes += 1
         self.send_response(200)
         self.send_header("Content-Type", "text/plain; version=0.0.4")
@@ -87,10 +87,10 @@ class _Metrics(http.server.BaseHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def metrics_server(end: str) -> Iterator[MetricsServer]:
-    """A replica's /metrics on loopback: the recorded scrape first, then ``end`` (the window's end) at every
-    later scrape; ``scrapes`` counts them."""
-    server = MetricsServer(end)
+def metrics_server(*ends: str) -> Iterator[MetricsServer]:
+    """A replica's /metrics on loopback: the recorded scrape first, then each of ``ends`` in turn (the window's
+    end, then an extension's), the last one at every later scrape; ``scrapes`` counts them."""
+    server = MetricsServer(*ends)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield server

@@ -38,9 +38,10 @@ def collection(tmp_path) -> Path:
 
 
 @contextlib.contextmanager
-def replicas(canary_end: str, other_end: str) -> Iterator[dict]:
-    """The two replicas' inventory, each with its /metrics server at its kimi_port."""
-    with metrics_server(canary_end) as canary, metrics_server(other_end) as other:
+def replicas(canary_end: str, other_end: str, *canary_later: str) -> Iterator[dict]:
+    """The two replicas' inventory, each with its /metrics server at its kimi_port (the canary's answers
+    ``canary_later`` at the scrapes after the window's end)."""
+    with metrics_server(canary_end, *canary_later) as canary, metrics_server(other_end) as other:
         yield {"h200-1": {"kimi_port": canary.server_address[1]}, "h200-a-1": {"kimi_port": other.server_address[1]}}
 
 
@@ -111,10 +112,27 @@ def test_a_failing_canary_is_drained_and_goes_down_the_restore_path(fleet, colle
 def test_a_quiet_window_is_inconclusive_and_rolled_back_by_default(fleet, collection, tmp_path):  # noqa: F811
     _port, sock, _unused, _unused = fleet
     with replicas(served(ok=3), OTHERS) as hosts:
-        rc, steps, out = _deploy(collection, tmp_path, sock, hosts, kimi_canary_enabled=True)
+        rc, steps, out = _deploy(collection, tmp_path, sock, hosts, kimi_canary_enabled=True,
+                                 kimi_canary_max_duration_s=1)  # no time to go on
     assert rc != 0 and steps[-3:] == ["restore DRAIN:11", "start DRAIN:11", "record UP:100"], out[-4000:]
     row = _ledger(tmp_path)
     assert row["verdict"] == "rollback" and row["inconclusive"] is True and "min_requests=50" in row["reason"]
+
+
+@needs_haproxy
+def test_a_window_with_too_few_requests_goes_on_and_is_judged_whole(fleet, collection, tmp_path):  # noqa: F811
+    """14 requests in the first second, fewer than 20: the window goes on (1 s: 20 at that rate with a quarter
+    more), and the whole of it, 100 requests, is judged."""
+    _port, sock, _unused, _unused = fleet
+    with replicas(served(ok=14, ttft_s={0.05: 14}), OTHERS, GOOD) as hosts:
+        rc, steps, out = _deploy(collection, tmp_path, sock, hosts, kimi_canary_enabled=True,
+                                 kimi_canary_min_requests=20, kimi_canary_max_duration_s=30)
+    assert rc == 0, out[-4000:]
+    assert steps[-2:] == ["verdict UP:11", "record UP:100"], out[-4000:]
+    row = _ledger(tmp_path)
+    assert row["verdict"] == "promote" and row["figures"]["canary"]["requests"] == 100, row
+    assert row["figures"]["window_s"] == 2
+    assert "Go on with the window when too few requests came" in out
 
 
 @needs_haproxy

@@ -17,8 +17,11 @@ The other replicas are pooled (their deltas summed). The canary is rolled back w
 max_ttft_p95_ratio`` and above ``ttft_p95_floor_ms``; else promoted. With fewer than ``min_requests`` (at
 least 20: a p95 of fewer requests is their slowest) on the canary or on the others, nothing was compared:
 the verdict is ``inconclusive`` (the caller's choice, default roll back: the canary was turned on to
-require live evidence, and none came). A canary whose
-counters went back during the window restarted its vLLM there: rolled back.
+require live evidence, and none came). Before that, a window that lasted ``held_s`` may be extended once,
+up to ``max_window_s`` in all: ``extend_s`` is the time the requests counted so far say the window needs to
+reach ``min_requests`` on both sides (a slow canary serves fewer requests in the same time; a quiet hour
+brings fewer to everyone). A canary whose counters went back during the window restarted its vLLM there:
+rolled back.
 
 Pure: no I/O; /metrics text is read with acceptance.parse_prometheus_text.
 """
@@ -136,6 +139,21 @@ def _ms(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.0f} ms"
 
 
+# The extension asks for a quarter more than the rate so far says: the requests counted are whole
+# ones, and a window's first seconds (a canary's share ramping up) are slower than its rest.
+EXTENSION_MARGIN = 1.25
+
+
+def extension_s(requests: int, min_requests: int, held_s: float, max_window_s: float) -> int:
+    """Seconds to add to a window of ``held_s`` that brought ``requests`` (the fewer of the canary's and the
+    others') for it to bring ``min_requests``, at the rate so far and with a margin; at most up to
+    ``max_window_s`` in all, all of that when nothing came; 0 when enough came or no time is left."""
+    if requests >= min_requests or held_s <= 0 or max_window_s <= held_s:
+        return 0
+    needed = held_s * min_requests / requests * EXTENSION_MARGIN if requests > 0 else max_window_s
+    return math.ceil(min(max_window_s, needed) - held_s)
+
+
 def _check_thresholds(*, max_error_rate_ratio: float, max_ttft_p95_ratio: float, error_rate_floor: float,
                       ttft_p95_floor_ms: float, min_requests: int, inconclusive: str) -> None:
     if inconclusive not in VERDICTS:
@@ -154,11 +172,13 @@ def _check_thresholds(*, max_error_rate_ratio: float, max_ttft_p95_ratio: float,
 def verdict(canary: Mapping[str, str], others: Sequence[Mapping[str, str]], *,
             max_error_rate_ratio: float = MAX_ERROR_RATE_RATIO, error_rate_floor: float = ERROR_RATE_FLOOR,
             max_ttft_p95_ratio: float = MAX_TTFT_P95_RATIO, ttft_p95_floor_ms: float = TTFT_P95_FLOOR_MS,
-            min_requests: int = MIN_REQUESTS, inconclusive: str = INCONCLUSIVE) -> dict[str, Any]:
+            min_requests: int = MIN_REQUESTS, inconclusive: str = INCONCLUSIVE, held_s: float = 0.0,
+            max_window_s: float = 0.0) -> dict[str, Any]:
     """Promote or roll back the canary from the scrapes ``{"start": text, "end": text}`` of the canary and of
     each other replica. Returns ``verdict`` (promote or rollback), ``inconclusive`` (too few requests to
-    compare: the verdict is then ``inconclusive``'s), ``reason`` (one sentence with the figures) and
-    ``figures`` (canary, others, thresholds)."""
+    compare: the verdict is then ``inconclusive``'s), ``extend_s`` (with ``held_s`` and ``max_window_s``: when
+    inconclusive, the seconds to go on for before judging the whole window again; 0 otherwise), ``reason``
+    (one sentence with the figures) and ``figures`` (canary, others, thresholds)."""
     if not others:
         raise KimiDeployError("no other replica's scrapes: a canary is compared with the replicas that serve "
                               "the release before it")
@@ -171,12 +191,12 @@ def verdict(canary: Mapping[str, str], others: Sequence[Mapping[str, str]], *,
     allowed_rate = max((theirs["error_rate"] or 0.0) * max_error_rate_ratio, error_rate_floor)
     allowed_p95 = (max(theirs["ttft_p95_ms"] * max_ttft_p95_ratio, ttft_p95_floor_ms)
                    if theirs["ttft_p95_ms"] is not None else None)
-    result: dict[str, Any] = {"inconclusive": False, "figures": {
+    result: dict[str, Any] = {"inconclusive": False, "extend_s": 0, "figures": {
         "canary": mine, "others": {**theirs, "replicas": len(others)},
         "thresholds": {"max_error_rate": round(allowed_rate, 6), "max_ttft_p95_ms": allowed_p95,
                        "max_error_rate_ratio": max_error_rate_ratio, "error_rate_floor": error_rate_floor,
                        "max_ttft_p95_ratio": max_ttft_p95_ratio, "ttft_p95_floor_ms": ttft_p95_floor_ms,
-                       "min_requests": min_requests}}}
+                       "min_requests": min_requests}, "window_s": held_s}}
     if own["reset"]:
         return {**result, "verdict": "rollback",
                 "reason": f"rollback: the canary's vLLM restarted during the window (its counters went back; "
@@ -187,10 +207,13 @@ def verdict(canary: Mapping[str, str], others: Sequence[Mapping[str, str]], *,
     p95_text = (f"TTFT p95 {_ms(mine['ttft_p95_ms'])} against the others' {_ms(theirs['ttft_p95_ms'])} "
                 f"(allowed {_ms(allowed_p95)})")
     if mine["requests"] < min_requests or theirs["requests"] < min_requests:
-        return {**result, "verdict": inconclusive, "inconclusive": True,
+        extend = extension_s(min(mine["requests"], theirs["requests"]), min_requests, held_s, max_window_s)
+        window_text = f" in {held_s:.0f}s" if held_s else " in the window"
+        return {**result, "verdict": inconclusive, "inconclusive": True, "extend_s": extend,
                 "reason": f"{inconclusive} (inconclusive): {mine['requests']} requests on the canary and "
-                          f"{theirs['requests']} on the others in the window, fewer than min_requests="
-                          f"{min_requests}; {rate_text}"}
+                          f"{theirs['requests']} on the others{window_text}, fewer than min_requests="
+                          f"{min_requests}; {rate_text}"
+                          + (f"; the window goes on for {extend}s more" if extend else "")}
     problems = []
     if (mine["error_rate"] or 0.0) > allowed_rate:
         problems.append(rate_text)

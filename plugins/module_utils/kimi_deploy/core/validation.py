@@ -14,7 +14,8 @@ Why these rules exist (each is a value the code downstream cannot take):
   ``/home`` and ``/root`` from the service;
 - the service name and environment names are written into unit and env files unquoted;
 - ``kimi_release_keep`` below 1 fails the prune after a good deploy;
-- ``kimi_canary_min_requests`` below 20 (canary on) fails the canary after acceptance;
+- ``kimi_canary_min_requests`` below 20 (canary on) fails the canary after acceptance, and a
+  ``kimi_canary_max_duration_s`` shorter than the window it extends is meaningless;
 - the planner takes its overrides as given (``gpu_memory_utilization`` 1.7 "fits"; 0 is read as
   unset);
 - release files (``vllm.env``, ``serve``, ``release.json``) are world-readable: a credential in
@@ -267,6 +268,17 @@ def check_canary_min_requests(s: Mapping[str, Any]) -> Messages:
                            " (the canary compares TTFT p95, and a p95 of fewer requests is the slowest of them)")
 
 
+def check_canary_max_duration(s: Mapping[str, Any]) -> Messages:
+    if not as_bool(s.get("kimi_canary_enabled", False)) or "kimi_canary_max_duration_s" not in s:
+        return []
+    window = _whole_at_least("kimi_canary_duration_s", s.get("kimi_canary_duration_s"), 1)
+    if window:
+        return window
+    duration = as_int(s["kimi_canary_duration_s"])
+    return _whole_at_least("kimi_canary_max_duration_s", s["kimi_canary_max_duration_s"], duration,
+                           f" (kimi_canary_duration_s={duration}: the window it may extend)")
+
+
 def check_plan_overrides(s: Mapping[str, Any]) -> Messages:
     if "kimi_plan_overrides" not in s:
         return []
@@ -390,6 +402,7 @@ RULES: tuple[Rule, ...] = (
     ("service_user", check_service_user, BOTH),
     ("release_keep", check_release_keep, BOTH),
     ("canary_min_requests", check_canary_min_requests, DEPLOY),
+    ("canary_max_duration", check_canary_max_duration, DEPLOY),
     ("plan_overrides", check_plan_overrides, BOTH),
     ("env", check_env_names, BOTH),
     ("plan_extra_args", check_plan_extra_args, BOTH),

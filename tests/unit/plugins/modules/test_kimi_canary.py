@@ -49,3 +49,30 @@ def test_an_unreachable_replica_fails_naming_its_url():
         result = run_module(kimi_canary, {"canary_url": canary.url, "other_urls": ["http://127.0.0.1:9/metrics"],
                                           "window_s": 0})
     assert result["failed"] and "cannot scrape http://127.0.0.1:9/metrics" in result["msg"]
+
+
+def test_a_window_with_too_few_requests_goes_on_as_long_as_its_rate_says_then_is_judged_whole():
+    """The CI run with the rollout on: a canary made slow served 14 requests in its 45 s, fewer than 20, and was
+    rolled back as inconclusive instead of by its TTFT. At 14 in 45 s, 20 take 64 s; with the margin, 81 s."""
+    early, later = served(ok=14, ttft_s={2.0: 14}), served(ok=40, ttft_s={2.0: 40})
+    fast = served(ok=200, ttft_s={0.3: 200})
+    with metrics_server(early, later) as canary, metrics_server(fast) as other:
+        result = run_module(kimi_canary, {"canary_url": canary.url, "other_urls": [other.url], "window_s": 0.45,
+                                          "min_requests": 20, "max_window_s": 1.35})
+        assert (canary.scrapes, other.scrapes) == (3, 3)
+    assert not result.get("failed"), result.get("msg")
+    assert (result["verdict"], result["inconclusive"]) == ("rollback", False), result["reason"]
+    assert result["figures"]["canary"]["requests"] == 40 and "TTFT p95" in result["reason"]
+    # Without time left, the first look is the verdict.
+    with metrics_server(early, later) as canary, metrics_server(fast) as other:
+        quiet = run_module(kimi_canary, {"canary_url": canary.url, "other_urls": [other.url], "window_s": 0.1,
+                                         "min_requests": 20})
+        assert canary.scrapes == 2
+    assert quiet["inconclusive"] is True and quiet["extend_s"] == 0
+
+
+def test_given_scrapes_say_how_long_to_go_on():
+    answer = run_module(kimi_canary, {"canary": replica(ok=14), "others": [replica(ok=200)], "min_requests": 20,
+                                      "held_s": 45, "max_window_s": 600})
+    assert answer["inconclusive"] is True and answer["extend_s"] == 36  # 45 s x 20/14 x 1.25 = 80.4 s in all
+    assert "the window goes on for 36s more" in answer["reason"]

@@ -10,7 +10,7 @@ import math
 
 import pytest
 from canary_scrapes import RECORDED, replica, served
-from kimi_deploy.core.canary import counters, histogram_quantile, verdict, weight_pct, window
+from kimi_deploy.core.canary import counters, extension_s, histogram_quantile, verdict, weight_pct, window
 from kimi_deploy.core.errors import KimiDeployError
 
 
@@ -103,6 +103,29 @@ def test_too_few_requests_are_inconclusive_and_the_choice_is_the_callers():
     assert verdict(quiet, [replica(ok=500)], min_requests=20)["verdict"] == "promote"
     # Nothing on the others either way: no baseline to compare with.
     assert verdict(replica(ok=500), [replica(ok=3)])["inconclusive"] is True
+
+
+@pytest.mark.parametrize(("requests", "held_s", "max_window_s", "extend"), [
+    (14, 45, 600, 36),     # 20 at 14 per 45 s take 64 s; a quarter more: 80.4 s in all
+    (10, 600, 1800, 900),  # 1,500 s in all
+    (10, 600, 1000, 400),  # capped at the longest window
+    (0, 60, 300, 240),     # nothing came: all the time left
+    (20, 45, 600, 0),      # enough
+    (5, 600, 600, 0),      # no time left
+    (5, 0, 600, 0),        # no window to take a rate from
+])
+def test_the_extension_is_what_the_rate_so_far_needs(requests, held_s, max_window_s, extend):
+    assert extension_s(requests, 20, held_s, max_window_s) == extend
+
+
+def test_an_inconclusive_window_says_how_long_to_go_on():
+    slow = replica(ok=14, ttft_s={2.0: 14})
+    answer = verdict(slow, [replica(ok=500)], min_requests=20, held_s=45, max_window_s=600)
+    assert answer["inconclusive"] is True and answer["extend_s"] == 36 and "in 45s" in answer["reason"]
+    assert verdict(slow, [replica(ok=500)], min_requests=20)["extend_s"] == 0  # no window given: none
+    # The fewer side sets the pace: a quiet fleet needs as long as a slow canary.
+    assert verdict(replica(ok=500), [replica(ok=5)], min_requests=20, held_s=45, max_window_s=600)["extend_s"] == 180
+    assert verdict(replica(ok=500), [replica(ok=500)], held_s=45, max_window_s=600)["extend_s"] == 0
 
 
 def test_a_canary_that_restarted_during_the_window_is_rolled_back():

@@ -38,6 +38,8 @@ GOOD = {
     "kimi_release_keep": 3,
     "kimi_canary_enabled": True,
     "kimi_canary_min_requests": 50,
+    "kimi_canary_duration_s": 600,
+    "kimi_canary_max_duration_s": 1800,
     "kimi_plan_overrides": {"gpu_memory_utilization": 0.9, "enforce_eager": True, "cudagraph_reserve_bytes": 0},
     "kimi_plan_extra_args": ["--tool-call-parser", "kimi_k2", "--enable-auto-tool-choice"],
     "kimi_plan_extra_env": {"VLLM_LOGGING_LEVEL": "INFO"},
@@ -172,6 +174,16 @@ def test_rule_canary_min_requests_is_enough_for_a_p95(count):
     assert "≥ 20" in message
     assert refused(kimi_canary_min_requests=count, kimi_canary_enabled=False) == []  # no canary, nothing to judge
     assert refused(kimi_canary_min_requests=20) == []
+
+
+@pytest.mark.parametrize("longest", [599, 0, "x"])
+def test_rule_canary_max_duration_is_at_least_the_window(longest):
+    [message] = refused(kimi_canary_max_duration_s=longest)
+    assert message.startswith(f"kimi_canary_max_duration_s={validation.show(longest)}: must be")
+    assert "600" in message
+    assert refused(kimi_canary_max_duration_s=longest, kimi_canary_enabled=False) == []
+    assert refused(kimi_canary_max_duration_s=600) == []  # never extended
+    assert refused(kimi_canary_duration_s=0)[0].startswith("kimi_canary_duration_s=0: must be")
 
 
 @pytest.mark.parametrize(("value", "ok"), [(1.7, False), (0, False), (-0.5, False), ("x", False), (1, True),
