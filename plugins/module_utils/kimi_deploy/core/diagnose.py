@@ -1547,6 +1547,8 @@ _WRAPPER_RUNTIME = (
     r"EngineDeadError|engine dead|MQLLMEngine is already dead|AsyncEngineDeadError|Background loop has errored"
     r"|EngineCore encountered (?:a fatal error|an issue)|WorkerProc hit an exception|Worker failed with error"
     r"|Engine process \(pid \d+\) died|Dumping (?:input data|scheduler output) for (?:model execution|V\d LLM engine)"
+    # the same crash dump (dump_input.py) also prints the scheduler's stats at the step that failed
+    r"|Dumping scheduler stats: SchedulerStats\("
     r"|Engine background task failed"
     # the API server's output handler, which reads the engine core's outputs, logs the core's death first
     r"|AsyncLLM output_handler failed"

@@ -1217,3 +1217,26 @@ def test_nccls_communicator_set_up_report_is_the_distributed_init():
     # after the server listens, NCCL's reports of a new communicator do not move the phase back
     serving = "INFO:     Application startup complete."
     assert diagnose(serving + "\n" + text)["phase"] == "none"
+
+
+# ----- the ninth round's training part -----------------------------------------------------------
+
+
+_NINTH_ROUND_CASES = [
+    # LMCache#969: the V1 engine's crash dump prints the scheduler's stats ahead of the fatal-error wrapper; that line
+    # is part of the wrapper, not an error of its own
+    ("\n".join([
+        "ERROR 08-21 21:56:03 [dump_input.py:79] Dumping scheduler stats: SchedulerStats(num_running_reqs=1, "
+        "num_waiting_reqs=0, kv_cache_usage=0.27, spec_decoding_stats=None, num_corrupted_reqs=0)",
+        "ERROR 08-21 21:56:03 [core.py:634] EngineCore encountered a fatal error.",
+        "ERROR 08-21 21:56:03 [core.py:634] Traceback (most recent call last):",
+        'ERROR 08-21 21:56:03 [core.py:634]   File "/v/vllm/v1/engine/core.py", line 625, in run_engine_core',
+        "ERROR 08-21 21:56:03 [core.py:634]     engine_core.run_busy_loop()"]),
+     "runtime", "engine_dead", "engine_died_unexplained"),
+]
+
+
+@pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), _NINTH_ROUND_CASES)
+def test_wordings_and_shapes_of_the_ninth_rounds_training_part(text, phase, rule, cause_class):
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
