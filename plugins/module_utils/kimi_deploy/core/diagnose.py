@@ -1197,7 +1197,9 @@ _row("cuda_os_call_failed", 1, r"OS call failed or operation not supported on th
        r"illegal memory access|device-side assert|unspecified launch failure|cudaErrorIllegalAddress"
        r"|misaligned address|CUDA error: (?!out of memory)|AcceleratorError"
        # ROCm's runtime prints the fault itself, outside any traceback
-       r"|Memory access fault by GPU node",
+       r"|Memory access fault by GPU node"
+       # Ascend: a kernel's fault surfaces asynchronously when the stream is synchronised (as CUDA's does)
+       r"|ACL stream synchronize failed",
        default_phase="runtime")
 def _kernel_fault(hit: _Hit) -> Finding:
     steps = []

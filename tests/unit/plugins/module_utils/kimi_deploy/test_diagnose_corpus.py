@@ -1233,6 +1233,13 @@ _NINTH_ROUND_CASES = [
         'ERROR 08-21 21:56:03 [core.py:634]   File "/v/vllm/v1/engine/core.py", line 625, in run_engine_core',
         "ERROR 08-21 21:56:03 [core.py:634]     engine_core.run_busy_loop()"]),
      "runtime", "engine_dead", "engine_died_unexplained"),
+    # vllm-ascend#2349: on Ascend a kernel's fault is reported when the model step synchronises the stream, and the
+    # output handler's EngineDeadError follows it
+    ("\n".join([
+        "ERROR 08-28 02:33:28 [core.py:634]     valid_sampled_token_ids = sampled_token_ids.tolist()",
+        "ERROR 08-28 02:33:28 [core.py:634] RuntimeError: ACL stream synchronize failed, error code:507035",
+        "ERROR 08-28 02:33:28 [async_llm.py:416] AsyncLLM output_handler failed."]),
+     "runtime", "gpu_kernel_fault", "gpu_kernel_fault"),
 ]
 
 
