@@ -1485,6 +1485,10 @@ _row("unexpected_engine_argument", 1, r"unexpected keyword argument '\w+'",
      cls="config_invalid", default_phase="load", context=r"EngineArgs|LLM\(|entrypoints",
      cause="An argument this vLLM release does not know was passed to the engine.",
      steps=["Drop the argument or upgrade vLLM to the release that has it (check `vllm serve --help`)"])
+_row("lora_rank_over_max", 1, r"LoRA rank \d+ is greater than max_lora_rank \d+",
+     cls="config_invalid", default_phase="load",
+     cause="A LoRA adapter's rank is above the engine's max_lora_rank (16 unless set).",
+     steps=["Start with --max-lora-rank at least the adapter's rank (the engine argument max_lora_rank)"])
 _row("ray_no_gpu_on_node", 1, r"Current node has no GPU available|Ray does not allocate any GPUs on the driver "
      r"node|No available node types can fulfill resource request",
      cls="ray_error", default_phase="startup",

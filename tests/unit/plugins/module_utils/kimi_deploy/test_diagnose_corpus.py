@@ -1240,6 +1240,11 @@ _NINTH_ROUND_CASES = [
         "ERROR 08-28 02:33:28 [core.py:634] RuntimeError: ACL stream synchronize failed, error code:507035",
         "ERROR 08-28 02:33:28 [async_llm.py:416] AsyncLLM output_handler failed."]),
      "runtime", "gpu_kernel_fault", "gpu_kernel_fault"),
+    # vllm#2847, LLaMA-Factory#9512: a LoRA adapter's rank above max_lora_rank, alone or inside V1's worker wrapper
+    ("ValueError: LoRA rank 64 is greater than max_lora_rank 16.", "load", "lora_rank_over_max", "config_invalid"),
+    ("(EngineCore_DP0 pid=17) ERROR 11-19 12:54:26 [core.py:710] RuntimeError: Worker failed with error 'LoRA rank 32 "
+     "is greater than max_lora_rank 16.', please check the stack trace above for the root cause",
+     "load", "lora_rank_over_max", "config_invalid"),
 ]
 
 
