@@ -1485,6 +1485,12 @@ _row("unexpected_engine_argument", 1, r"unexpected keyword argument '\w+'",
      cls="config_invalid", default_phase="load", context=r"EngineArgs|LLM\(|entrypoints",
      cause="An argument this vLLM release does not know was passed to the engine.",
      steps=["Drop the argument or upgrade vLLM to the release that has it (check `vllm serve --help`)"])
+_row("op_not_built_for_backend", 1, r"Could not run '[\w:.]+' with arguments from the '\w+' backend",
+     cls="dependency_error", default_phase="load",
+     cause="An operator has no kernel for this device backend: the installed vLLM (or torch) build does not match "
+           "the platform it runs on (a CPU build's op missing, a CUDA-only op on CPU).",
+     steps=["Install the vLLM build for this platform (the CPU, CUDA or ROCm wheel or image), built against the "
+            "installed torch, and rebuild a source build from a clean tree"])
 _row("lora_rank_over_max", 1, r"LoRA rank \d+ is greater than max_lora_rank \d+",
      cls="config_invalid", default_phase="load",
      cause="A LoRA adapter's rank is above the engine's max_lora_rank (16 unless set).",

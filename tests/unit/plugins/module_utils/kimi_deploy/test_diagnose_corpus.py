@@ -1245,6 +1245,13 @@ _NINTH_ROUND_CASES = [
     ("(EngineCore_DP0 pid=17) ERROR 11-19 12:54:26 [core.py:710] RuntimeError: Worker failed with error 'LoRA rank 32 "
      "is greater than max_lora_rank 16.', please check the stack trace above for the root cause",
      "load", "lora_rank_over_max", "config_invalid"),
+    # vllm#25155: PyTorch's dispatcher has no kernel of vLLM's op for the backend it runs on (a CPU image built
+    # without it); the engine-start wrapper that follows is not the cause
+    ("\n".join([
+        "NotImplementedError: Could not run '_C::onednn_mm' with arguments from the 'CPU' backend. This could be "
+        "because the operator doesn't exist for this backend, or was omitted during the selective/custom build process",
+        "", "RuntimeError: Engine core initialization failed. See root cause"]),
+     "load", "op_not_built_for_backend", "dependency_error"),
 ]
 
 
