@@ -64,6 +64,9 @@ MAX_EVIDENCE_CHARS = 400
 
 # Colour codes, raw or as copied from a terminal ("^[[0;36m").
 _ANSI = re.compile(r"(?:\x1b|\^\[)\[[0-9;]*[A-Za-z]")
+# The same codes with their escape lost in a paste ("36m(EngineCore_DP0 pid=820)0m ERROR", "1;36m(VllmWorker ..."):
+# only around a process tag at the start of a line, where no text of a log begins with a digit and 'm('.
+_BARE_COLOUR = re.compile(r"^\[?\d{1,2}(?:;\d{1,2})*m(?=\()|(?<=\))\[?0m(?= )")
 # "Nov 30 07:14:30 host kimi-vllm[123]: " (journalctl's default short format) or ISO timestamps.
 _JOURNAL_PREFIX = re.compile(
     r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\S*) \S+ [^\s:\[]+(?:\[\d+\])?: "
@@ -125,7 +128,7 @@ class Line:
 
 
 def _parse_line(index: int, raw: str) -> Line:
-    text = _ANSI.sub("", raw.rstrip("\r\n"))
+    text = _BARE_COLOUR.sub("", _ANSI.sub("", raw.rstrip("\r\n")))
     text = _JOURNAL_PREFIX.sub("", text, count=1)
     text = _COMPOSE_PREFIX.sub("", text, count=1)
     text = _GUTTER_PREFIX.sub("", text, count=1)

@@ -1252,6 +1252,15 @@ _NINTH_ROUND_CASES = [
         "because the operator doesn't exist for this backend, or was omitted during the selective/custom build process",
         "", "RuntimeError: Engine core initialization failed. See root cause"]),
      "load", "op_not_built_for_backend", "dependency_error"),
+    # gpustack#4194: colour codes whose escape the paste lost ('36m(', ')0m') hid the process tag and vLLM's header, so
+    # the engine core's own frames (run_engine_core: building the engine and its executor) were not read
+    ("\n".join([
+        "36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708] EngineCore failed to start.",
+        "36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708] Traceback (most recent call last):",
+        '36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708]   File "/v/vllm/v1/engine/core.py", line '
+        "699, in run_engine_core",
+        "36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708]     engine_core = EngineCoreProc(*args)"]),
+     "load", "engine_startup_failed", "engine_died_unexplained"),
 ]
 
 
