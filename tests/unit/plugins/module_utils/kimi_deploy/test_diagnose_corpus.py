@@ -5,8 +5,8 @@ third, fixed seed) and committed with their sha256 before any rule saw them. Eve
 the earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl, third-heldout.jsonl, fourth-heldout.jsonl,
 fifth-heldout.jsonl, sixth-heldout.jsonl, seventh-heldout.jsonl, eighth-heldout.jsonl), which were measured and read.
 Rules are tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed
-once, by benchmarks/bench_diagnose_corpus.py, after the last rule change; no test scores the ninth held-out part until
-that measurement.
+once, by benchmarks/bench_diagnose_corpus.py, after the last rule change; the one test that scores the ninth held-out
+part is a regression floor at those figures, added after that measurement.
 """
 
 from __future__ import annotations
@@ -117,9 +117,9 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 def test_training_part_accuracy():
     # Floors under the measured figures on the training part (see the README's "Measured" section): with the eighth
     # round's held-out part and the ninth round's training part added, 594 and 448 of 672 (88.4 % / 66.7 %) before the
-    # ninth round's rule changes; the floor follows the figures as the changes raise them.
+    # ninth round's rule changes, 598 and 453 after them; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 594 / 672 and cause >= 448 / 672, (phase, cause)
+    assert phase >= 598 / 672 and cause >= 453 / 672, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -140,6 +140,17 @@ def test_the_second_rounds_heldout_part_does_not_regress():
     # keeps what it measured from regressing while rules change.
     phase, cause = _accuracy(FILES["fresh-heldout.jsonl"])
     assert phase >= 16 / 24 and cause >= 17 / 24, (phase, cause)
+
+
+def test_heldout_part_does_not_regress():
+    # Measured once, after the last rule change (13/17 phase, 5/17 cause; the secondary figure over the 2 entries whose
+    # lines hold the failure: 1/2 and 1/2; the issue's 90/80 % targets are not reached, see the README). This floor only
+    # guards against a regression; it is not a target to tune.
+    phase, cause = _accuracy(HELDOUT)
+    assert phase >= 13 / 17 and cause >= 5 / 17, (phase, cause)
+    in_lines = [entry for entry in HELDOUT if "title-only" not in entry.get("note", "")]
+    phase, cause = _accuracy(in_lines)
+    assert len(in_lines) == 2 and phase >= 1 / 2 and cause >= 1 / 2, (phase, cause)
 
 
 def test_the_eighth_rounds_heldout_part_does_not_regress():
