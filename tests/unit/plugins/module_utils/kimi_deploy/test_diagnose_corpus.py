@@ -1171,8 +1171,51 @@ _EIGHTH_ROUND_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), _EIGHTH_ROUND_CASES)
-def test_wordings_and_shapes_of_the_eighth_rounds_training_part(text, phase, rule, cause_class):
+# The ninth round's training part: the same kind of single-log wordings and shapes.
+_NINTH_ROUND_CASES = [
+    # LMCache#969: the V1 engine's crash dump prints the scheduler's stats ahead of the fatal-error wrapper; that line
+    # is part of the wrapper, not an error of its own
+    ("\n".join([
+        "ERROR 08-21 21:56:03 [dump_input.py:79] Dumping scheduler stats: SchedulerStats(num_running_reqs=1, "
+        "num_waiting_reqs=0, kv_cache_usage=0.27, spec_decoding_stats=None, num_corrupted_reqs=0)",
+        "ERROR 08-21 21:56:03 [core.py:634] EngineCore encountered a fatal error.",
+        "ERROR 08-21 21:56:03 [core.py:634] Traceback (most recent call last):",
+        'ERROR 08-21 21:56:03 [core.py:634]   File "/v/vllm/v1/engine/core.py", line 625, in run_engine_core',
+        "ERROR 08-21 21:56:03 [core.py:634]     engine_core.run_busy_loop()"]),
+     "runtime", "engine_dead", "engine_died_unexplained"),
+    # vllm-ascend#2349: on Ascend a kernel's fault is reported when the model step synchronises the stream, and the
+    # output handler's EngineDeadError follows it
+    ("\n".join([
+        "ERROR 08-28 02:33:28 [core.py:634]     valid_sampled_token_ids = sampled_token_ids.tolist()",
+        "ERROR 08-28 02:33:28 [core.py:634] RuntimeError: ACL stream synchronize failed, error code:507035",
+        "ERROR 08-28 02:33:28 [async_llm.py:416] AsyncLLM output_handler failed."]),
+     "runtime", "gpu_kernel_fault", "gpu_kernel_fault"),
+    # vllm#2847, LLaMA-Factory#9512: a LoRA adapter's rank above max_lora_rank, alone or inside V1's worker wrapper
+    ("ValueError: LoRA rank 64 is greater than max_lora_rank 16.", "load", "lora_rank_over_max", "config_invalid"),
+    ("(EngineCore_DP0 pid=17) ERROR 11-19 12:54:26 [core.py:710] RuntimeError: Worker failed with error 'LoRA rank 32 "
+     "is greater than max_lora_rank 16.', please check the stack trace above for the root cause",
+     "load", "lora_rank_over_max", "config_invalid"),
+    # vllm#25155: PyTorch's dispatcher has no kernel of vLLM's op for the backend it runs on (a CPU image built
+    # without it); the engine-start wrapper that follows is not the cause
+    ("\n".join([
+        "NotImplementedError: Could not run '_C::onednn_mm' with arguments from the 'CPU' backend. This could be "
+        "because the operator doesn't exist for this backend, or was omitted during the selective/custom build process",
+        "", "RuntimeError: Engine core initialization failed. See root cause"]),
+     "load", "op_not_built_for_backend", "dependency_error"),
+    # gpustack#4194: colour codes whose escape the paste lost ('36m(', ')0m') hid the process tag and vLLM's header, so
+    # the engine core's own frames (run_engine_core: building the engine and its executor) were not read
+    ("\n".join([
+        "36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708] EngineCore failed to start.",
+        "36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708] Traceback (most recent call last):",
+        '36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708]   File "/v/vllm/v1/engine/core.py", line '
+        "699, in run_engine_core",
+        "36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708]     engine_core = EngineCoreProc(*args)"]),
+     "load", "engine_startup_failed", "engine_died_unexplained"),
+]
+
+
+@pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), _EIGHTH_ROUND_CASES + _NINTH_ROUND_CASES)
+def test_wordings_and_shapes_of_the_eighth_and_ninth_rounds_training_parts(text, phase, rule, cause_class):
     result = diagnose(text)
     assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
 
@@ -1228,54 +1271,3 @@ def test_nccls_communicator_set_up_report_is_the_distributed_init():
     # after the server listens, NCCL's reports of a new communicator do not move the phase back
     serving = "INFO:     Application startup complete."
     assert diagnose(serving + "\n" + text)["phase"] == "none"
-
-
-# ----- the ninth round's training part -----------------------------------------------------------
-
-
-_NINTH_ROUND_CASES = [
-    # LMCache#969: the V1 engine's crash dump prints the scheduler's stats ahead of the fatal-error wrapper; that line
-    # is part of the wrapper, not an error of its own
-    ("\n".join([
-        "ERROR 08-21 21:56:03 [dump_input.py:79] Dumping scheduler stats: SchedulerStats(num_running_reqs=1, "
-        "num_waiting_reqs=0, kv_cache_usage=0.27, spec_decoding_stats=None, num_corrupted_reqs=0)",
-        "ERROR 08-21 21:56:03 [core.py:634] EngineCore encountered a fatal error.",
-        "ERROR 08-21 21:56:03 [core.py:634] Traceback (most recent call last):",
-        'ERROR 08-21 21:56:03 [core.py:634]   File "/v/vllm/v1/engine/core.py", line 625, in run_engine_core',
-        "ERROR 08-21 21:56:03 [core.py:634]     engine_core.run_busy_loop()"]),
-     "runtime", "engine_dead", "engine_died_unexplained"),
-    # vllm-ascend#2349: on Ascend a kernel's fault is reported when the model step synchronises the stream, and the
-    # output handler's EngineDeadError follows it
-    ("\n".join([
-        "ERROR 08-28 02:33:28 [core.py:634]     valid_sampled_token_ids = sampled_token_ids.tolist()",
-        "ERROR 08-28 02:33:28 [core.py:634] RuntimeError: ACL stream synchronize failed, error code:507035",
-        "ERROR 08-28 02:33:28 [async_llm.py:416] AsyncLLM output_handler failed."]),
-     "runtime", "gpu_kernel_fault", "gpu_kernel_fault"),
-    # vllm#2847, LLaMA-Factory#9512: a LoRA adapter's rank above max_lora_rank, alone or inside V1's worker wrapper
-    ("ValueError: LoRA rank 64 is greater than max_lora_rank 16.", "load", "lora_rank_over_max", "config_invalid"),
-    ("(EngineCore_DP0 pid=17) ERROR 11-19 12:54:26 [core.py:710] RuntimeError: Worker failed with error 'LoRA rank 32 "
-     "is greater than max_lora_rank 16.', please check the stack trace above for the root cause",
-     "load", "lora_rank_over_max", "config_invalid"),
-    # vllm#25155: PyTorch's dispatcher has no kernel of vLLM's op for the backend it runs on (a CPU image built
-    # without it); the engine-start wrapper that follows is not the cause
-    ("\n".join([
-        "NotImplementedError: Could not run '_C::onednn_mm' with arguments from the 'CPU' backend. This could be "
-        "because the operator doesn't exist for this backend, or was omitted during the selective/custom build process",
-        "", "RuntimeError: Engine core initialization failed. See root cause"]),
-     "load", "op_not_built_for_backend", "dependency_error"),
-    # gpustack#4194: colour codes whose escape the paste lost ('36m(', ')0m') hid the process tag and vLLM's header, so
-    # the engine core's own frames (run_engine_core: building the engine and its executor) were not read
-    ("\n".join([
-        "36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708] EngineCore failed to start.",
-        "36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708] Traceback (most recent call last):",
-        '36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708]   File "/v/vllm/v1/engine/core.py", line '
-        "699, in run_engine_core",
-        "36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708]     engine_core = EngineCoreProc(*args)"]),
-     "load", "engine_startup_failed", "engine_died_unexplained"),
-]
-
-
-@pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), _NINTH_ROUND_CASES)
-def test_wordings_and_shapes_of_the_ninth_rounds_training_part(text, phase, rule, cause_class):
-    result = diagnose(text)
-    assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
