@@ -64,6 +64,9 @@ MAX_EVIDENCE_CHARS = 400
 
 # Colour codes, raw or as copied from a terminal ("^[[0;36m").
 _ANSI = re.compile(r"(?:\x1b|\^\[)\[[0-9;]*[A-Za-z]")
+# The same codes with their escape lost in a paste ("36m(EngineCore_DP0 pid=820)0m ERROR", "1;36m(VllmWorker ..."):
+# only around a process tag at the start of a line, where no text of a log begins with a digit and 'm('.
+_BARE_COLOUR = re.compile(r"^\[?\d{1,2}(?:;\d{1,2})*m(?=\()|(?<=\))\[?0m(?= )")
 # "Nov 30 07:14:30 host kimi-vllm[123]: " (journalctl's default short format) or ISO timestamps.
 _JOURNAL_PREFIX = re.compile(
     r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\S*) \S+ [^\s:\[]+(?:\[\d+\])?: "
@@ -125,7 +128,7 @@ class Line:
 
 
 def _parse_line(index: int, raw: str) -> Line:
-    text = _ANSI.sub("", raw.rstrip("\r\n"))
+    text = _BARE_COLOUR.sub("", _ANSI.sub("", raw.rstrip("\r\n")))
     text = _JOURNAL_PREFIX.sub("", text, count=1)
     text = _COMPOSE_PREFIX.sub("", text, count=1)
     text = _GUTTER_PREFIX.sub("", text, count=1)
@@ -1197,7 +1200,9 @@ _row("cuda_os_call_failed", 1, r"OS call failed or operation not supported on th
        r"illegal memory access|device-side assert|unspecified launch failure|cudaErrorIllegalAddress"
        r"|misaligned address|CUDA error: (?!out of memory)|AcceleratorError"
        # ROCm's runtime prints the fault itself, outside any traceback
-       r"|Memory access fault by GPU node",
+       r"|Memory access fault by GPU node"
+       # Ascend: a kernel's fault surfaces asynchronously when the stream is synchronised (as CUDA's does)
+       r"|ACL stream synchronize failed",
        default_phase="runtime")
 def _kernel_fault(hit: _Hit) -> Finding:
     steps = []
@@ -1483,6 +1488,16 @@ _row("unexpected_engine_argument", 1, r"unexpected keyword argument '\w+'",
      cls="config_invalid", default_phase="load", context=r"EngineArgs|LLM\(|entrypoints",
      cause="An argument this vLLM release does not know was passed to the engine.",
      steps=["Drop the argument or upgrade vLLM to the release that has it (check `vllm serve --help`)"])
+_row("op_not_built_for_backend", 1, r"Could not run '[\w:.]+' with arguments from the '\w+' backend",
+     cls="dependency_error", default_phase="load",
+     cause="An operator has no kernel for this device backend: the installed vLLM (or torch) build does not match "
+           "the platform it runs on (a CPU build's op missing, a CUDA-only op on CPU).",
+     steps=["Install the vLLM build for this platform (the CPU, CUDA or ROCm wheel or image), built against the "
+            "installed torch, and rebuild a source build from a clean tree"])
+_row("lora_rank_over_max", 1, r"LoRA rank \d+ is greater than max_lora_rank \d+",
+     cls="config_invalid", default_phase="load",
+     cause="A LoRA adapter's rank is above the engine's max_lora_rank (16 unless set).",
+     steps=["Start with --max-lora-rank at least the adapter's rank (the engine argument max_lora_rank)"])
 _row("ray_no_gpu_on_node", 1, r"Current node has no GPU available|Ray does not allocate any GPUs on the driver "
      r"node|No available node types can fulfill resource request",
      cls="ray_error", default_phase="startup",
@@ -1547,6 +1562,8 @@ _WRAPPER_RUNTIME = (
     r"EngineDeadError|engine dead|MQLLMEngine is already dead|AsyncEngineDeadError|Background loop has errored"
     r"|EngineCore encountered (?:a fatal error|an issue)|WorkerProc hit an exception|Worker failed with error"
     r"|Engine process \(pid \d+\) died|Dumping (?:input data|scheduler output) for (?:model execution|V\d LLM engine)"
+    # the same crash dump (dump_input.py) also prints the scheduler's stats at the step that failed
+    r"|Dumping scheduler stats: SchedulerStats\("
     r"|Engine background task failed"
     # the API server's output handler, which reads the engine core's outputs, logs the core's death first
     r"|AsyncLLM output_handler failed"

@@ -1,12 +1,12 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is eighth-heldout.jsonl: logs collected on 2026-12-02 (eighth round), split off (a stratified
+The held-out part is ninth-heldout.jsonl: logs collected on 2026-12-03 (ninth round), split off (a stratified
 third, fixed seed) and committed with their sha256 before any rule saw them. Everything else is training, including
 the earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl, third-heldout.jsonl, fourth-heldout.jsonl,
-fifth-heldout.jsonl, sixth-heldout.jsonl, seventh-heldout.jsonl), which were measured and read. Rules are tuned on the
-training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
-benchmarks/bench_diagnose_corpus.py, after the last rule change; the one test that scores the eighth held-out part is
-a regression floor at those figures, added after that measurement.
+fifth-heldout.jsonl, sixth-heldout.jsonl, seventh-heldout.jsonl, eighth-heldout.jsonl), which were measured and read.
+Rules are tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed
+once, by benchmarks/bench_diagnose_corpus.py, after the last rule change; the one test that scores the ninth held-out
+part is a regression floor at those figures, added after that measurement.
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "fourth-training.jsonl", "fourth-heldout.jsonl", "fifth-training.jsonl",
                                         "fifth-heldout.jsonl", "sixth-training.jsonl", "sixth-heldout.jsonl",
                                         "seventh-training.jsonl", "seventh-heldout.jsonl", "eighth-training.jsonl",
-                                        "eighth-heldout.jsonl")}
-HELDOUT = FILES["eighth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "eighth-heldout.jsonl" for entry in entries]
+                                        "eighth-heldout.jsonl", "ninth-training.jsonl", "ninth-heldout.jsonl")}
+HELDOUT = FILES["ninth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "ninth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -43,7 +43,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("fifth-training.jsonl", "fifth-heldout.jsonl", "fifth-heldout.sha256"),
           ("sixth-training.jsonl", "sixth-heldout.jsonl", "sixth-heldout.sha256"),
           ("seventh-training.jsonl", "seventh-heldout.jsonl", "seventh-heldout.sha256"),
-          ("eighth-training.jsonl", "eighth-heldout.jsonl", "eighth-heldout.sha256"))
+          ("eighth-training.jsonl", "eighth-heldout.jsonl", "eighth-heldout.sha256"),
+          ("ninth-training.jsonl", "ninth-heldout.jsonl", "ninth-heldout.sha256"))
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
 PHASES = {"load", "startup", "runtime", "none", "unknown"}
@@ -67,10 +68,10 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
         assert 3 * sum(entry in held for entry in of_phase) >= len(of_phase), phase
 
 
-def test_the_retired_heldout_parts_are_training_and_the_eighth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_ninth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
-                    "sixth-heldout.jsonl", "seventh-heldout.jsonl"):
+                    "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -114,20 +115,24 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 
 
 def test_training_part_accuracy():
-    # Floors under the measured figures on the training part (see the README's "Measured" section): with the seventh
-    # round's held-out part and the eighth round's training part added, 551 and 413 of 624 (88.3 % / 66.2 %) before
-    # the eighth round's rule changes, 559 and 422 after them; the floor follows the figures as the changes raise them.
+    # Floors under the measured figures on the training part (see the README's "Measured" section): with the eighth
+    # round's held-out part and the ninth round's training part added, 594 and 448 of 672 (88.4 % / 66.7 %) before the
+    # ninth round's rule changes, 598 and 453 after them; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 559 / 624 and cause >= 422 / 624, (phase, cause)
+    assert phase >= 598 / 672 and cause >= 453 / 672, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split, before the held-out part was scored: the benchmark also reports the held-out entries
-    # whose lines contain the failure, all but those whose note marks them title-only (the cause is only in the thread's
-    # title or words). Every eighth-round entry whose cause is not in its lines carries that mark.
-    marked = [entry for entry in FILES["eighth-training.jsonl"] + HELDOUT if "title-only" in entry.get("note", "")]
-    assert 0 < len(marked) < len(FILES["eighth-training.jsonl"] + HELDOUT)
-    assert all("(title-only: the cause is not in the lines)" in entry["note"] for entry in marked)
+    # Fixed with the eighth split and kept for the ninth, each time before the held-out part was scored: the benchmark
+    # also reports the held-out entries whose lines contain the failure, all but those whose note marks them title-only
+    # (the cause is only in the thread's title or words). Every eighth- and ninth-round entry whose cause is not in its
+    # lines carries that mark.
+    for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
+                              ("ninth-training.jsonl", "ninth-heldout.jsonl")):
+        collected = FILES[training] + FILES[heldout]
+        marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
+        assert 0 < len(marked) < len(collected), heldout
+        assert all("(title-only: the cause is not in the lines)" in entry["note"] for entry in marked), heldout
 
 
 def test_the_second_rounds_heldout_part_does_not_regress():
@@ -138,13 +143,25 @@ def test_the_second_rounds_heldout_part_does_not_regress():
 
 
 def test_heldout_part_does_not_regress():
-    # Measured once, after the last rule change (14/18 phase, 10/18 cause; 9/18 without the HCCL alternative whose
-    # wording a held-out entry shares, see the README; the secondary figure over the 10 entries whose lines hold the
-    # failure: 7/10 and 7/10; the issue's 90/80 % targets are not reached). This floor only guards against a regression;
-    # it is not a target to tune.
+    # Measured once, after the last rule change (13/17 phase, 5/17 cause; the secondary figure over the 2 entries whose
+    # lines hold the failure: 1/2 and 1/2; the issue's 90/80 % targets are not reached, see the README). This floor only
+    # guards against a regression; it is not a target to tune.
     phase, cause = _accuracy(HELDOUT)
-    assert phase >= 14 / 18 and cause >= 10 / 18, (phase, cause)
+    assert phase >= 13 / 17 and cause >= 5 / 17, (phase, cause)
     in_lines = [entry for entry in HELDOUT if "title-only" not in entry.get("note", "")]
+    phase, cause = _accuracy(in_lines)
+    assert len(in_lines) == 2 and phase >= 1 / 2 and cause >= 1 / 2, (phase, cause)
+
+
+def test_the_eighth_rounds_heldout_part_does_not_regress():
+    # The eighth round's held-out part was measured once (14/18 phase, 10/18 cause; 9/18 without the HCCL alternative
+    # whose wording a held-out entry shares, see the README; the secondary figure over the 10 entries whose lines hold
+    # the failure: 7/10 and 7/10) and is training now: this floor keeps what it measured from regressing while rules
+    # change.
+    eighth = FILES["eighth-heldout.jsonl"]
+    phase, cause = _accuracy(eighth)
+    assert phase >= 14 / 18 and cause >= 10 / 18, (phase, cause)
+    in_lines = [entry for entry in eighth if "title-only" not in entry.get("note", "")]
     phase, cause = _accuracy(in_lines)
     assert len(in_lines) == 10 and phase >= 7 / 10 and cause >= 7 / 10, (phase, cause)
 
@@ -1154,8 +1171,51 @@ _EIGHTH_ROUND_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), _EIGHTH_ROUND_CASES)
-def test_wordings_and_shapes_of_the_eighth_rounds_training_part(text, phase, rule, cause_class):
+# The ninth round's training part: the same kind of single-log wordings and shapes.
+_NINTH_ROUND_CASES = [
+    # LMCache#969: the V1 engine's crash dump prints the scheduler's stats ahead of the fatal-error wrapper; that line
+    # is part of the wrapper, not an error of its own
+    ("\n".join([
+        "ERROR 08-21 21:56:03 [dump_input.py:79] Dumping scheduler stats: SchedulerStats(num_running_reqs=1, "
+        "num_waiting_reqs=0, kv_cache_usage=0.27, spec_decoding_stats=None, num_corrupted_reqs=0)",
+        "ERROR 08-21 21:56:03 [core.py:634] EngineCore encountered a fatal error.",
+        "ERROR 08-21 21:56:03 [core.py:634] Traceback (most recent call last):",
+        'ERROR 08-21 21:56:03 [core.py:634]   File "/v/vllm/v1/engine/core.py", line 625, in run_engine_core',
+        "ERROR 08-21 21:56:03 [core.py:634]     engine_core.run_busy_loop()"]),
+     "runtime", "engine_dead", "engine_died_unexplained"),
+    # vllm-ascend#2349: on Ascend a kernel's fault is reported when the model step synchronises the stream, and the
+    # output handler's EngineDeadError follows it
+    ("\n".join([
+        "ERROR 08-28 02:33:28 [core.py:634]     valid_sampled_token_ids = sampled_token_ids.tolist()",
+        "ERROR 08-28 02:33:28 [core.py:634] RuntimeError: ACL stream synchronize failed, error code:507035",
+        "ERROR 08-28 02:33:28 [async_llm.py:416] AsyncLLM output_handler failed."]),
+     "runtime", "gpu_kernel_fault", "gpu_kernel_fault"),
+    # vllm#2847, LLaMA-Factory#9512: a LoRA adapter's rank above max_lora_rank, alone or inside V1's worker wrapper
+    ("ValueError: LoRA rank 64 is greater than max_lora_rank 16.", "load", "lora_rank_over_max", "config_invalid"),
+    ("(EngineCore_DP0 pid=17) ERROR 11-19 12:54:26 [core.py:710] RuntimeError: Worker failed with error 'LoRA rank 32 "
+     "is greater than max_lora_rank 16.', please check the stack trace above for the root cause",
+     "load", "lora_rank_over_max", "config_invalid"),
+    # vllm#25155: PyTorch's dispatcher has no kernel of vLLM's op for the backend it runs on (a CPU image built
+    # without it); the engine-start wrapper that follows is not the cause
+    ("\n".join([
+        "NotImplementedError: Could not run '_C::onednn_mm' with arguments from the 'CPU' backend. This could be "
+        "because the operator doesn't exist for this backend, or was omitted during the selective/custom build process",
+        "", "RuntimeError: Engine core initialization failed. See root cause"]),
+     "load", "op_not_built_for_backend", "dependency_error"),
+    # gpustack#4194: colour codes whose escape the paste lost ('36m(', ')0m') hid the process tag and vLLM's header, so
+    # the engine core's own frames (run_engine_core: building the engine and its executor) were not read
+    ("\n".join([
+        "36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708] EngineCore failed to start.",
+        "36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708] Traceback (most recent call last):",
+        '36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708]   File "/v/vllm/v1/engine/core.py", line '
+        "699, in run_engine_core",
+        "36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708]     engine_core = EngineCoreProc(*args)"]),
+     "load", "engine_startup_failed", "engine_died_unexplained"),
+]
+
+
+@pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), _EIGHTH_ROUND_CASES + _NINTH_ROUND_CASES)
+def test_wordings_and_shapes_of_the_eighth_and_ninth_rounds_training_parts(text, phase, rule, cause_class):
     result = diagnose(text)
     assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
 
