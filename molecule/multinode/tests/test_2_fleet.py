@@ -307,17 +307,21 @@ def _per_host(tmp_path: Path, values: dict[str, dict]) -> Path:
 def test_rolling_deploy_under_load_promotes_a_good_canary_rolls_back_a_worse_one_and_fails_no_request(
         host, tls, tmp_path):
     """While host 2's worse canary serves its share, six clients without pause join the light load (the
-    balancer's maxconn for it is still the serving plan's), so requests queue in its vLLM and its TTFT p95
-    leaves host 1's behind. The busy clients run during that window only: outside it they would take the
+    balancer's maxconn for it is still the serving plan's, 4), so requests queue in its vLLM and its TTFT p95
+    leaves host 1's behind. (A first run gave host 1 max_num_seqs 3, below that maxconn: its requests queued
+    too, its p95 was 2,393 ms against the worse canary's 6,214, under the test's ratio of 3, and the worse
+    canary was promoted.) The busy clients run during that window only: outside it they would take the
     cores the replicas' restarts need."""
     worse = NODES["kimi-m-multinode-2"]
-    overlay = _per_host(tmp_path, {"kimi-m-multinode-1": {"kimi_concurrency": 3},
+    # Host 1's new release batches at least the balancer's maxconn for it (the serving plan's max_num_seqs,
+    # 4), so none of its requests waits in vLLM; host 2's batches one, so three of every four wait there.
+    overlay = _per_host(tmp_path, {"kimi-m-multinode-1": {"kimi_concurrency": 5},
                                    "kimi-m-multinode-2": {"kimi_concurrency": 1}})
     started = time.monotonic()
     result: dict[str, subprocess.CompletedProcess] = {}
     deploy = threading.Thread(target=lambda: result.update(proc=_fleet(
         "deploy.yml", "-i", str(overlay), "-l", "gpu_nodes", check=False)))
-    busy = Load(tls / "ca.pem", clients=6, max_tokens=32, pause_s=0)
+    busy = Load(tls / "ca.pem", clients=6, max_tokens=64, pause_s=0)
     with Load(tls / "ca.pem") as light:
         time.sleep(3)  # traffic on both replicas before the rollout begins
         deploy.start()
