@@ -39,7 +39,10 @@ A series fails when its fitted growth rate exceeds the limit AND the fitted grow
 window exceeds a noise floor (so a one-off allocation of a few MiB on a short run does not reject a
 release) AND that growth is more than twice the scatter of the samples around the fitted line (so
 the sawtooth of KV usage, blocks filled by requests and freed when they finish, is not read as a
-trend on a run only a few requests long):
+trend on a run only a few requests long). A series is not judged at all when the analysed window is
+shorter than three median request lifetimes: until the requests in flight have finished and freed
+their KV blocks a few times, filling is indistinguishable from a leak (seen in CI: a loaded host
+whose requests took 5.8 s each, judged over 3.8 s, read KV usage rising 5 points a minute):
 
 ======================  ==========================  =========================
 series                  rate limit                  noise floor over window
@@ -755,6 +758,9 @@ GROWTH_RULES: dict[str, GrowthRule] = {
 }
 MIN_GROWTH_SAMPLES = 5
 TREND_OVER_SCATTER = 2.0
+# The analysed window must hold this many median request lifetimes: over a shorter one the KV blocks,
+# buffers and RSS of the requests in flight have not yet been freed once, so filling reads as a trend.
+MIN_REQUEST_LIFETIMES = 3.0
 
 
 def least_squares(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float]:
@@ -771,10 +777,12 @@ def least_squares(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, floa
 
 
 def memory_growth(samples: Sequence[tuple[float, float]], rule: GrowthRule, *, run_start: float, run_end: float,
-                  warmup_fraction: float = 0.25, limit_scale: float = 1.0) -> dict[str, Any]:
+                  warmup_fraction: float = 0.25, limit_scale: float = 1.0,
+                  request_lifetime_s: float = 0.0) -> dict[str, Any]:
     """Judge one memory series (``(t_seconds, value)`` samples) for steady growth; see module docstring.
 
     ``limit_scale`` multiplies the rate limit (the module's max_memory_growth_per_min over the 1 % default).
+    ``request_lifetime_s`` is the median latency of the run's requests (``math.inf`` when none completed).
     """
     cutoff = run_start + warmup_fraction * (run_end - run_start)
     kept = [(t, v) for t, v in samples if t >= cutoff and v is not None]
@@ -785,6 +793,15 @@ def memory_growth(samples: Sequence[tuple[float, float]], rule: GrowthRule, *, r
         result.update(passed=True, judged=False,
                       detail=f"{len(kept)} samples after warm-up, fewer than {MIN_GROWTH_SAMPLES}: not judged; "
                              "run longer or sample more often")
+        return result
+    window_s = run_end - cutoff
+    if window_s < MIN_REQUEST_LIFETIMES * request_lifetime_s:
+        lifetime = "no request completed" if math.isinf(request_lifetime_s) else \
+            f"requests took {request_lifetime_s:.1f} s (median)"
+        result.update(passed=True, judged=False, request_lifetime_s=request_lifetime_s,
+                      detail=f"{rule.series}: {window_s:.1f} s after warm-up and {lifetime}: judged over at least "
+                             f"{MIN_REQUEST_LIFETIMES:.0f} request lifetimes (the memory of requests in flight is "
+                             "still filling before that); not judged; run longer")
         return result
     xs = [t for t, _unused in kept]
     ys = [v for _unused, v in kept]

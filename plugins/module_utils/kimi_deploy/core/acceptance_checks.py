@@ -9,6 +9,7 @@ The catalogue, expectations and statistics themselves are in ``acceptance.py``.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,7 @@ from .acceptance import (
     memory_growth,
     names_context_limit,
     parse_error_envelope,
+    percentile,
     rejection_message,
     sample_values,
     scrub,
@@ -359,8 +361,11 @@ def load_metrics(cfg: AcceptanceConfig, run: LoadRun) -> dict[str, Any]:
     """The concurrency section of the results: summary, growth and degradation tests, series, samples."""
     summary = load_summary(run.records, run.run_start, run.run_end)
     scale = cfg.max_memory_growth_per_min / DEFAULT_RSS_LIMIT_PER_MIN
+    latencies = [r.latency for r in run.records if r.ok]
+    lifetime = percentile(latencies, 50) if latencies else math.inf
     growth = {name: memory_growth(list(run.series[name]), rule, run_start=run.run_start,
-                                  run_end=run.deadline, warmup_fraction=cfg.warmup_fraction, limit_scale=scale)
+                                  run_end=run.deadline, warmup_fraction=cfg.warmup_fraction, limit_scale=scale,
+                                  request_lifetime_s=lifetime)
               for name, rule in GROWTH_RULES.items() if name in run.series}
     degradation = latency_degradation(run.records, run_start=run.run_start, run_end=run.deadline,
                                       warmup_fraction=cfg.warmup_fraction, max_ratio=cfg.max_latency_degradation)

@@ -6,6 +6,7 @@ tests/unit/plugins/modules/test_kimi_vllm_acceptance.py)."""
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 
@@ -366,6 +367,43 @@ def test_kv_usage_uses_an_absolute_limit_and_limit_scale():
     leaking = _series(lambda t: 0.1 + 0.1 * t / 60)  # +10 points a minute
     assert not acc.memory_growth(leaking, kv, run_start=0, run_end=300)["passed"]
     assert acc.memory_growth(leaking, kv, run_start=0, run_end=300, limit_scale=3.0)["passed"]
+
+
+def test_a_window_shorter_than_three_request_lifetimes_is_not_judged():
+    # CI, a loaded host: a 5 s quick run whose requests took 5.8 s each; KV usage only filled
+    # (0.1 to 0.5 over the 3.75 s after warm-up), nothing was freed yet.
+    kv = acc.GROWTH_RULES["kv_cache_usage"]
+    filling = [(t / 4, 0.1 * t / 4) for t in range(21)]
+    v = acc.memory_growth(filling, kv, run_start=0, run_end=5, request_lifetime_s=5.8)
+    assert v["passed"] and not v["judged"] and "3 request lifetimes" in v["detail"], v["detail"]
+    assert "took 5.8 s" in v["detail"]
+    none_done = acc.memory_growth(filling, kv, run_start=0, run_end=5, request_lifetime_s=math.inf)
+    assert not none_done["judged"] and "no request completed" in none_done["detail"]
+    # the same rise with requests of 1.25 s (exactly three lifetimes in the window) is judged, and fails
+    v = acc.memory_growth(filling, kv, run_start=0, run_end=5, request_lifetime_s=1.25)
+    assert v["judged"] and not v["passed"], v["detail"]
+
+
+def _filling_run(request_s: float) -> judge.LoadRun:
+    """A 5 s run at 4 streams whose KV usage rises the whole time, with requests of ``request_s``."""
+    run = judge.LoadRun(in_tokens=24, out_tokens=64, duration_s=5.0, run_start=0.0, deadline=5.0, max_errors=3,
+                        run_end=5.0, series={"kv_cache_usage": [[t / 4, 0.1 * t / 4] for t in range(21)]})
+    for start in (0.0, 0.1, 0.2, 0.3):
+        ticks = [start + request_s * k / 8 for k in range(1, 9)]
+        run.records.append(acc.StreamRecord(start=start, end=start + request_s, status=200, chunk_times=ticks,
+                                            chunk_tokens=[1] * 8, done=True))
+    return run
+
+
+@pytest.mark.parametrize(("request_s", "judged"), [(4.6, False), (1.2, True)])
+def test_concurrency_judges_memory_over_the_request_lifetimes_the_run_measured(request_s, judged):
+    cfg = _config(concurrency=4, duration_s=5.0)
+    run = _filling_run(request_s)
+    metrics = judge.load_metrics(cfg, run)
+    kv = metrics["memory_growth"]["kv_cache_usage"]
+    assert kv["judged"] is judged, kv["detail"]
+    outcome = judge.concurrency_outcome(cfg, run, metrics)
+    assert outcome.passed is not judged, outcome.detail  # the fill fails only where it is judged
 
 
 def test_too_few_samples_are_not_judged():
