@@ -89,6 +89,14 @@ options:
         when C(current) passed acceptance, or when no release ever did (RV(serving) is then null).
     type: bool
     default: false
+  replica_nodes:
+    description:
+      - The nodes of the replica this host is part of (1 for a host that is a replica of its own). With
+        O(restore=true) or O(rollback=true), only a release laid out over that many nodes is a target, as one
+        planned for a replica of another size cannot start here (RV(passed_over) names those skipped). A
+        named O(release_id) of another size is refused before C(current) moves. 0 takes any release.
+    type: int
+    default: 0
   pending:
     description:
       - With O(state=active), record the verdict C(pending) in the same write as the activation, so a
@@ -185,9 +193,17 @@ activated_at:
   returned: when O(state=active) moved C(current)
   type: str
 rollback_target:
-  description: Release a rollback would activate now, or null.
+  description: Release a rollback would activate now (of O(replica_nodes) nodes when given), or null.
   returned: always
   type: str
+passed_over:
+  description:
+    - Accepted releases that were not a target because they are laid out over another number of nodes than
+      O(replica_nodes), newest first, as C(<id> (<n> nodes)).
+  returned: always
+  type: list
+  elements: str
+  sample: ["0.32.0+cpu-3ba88ec2d515 (2 nodes)"]
 serving:
   description:
     - With O(restore=true), the release that serves after the task (C(current) when it is accepted,
@@ -239,6 +255,7 @@ from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.relea
     load_release,
     model_link,
     new_release_doc,
+    passed_over,
     read_current,
     release_service,
     releases_dir,
@@ -381,21 +398,33 @@ def _release_to_activate(module, root, current, result):
     """The release ``state=active`` points current at: the one restore or rollback finds, or the one named.
     None when restore finds nothing to serve (then nothing is activated)."""
     p = module.params
+    nodes = p["replica_nodes"]
     if p["restore"]:
-        target = serving_target(list_releases(root), current)
+        target = serving_target(list_releases(root), current, nodes)
         rid = target.id if target else current
         result["serving"] = rid if target or _is_accepted(root, current) else None
         return rid
     if p["rollback"]:
-        target = rollback_target(list_releases(root), current)
+        target = rollback_target(list_releases(root), current, nodes)
         if target is None:
+            skipped = _passed_over(root, current, nodes)
             raise KimiDeployError(
                 f"no release to roll back to under {releases_dir(root)}: none other than "
-                f"{current or '(none)'} has served and passed acceptance. Name one with kimi_rollback_to."
+                f"{current or '(none)'} has served and passed acceptance"
+                + (f" on a replica of {nodes} node(s) (laid out for another size: {', '.join(skipped)})"
+                   if skipped else "") + ". Name one with kimi_rollback_to."
             )
         return target.id
     if p["release_id"]:
-        return validate_id(p["release_id"])
+        rid = validate_id(p["release_id"])
+        if (releases_dir(root) / rid / RELEASE_FILE).is_file():
+            release = load_release(root, rid)
+            if not release.fits(nodes):
+                raise KimiDeployError(
+                    f"release {rid} is laid out over {release.nodes} node(s) but this replica has {nodes}: it "
+                    "cannot start here. Name a release of this replica, or put the hosts back in the replica "
+                    "group it was planned for.")
+        return rid
     raise KimiDeployError("state=active needs release_id or rollback=true")
 
 
@@ -465,7 +494,10 @@ def _record_ledger_row(module, root, current, result):
 def _prune(module, root, current, result):
     """Remove the releases beyond ``keep`` and, when asked, the shared downloads no remaining release uses."""
     p = module.params
-    doomed = to_prune(list_releases(root), current, p["keep"])
+    releases = list_releases(root)
+    # The rollback target of this replica's size is kept as well as the latest of any size.
+    fitting = rollback_target(releases, current, p["replica_nodes"])
+    doomed = to_prune(releases, current, p["keep"], protect=[fitting.id] if fitting else [])
     result["pruned"] = [r.id for r in doomed]
     on_disk = [d.name for d in releases_dir(root).iterdir()] if releases_dir(root).is_dir() else []
     remaining = set(on_disk) - set(result["pruned"])
@@ -502,6 +534,11 @@ def _is_accepted(root, rid):
     return bool(rid) and load_release(root, rid).acceptance == "passed"
 
 
+def _passed_over(root, current, nodes, releases=None):
+    found = releases if releases is not None else list_releases(root)
+    return [f"{r.id} ({r.nodes} nodes)" for r in passed_over(found, current, nodes)]
+
+
 def _finish(module, root, result):
     rid = result.get("release_id")
     if rid and (releases_dir(root) / rid / RELEASE_FILE).is_file():
@@ -510,9 +547,10 @@ def _finish(module, root, result):
         serve_text = serve.read_text(encoding="utf-8", errors="replace") if serve.is_file() else ""
         result["service"] = release_service(release.meta, serve_text)
     releases = list_releases(root)
-    target = rollback_target(releases, result["current"])
+    target = rollback_target(releases, result["current"], module.params["replica_nodes"])
     result["releases"] = _summaries(releases)
     result["rollback_target"] = target.id if target else None
+    result["passed_over"] = _passed_over(root, result["current"], module.params["replica_nodes"], releases)
     if not module._diff:
         result.pop("diff", None)
     return result
@@ -535,6 +573,7 @@ def main():
             group=dict(type="str"),
             rollback=dict(type="bool", default=False),
             restore=dict(type="bool", default=False),
+            replica_nodes=dict(type="int", default=0),
             pending=dict(type="bool", default=False),
             verdict=dict(type="str", choices=["passed", "failed", PENDING]),
             details=dict(type="dict", default={}),

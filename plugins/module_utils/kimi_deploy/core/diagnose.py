@@ -2544,6 +2544,11 @@ def deploy_failure_message(*, release_id: str, host: str, failed_task: str, erro
         parts.append("current was not moved; nothing serving changed.")
     elif restored.get("serving"):
         parts.append(f"Release {restored['serving']} is serving again.")
+    elif restored.get("passed_over"):
+        parts.append(f"No accepted release fits this replica (laid out for another number of nodes: "
+                     f"{', '.join(restored['passed_over'])}); the service is stopped. Deploy a release planned "
+                     "for this replica, or put the hosts back in the replica group those were planned for and "
+                     "run rollback.yml.")
     else:
         parts.append("No release was ever accepted; the service is stopped.")
     parts.append(f"The failed release stays in {root}/releases/{release_id} for inspection.")

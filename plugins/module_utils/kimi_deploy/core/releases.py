@@ -86,6 +86,16 @@ class Release:
         given = (self.meta.get("inputs") or {}).get("plan")
         return Plan.from_dict(given) if given else None
 
+    @property
+    def nodes(self) -> int | None:
+        """The nodes one replica of this release runs on (None for a release made without a plan)."""
+        layout = ((self.meta.get("inputs") or {}).get("plan") or {}).get("layout") or {}
+        return int(layout.get("nnodes") or 1) if layout else None
+
+    def fits(self, nodes: int) -> bool:
+        """Whether a replica of ``nodes`` nodes can serve this release (0: any; no plan: assumed to)."""
+        return nodes <= 0 or self.nodes is None or self.nodes == nodes
+
     @classmethod
     def from_json(cls, rid: str, doc: Mapping[str, Any]) -> Release:
         doc = read_release_doc(doc)
@@ -143,10 +153,15 @@ def ordered(releases: Iterable[Release]) -> list[Release]:
     return sorted(releases, key=lambda r: (r.created_at, r.id))
 
 
-def rollback_target(releases: Iterable[Release], current: str | None) -> Release | None:
+def rollback_target(releases: Iterable[Release], current: str | None, nodes: int = 0) -> Release | None:
     """The release that served before ``current``: latest activation among the others that passed
-    acceptance (a rejected release, or one never judged, such as a tune.yml candidate, is no target)."""
-    candidates = [r for r in releases if r.id != current and r.activations and r.acceptance == "passed"]
+    acceptance (a rejected release, or one never judged, such as a tune.yml candidate, is no target).
+
+    With ``nodes``, only a release laid out over that many nodes: one planned for a replica of another
+    size cannot start on this one (a pair's release on a host that is now a replica of its own).
+    """
+    candidates = [r for r in releases
+                  if r.id != current and r.activations and r.acceptance == "passed" and r.fits(nodes)]
     if not candidates:
         return None
     return max(candidates, key=lambda r: (r.last_activated, r.created_at, r.id))
@@ -367,18 +382,26 @@ def accepted(release: Release | None) -> bool:
     return release is not None and release.acceptance == "passed"
 
 
-def serving_target(releases: Iterable[Release], current: str | None) -> Release | None:
+def passed_over(releases: Iterable[Release], current: str | None, nodes: int) -> list[Release]:
+    """Accepted releases that a replica of ``nodes`` nodes cannot serve, newest activation first."""
+    skipped = [r for r in releases if r.id != current and r.activations and r.acceptance == "passed"
+               and not r.fits(nodes)]
+    return sorted(skipped, key=lambda r: (r.last_activated, r.created_at, r.id), reverse=True)
+
+
+def serving_target(releases: Iterable[Release], current: str | None, nodes: int = 0) -> Release | None:
     """The release that should serve instead of ``current``, or None when ``current`` may stay.
 
     ``current`` stays when it passed acceptance, or when no release ever did (a first deploy: there
     is nothing better to go back to). Otherwise (pending after a killed run, failed, never judged)
-    the last accepted release serves: the latest activated one that passed.
+    the last accepted release serves: the latest activated one that passed (and, with ``nodes``, is
+    laid out over that many nodes).
     """
     all_releases = list(releases)
     by_id = {r.id: r for r in all_releases}
     if current is not None and accepted(by_id.get(current)):
         return None
-    return rollback_target(all_releases, current)
+    return rollback_target(all_releases, current, nodes)
 
 
 _SERVE_FLAG_RE = r"--{flag}(?:=|\s+)(?:'([^']*)'|\"([^\"]*)\"|(\S+))"

@@ -207,3 +207,57 @@ def test_rollback_to_a_release_written_before_the_schema_version(tmp_path):
     assert rewritten["schema_version"] == RELEASE_SCHEMA_VERSION and "plan" not in rewritten
     assert rewritten["inputs"]["plan"] == old["inputs"]["plan"] and len(rewritten["activations"]) == 2
     assert rewritten["ledger"] == old["ledger"]
+
+
+def _laid_out(root, nnodes, mml):
+    """A release whose plan is laid out over ``nnodes`` nodes, activated and accepted."""
+    rid = _present(root, inputs={"plan": {"max_model_len": mml, "layout": {"nnodes": nnodes}}})["release_id"]
+    _accept(root, rid)
+    return rid
+
+
+def test_restore_and_rollback_take_only_a_release_of_this_replicas_size(tmp_path):
+    # single r1, then a pair's r2 (the host joined a 2-node replica), then the host is its own replica again
+    r1 = _laid_out(tmp_path, 1, 512)
+    r2 = _laid_out(tmp_path, 2, 1024)
+    r3 = _present(tmp_path, inputs={"plan": {"max_model_len": 2048, "layout": {"nnodes": 1}}})["release_id"]
+    run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": r3, "pending": True})
+    q = run_module(kimi_release, {"root": str(tmp_path), "replica_nodes": 1})
+    assert q["rollback_target"] == r1 and q["passed_over"] == [f"{r2} (2 nodes)"]
+    assert run_module(kimi_release, {"root": str(tmp_path)})["rollback_target"] == r2  # any size: the latest
+    restored = run_module(kimi_release, {"root": str(tmp_path), "state": "active", "restore": True,
+                                         "replica_nodes": 1})
+    assert restored["serving"] == r1 and os.readlink(tmp_path / "current") == f"releases/{r1}"
+
+
+def test_restore_with_no_release_of_this_size_serves_nothing_and_says_which_were_passed_over(tmp_path):
+    r1 = _laid_out(tmp_path, 2, 512)
+    r2 = _present(tmp_path, inputs={"plan": {"max_model_len": 2048, "layout": {"nnodes": 1}}})["release_id"]
+    run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": r2, "pending": True})
+    restored = run_module(kimi_release, {"root": str(tmp_path), "state": "active", "restore": True,
+                                         "replica_nodes": 1})
+    assert restored["serving"] is None and restored["passed_over"] == [f"{r1} (2 nodes)"]
+    assert os.readlink(tmp_path / "current") == f"releases/{r2}"  # nothing to go back to: current stays
+    rollback = run_module(kimi_release, {"root": str(tmp_path), "state": "active", "rollback": True,
+                                         "replica_nodes": 1})
+    assert rollback.get("failed") and f"{r1} (2 nodes)" in rollback["msg"] and "kimi_rollback_to" in rollback["msg"]
+
+
+def test_a_named_release_of_another_size_is_refused_before_current_moves(tmp_path):
+    r1 = _laid_out(tmp_path, 2, 512)
+    r2 = _laid_out(tmp_path, 1, 1024)
+    refused = run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": r1,
+                                        "replica_nodes": 1})
+    assert refused.get("failed") and "laid out over 2 node(s) but this replica has 1" in refused["msg"]
+    assert os.readlink(tmp_path / "current") == f"releases/{r2}"
+    assert run_module(kimi_release, {"root": str(tmp_path), "state": "active", "release_id": r1,
+                                     "replica_nodes": 2})["current"] == r1
+
+
+def test_prune_keeps_the_rollback_target_of_this_replicas_size(tmp_path):
+    r1 = _laid_out(tmp_path, 1, 512)
+    r2 = _laid_out(tmp_path, 2, 1024)
+    r3 = _laid_out(tmp_path, 1, 2048)
+    pruned = run_module(kimi_release, {"root": str(tmp_path), "state": "pruned", "keep": 1, "replica_nodes": 1})
+    assert r1 not in pruned["pruned"] and pruned["rollback_target"] == r1, pruned
+    assert {r.name for r in (tmp_path / "releases").iterdir()} >= {r1, r2, r3}  # r2: the latest of any size

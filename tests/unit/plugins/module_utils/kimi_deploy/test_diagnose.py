@@ -508,6 +508,10 @@ _OOM = {"phase": "startup", "cause": "The KV cache does not fit.", "next_step": 
     # restored, but no release was ever accepted (also a restore that was skipped: serving absent)
     ({}, {"serving": ""}, ["No release was ever accepted; the service is stopped."], ["serving again"]),
     ({}, {"skipped": True}, ["No release was ever accepted; the service is stopped."], ["serving again"]),
+    # accepted releases exist but are laid out for a replica of another size: none can start here
+    ({}, {"serving": None, "passed_over": ["r1 (2 nodes)"]},
+     ["No accepted release fits this replica (laid out for another number of nodes: r1 (2 nodes)); the service "
+      "is stopped.", "run rollback.yml"], ["serving again", "No release was ever"]),
     # failed before current moved: no restore ran
     ({}, None, ["current was not moved; nothing serving changed."], ["serving again", "No release"]),
 ])
