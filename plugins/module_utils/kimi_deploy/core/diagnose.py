@@ -1494,6 +1494,16 @@ _row("op_not_built_for_backend", 1, r"Could not run '[\w:.]+' with arguments fro
            "the platform it runs on (a CPU build's op missing, a CUDA-only op on CPU).",
      steps=["Install the vLLM build for this platform (the CPU, CUDA or ROCm wheel or image), built against the "
             "installed torch, and rebuild a source build from a clean tree"])
+# transformers wraps an import that fails inside one of its modules ('Failed to import transformers.models.x because of
+# the following error'), and the error under it is a package conflict (pydantic 2's FieldInfo, a kernel package)
+_row("transformers_module_import_failed", 1, r"Failed to import transformers\.[\w.]+ because of the following error"
+     r"|'FieldInfo' object has no attribute 'required'",
+     cls="dependency_error", default_phase="load",
+     cause="transformers could not import one of its modules: a package it imports conflicts with the one installed "
+           "(pydantic 2 where an older accelerate/deepspeed/peft expects pydantic 1, or a kernel package built for "
+           "another torch).",
+     steps=["Read the error under the failed import, then install versions that agree in the vLLM venv (upgrade "
+            "accelerate, deepspeed and peft for pydantic 2, or reinstall the kernel package for the installed torch)"])
 _row("lora_rank_over_max", 1, r"LoRA rank \d+ is greater than max_lora_rank \d+",
      cls="config_invalid", default_phase="load",
      cause="A LoRA adapter's rank is above the engine's max_lora_rank (16 unless set).",

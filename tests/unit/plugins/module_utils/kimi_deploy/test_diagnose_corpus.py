@@ -1242,6 +1242,25 @@ def test_wordings_and_shapes_of_the_eighth_and_ninth_rounds_training_parts(text,
     assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
 
 
+# The tenth round's training part (and the ninth round's held-out part, training since the tenth split).
+_TENTH_ROUND_CASES = [
+    # vllm#4004 (and vllm#4912, the ninth held-out part): transformers' wrapper of an import that failed inside it, over
+    # pydantic 2's FieldInfo; no exception name heads the lines that say it
+    ("\n".join([
+        "RuntimeError: Failed to import transformers.models.llama.modeling_llama because of the following error (look "
+        "up to see its traceback):",
+        "Failed to import transformers.generation.utils because of the following error (look up to see its traceback):",
+        "'FieldInfo' object has no attribute 'required'"]),
+     "load", "transformers_module_import_failed", "dependency_error"),
+]
+
+
+@pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), _TENTH_ROUND_CASES)
+def test_wordings_and_shapes_of_the_tenth_rounds_training_part(text, phase, rule, cause_class):
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
+
+
 def test_the_attention_backends_fallback_notice_alone_is_a_risk():
     # LLaMA-Factory#5050, vllm#4906 (training): the backend's fallback notices with nothing after them: vLLM serves on a
     # slower backend, a risk to speed and no failure
