@@ -1504,6 +1504,14 @@ _row("transformers_module_import_failed", 1, r"Failed to import transformers\.[\
            "another torch).",
      steps=["Read the error under the failed import, then install versions that agree in the vLLM venv (upgrade "
             "accelerate, deepspeed and peft for pydantic 2, or reinstall the kernel package for the installed torch)"])
+# vLLM's tool parsers log this (with the parser's own traceback) when a streamed tool call cannot be parsed; the
+# request fails, the engine keeps serving
+_row("tool_call_parse_failed", 1, r"Error trying to handle streaming tool call",
+     cls="request_invalid", default_phase="runtime", quiet_levels=True,
+     cause="The tool-call parser failed on a request's streamed output (the model's tool-call text did not have the "
+           "shape the parser expects, or the parser has a bug); that request failed, the server kept serving.",
+     steps=["Check that --tool-call-parser matches the model's tool-call format (and its chat template); update vLLM "
+            "or the parser plugin if the parser itself raises"])
 _row("lora_rank_over_max", 1, r"LoRA rank \d+ is greater than max_lora_rank \d+",
      cls="config_invalid", default_phase="load",
      cause="A LoRA adapter's rank is above the engine's max_lora_rank (16 unless set).",

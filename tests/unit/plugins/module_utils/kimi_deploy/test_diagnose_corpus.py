@@ -1252,6 +1252,18 @@ _TENTH_ROUND_CASES = [
         "Failed to import transformers.generation.utils because of the following error (look up to see its traceback):",
         "'FieldInfo' object has no attribute 'required'"]),
      "load", "transformers_module_import_failed", "dependency_error"),
+    # vllm#10589: a tool-call parser (here a patched hermes plugin) fails on a streamed request; vLLM's own notice sits
+    # between the parser's two tracebacks, whose exceptions say nothing of a request
+    ("\n".join([
+        "Traceback (most recent call last):",
+        '  File "/app/hermes_tool_parser.py", line 228, in extract_tool_calls_streaming',
+        '    function_name: Union[str, None] = current_tool_call.get("name")',
+        "AttributeError: 'NoneType' object has no attribute 'get'",
+        "Error trying to handle streaming tool call.",
+        "Traceback (most recent call last):",
+        '  File "/app/hermes_tool_parser.py", line 292, in extract_tool_calls_streaming',
+        "ValueError: substring not found"]),
+     "runtime", "tool_call_parse_failed", "request_invalid"),
 ]
 
 
