@@ -540,6 +540,11 @@ _CLASS_OF_RULE = {
 _CLIENT_CLASSES = ("request_invalid", "healthy")
 
 
+def _is_client(rule: Rule) -> bool:
+    """A client's error (a request the server refused and answered): a serving journal with only these is healthy."""
+    return rule.cls in _CLIENT_CLASSES and not rule.server_side
+
+
 @dataclass
 class Rule:
     id: str
@@ -553,6 +558,7 @@ class Rule:
     context: re.Pattern | None = None  # must match the traceback above the line
     hints: tuple[re.Pattern, ...] = ()  # supporting lines for the evidence
     before_serving: bool = False      # cannot happen once serving (the phase holds after the markers)
+    server_side: bool = False         # a request's failure on the server's side (a 5xx): not a client's error
 
 
 RULES: list[Rule] = []
@@ -560,13 +566,14 @@ RULES: list[Rule] = []
 
 def _register(rule_id: str, tier: int, pattern: str, build: Callable[[_Hit], Finding], *, cls: str | None = None,
               phase: str | None = None, default_phase: str = "unknown", quiet_levels: bool = False,
-              context: str | None = None, hints: tuple[str, ...] = (), before_serving: bool = False) -> None:
+              context: str | None = None, hints: tuple[str, ...] = (), before_serving: bool = False,
+              server_side: bool = False) -> None:
     RULES.append(Rule(
         id=rule_id, tier=tier, pattern=re.compile(pattern), build=build,
         cls=cls or _CLASS_OF_RULE.get(rule_id, "unknown"), phase=phase,
         default_phase=default_phase, quiet_levels=quiet_levels,
         context=re.compile(context, re.IGNORECASE) if context else None,
-        hints=tuple(re.compile(h) for h in hints), before_serving=before_serving,
+        hints=tuple(re.compile(h) for h in hints), before_serving=before_serving, server_side=server_side,
     ))
 
 
@@ -1281,6 +1288,14 @@ _row("request_preprocessing_failed", 2, r"Error in preprocessing prompt inputs|j
            "chat template or parameters); the server answered it with a 400 and kept serving.",
      steps=["Read the client's 400 response (it carries the message); fix the request or raise max_model_len "
             "if long prompts are expected"])
+# The OpenAI server fetches and decodes a request's images, audio or video before the engine sees it; a URL it cannot
+# reach or data it cannot decode fails that request only
+_row("request_media_load_failed", 2, r"Error in loading multi-modal data",
+     cls="request_invalid", default_phase="runtime", server_side=True,
+     cause="A request's multimodal input (an image, audio or video URL or data) could not be fetched or decoded; that "
+           "request failed, the server kept serving.",
+     steps=["Check the URL is reachable from the server (proxy, DNS, --allowed-local-media-path for file URLs) and the "
+            "data decodes; clients can send the media inline as base64"])
 _row("request_token_out_of_vocabulary", 2, r"Token id -?\d+ is out of vocabulary", default_phase="runtime",
      cause='A request carried token ids outside the vocabulary; vLLM rejected it with 400.',
      steps=[
@@ -1507,7 +1522,7 @@ _row("transformers_module_import_failed", 1, r"Failed to import transformers\.[\
 # vLLM's tool parsers log this (with the parser's own traceback) when a streamed tool call cannot be parsed; the
 # request fails, the engine keeps serving
 _row("tool_call_parse_failed", 1, r"Error trying to handle streaming tool call",
-     cls="request_invalid", default_phase="runtime", quiet_levels=True,
+     cls="request_invalid", default_phase="runtime", quiet_levels=True, server_side=True,
      cause="The tool-call parser failed on a request's streamed output (the model's tool-call text did not have the "
            "shape the parser expects, or the parser has a bug); that request failed, the server kept serving.",
      steps=["Check that --tool-call-parser matches the model's tool-call format (and its chat template); update vLLM "
@@ -2299,9 +2314,9 @@ def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any],
     excluded = {index for index, stamp in stamps.items() if _in_windows(stamp, windows)}
     outcome = _Outcome(risks=_risks(run), client_errors=_client_errors(run, excluded))
     matches = [m for m in _matches(run, lines)
-               if not (m.rule.cls in _CLIENT_CLASSES and m.line.index in excluded)]
-    failures = [m for m in matches if m.rule.cls not in _CLIENT_CLASSES]
-    clients = [m for m in matches if m.rule.cls in _CLIENT_CLASSES]
+               if not (_is_client(m.rule) and m.line.index in excluded)]
+    failures = [m for m in matches if not _is_client(m.rule)]
+    clients = [m for m in matches if _is_client(m.rule)]
     first_error = _first_error_line(run, run.shutdown)
     if first_error is not None and first_error.index in excluded and not failures:
         first_error = None

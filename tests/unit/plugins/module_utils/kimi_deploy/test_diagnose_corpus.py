@@ -1264,6 +1264,15 @@ _TENTH_ROUND_CASES = [
         '  File "/app/hermes_tool_parser.py", line 292, in extract_tool_calls_streaming',
         "ValueError: substring not found"]),
      "runtime", "tool_call_parse_failed", "request_invalid"),
+    # llama-stack#643: the server cannot fetch a request's image URL; the traceback under vLLM's notice is the HTTP
+    # client's, cut before its exception
+    ("\n".join([
+        'INFO:     127.0.0.1:59652 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
+        "ERROR 12-16 23:56:17 serving_chat.py:162] Error in loading multi-modal data",
+        "ERROR 12-16 23:56:17 serving_chat.py:162] Traceback (most recent call last):",
+        'ERROR 12-16 23:56:17 serving_chat.py:162]   File "/u/aiohttp/client.py", line 663, in _request',
+        "ERROR 12-16 23:56:17 serving_chat.py:162]     conn = await self._connector.connect("]),
+     "runtime", "request_media_load_failed", "request_invalid"),
 ]
 
 
