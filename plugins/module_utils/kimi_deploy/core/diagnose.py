@@ -1509,6 +1509,14 @@ _row("op_not_built_for_backend", 1, r"Could not run '[\w:.]+' with arguments fro
            "the platform it runs on (a CPU build's op missing, a CUDA-only op on CPU).",
      steps=["Install the vLLM build for this platform (the CPU, CUDA or ROCm wheel or image), built against the "
             "installed torch, and rebuild a source build from a clean tree"])
+# xFormers lists, under 'No operator found for `memory_efficient_attention_forward`', why each kernel was refused; a
+# wheel without its CUDA extensions refuses them all
+_row("xformers_without_cuda", 1, r"xFormers wasn't buil[dt] with CUDA support",
+     cls="dependency_error", default_phase="load",
+     cause="The installed xFormers has no CUDA kernels (a wheel built for another torch/CUDA, or a CPU-only build), "
+           "so its memory-efficient attention has no operator for the GPU.",
+     steps=["Install the xFormers wheel built for the installed torch and CUDA (the one vLLM's release pins), in a "
+            "clean venv; `python -m xformers.info` shows whether its CUDA operators are available"])
 # transformers wraps an import that fails inside one of its modules ('Failed to import transformers.models.x because of
 # the following error'), and the error under it is a package conflict (pydantic 2's FieldInfo, a kernel package)
 _row("transformers_module_import_failed", 1, r"Failed to import transformers\.[\w.]+ because of the following error"

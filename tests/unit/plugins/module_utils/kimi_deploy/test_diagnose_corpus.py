@@ -1273,6 +1273,14 @@ _TENTH_ROUND_CASES = [
         'ERROR 12-16 23:56:17 serving_chat.py:162]   File "/u/aiohttp/client.py", line 663, in _request',
         "ERROR 12-16 23:56:17 serving_chat.py:162]     conn = await self._connector.connect("]),
      "runtime", "request_media_load_failed", "request_invalid"),
+    # xformers#1191: vLLM's model execution finds no xFormers operator, and every reason given is a build without CUDA
+    ("\n".join([
+        "[rank0]: NotImplementedError: Error in model execution (input dumped to /tmp/err.pkl): No operator found for "
+        "`memory_efficient_attention_forward` with inputs:",
+        "[rank0]:      query       : shape=(104, 1025, 16, 64) (torch.bfloat16)",
+        "[rank0]: `fa2F@v2.5.7-pt` is not supported because:",
+        "[rank0]:     xFormers wasn't build with CUDA support"]),
+     "load", "xformers_without_cuda", "dependency_error"),
 ]
 
 
