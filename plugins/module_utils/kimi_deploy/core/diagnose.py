@@ -285,8 +285,11 @@ _MILESTONES = (
         r"|Capturing the model for CUDA graphs|torch\.compile takes|Dynamo bytecode transform")),
     # "Processed prompts: 0%|": the offline LLM.generate progress bar, printed once requests run.
     # Sleep mode frees the weights and KV cache of an engine that is up (RL rollouts, the /sleep endpoint).
+    # A request answered with 5xx is a milestone too (the server was listening and took it), though not a sign of a
+    # healthy serving engine (_SERVING): what fails after it fails while serving.
     ("runtime", re.compile(_SERVING_TEXT + r"|Available routes are|Added request|Received request"
-                           r"|Processed prompts:|seconds to fall asleep|Sleep mode freed|sleep freed [\d.]+ GiB")),
+                           r"|Processed prompts:|seconds to fall asleep|Sleep mode freed|sleep freed [\d.]+ GiB"
+                           r'|"(?:POST|GET|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" 5\d\d')),
 )
 # Frames of a traceback name the step that failed; the deepest step wins.
 _FRAME_STAGES = (

@@ -1281,6 +1281,17 @@ _TENTH_ROUND_CASES = [
         "[rank0]: `fa2F@v2.5.7-pt` is not supported because:",
         "[rank0]:     xFormers wasn't build with CUDA support"]),
      "load", "xformers_without_cuda", "dependency_error"),
+    # vllm#14401: a guided-decoding backend's import fails on a request: the request answered 500 comes before the
+    # ASGI traceback whose ImportError the rule reads, and it says the server was serving
+    ("\n".join([
+        'ImportError: transformers is not installed. Please install it with "pip install transformers[torch]"',
+        'INFO:     10.0.109.220:57746 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error',
+        "ERROR:    Exception in ASGI application",
+        "Traceback (most recent call last):",
+        '  File "/u/lmformatenforcer/integrations/transformers.py", line 5, in <module>',
+        "    from transformers.generation.logits_process import LogitsWarper, PrefixConstrainedLogitsProcessor",
+        "ImportError: cannot import name 'LogitsWarper' from 'transformers.generation.logits_process'"]),
+     "runtime", "python_dependency_missing", "dependency_error"),
 ]
 
 
