@@ -2241,6 +2241,17 @@ _FRAME_CAUSES = (
      "The failure is inside torch.compile (Inductor/Dynamo/AOTAutograd frames); its error line is not in the "
      "lines read.",
      ["Start with --enforce-eager (or -O0) to confirm; clear the torch_compile_cache under VLLM_CACHE_ROOT"]),
+    # ... or imported a module through Python's import machinery (importlib.import_module, a console script's entry
+    # point, vLLM's lazy imports and model registry): what fails there is the import (a missing or mismatched package,
+    # a compiled extension built for another torch).
+    (re.compile(r"(?s)(?:\bimport_module\b|_gcd_import|_find_and_load|\bload_entry_point\b)(?:(?!\n).)*"
+                r"(?:\n(?:(?!\n).)*){0,4}\Z"),
+     "dependency_error",
+     "The traceback ends while Python imported a module (importlib, a console script's entry point; its error line "
+     "is not in the lines read): most often a package missing or not matching the installed vLLM/torch (an "
+     "ImportError, an undefined symbol).",
+     ["Read the error line under the traceback; reinstall vLLM with the torch/transformers versions it was built for, "
+      "in a clean venv"]),
     # (an excerpt may stop inside the next frame's line: `  File "<repo_r`)
     (re.compile(r"(?s)\A(?:[^\n]*\n)*?(?:\s*File \"[^\"]*\", line \d+, in <module>\n(?:\s+[^\n]*\n)?){3,}"
                 r"(?:\s*File \"[^\"\n]*\n)?\s*\Z"),

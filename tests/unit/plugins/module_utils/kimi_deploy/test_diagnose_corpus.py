@@ -1292,6 +1292,22 @@ _TENTH_ROUND_CASES = [
         "    from transformers.generation.logits_process import LogitsWarper, PrefixConstrainedLogitsProcessor",
         "ImportError: cannot import name 'LogitsWarper' from 'transformers.generation.logits_process'"]),
      "runtime", "python_dependency_missing", "dependency_error"),
+    # vllm#13047, vllm#15812, vllm-metal#83: a traceback cut while Python imported a module (the model registry's
+    # import_module, a console script's entry point, vLLM's lazy import): the usual cause is the import
+    ("\n".join([
+        'ERROR 02-10 17:06:29 registry.py:307]   File "/v/vllm/model_executor/models/registry.py", line 280, in '
+        "load_model_cls",
+        "ERROR 02-10 17:06:29 registry.py:307]     mod = importlib.import_module(self.module_name)",
+        'ERROR 02-10 17:06:29 registry.py:307]   File "/usr/lib/python3.12/importlib/__init__.py", line 90, in '
+        "import_module",
+        "ERROR 02-10 17:06:29 registry.py:307]     return _bootstrap._gcd_import(name[level:], package, level)",
+        'ERROR 02-10 17:06:29 registry.py:307]   File "<frozen importlib._bootstrap>", line 1360, in _find_and_load']),
+     "load", "traceback_frames", "dependency_error"),
+    ("\n".join([
+        "Traceback (most recent call last):",
+        '  File "/opt/conda/envs/vllm/bin/vllm", line 33, in <module>',
+        "    sys.exit(load_entry_point('vllm==0.8.3.cpu', 'console_scripts', 'vllm')())"]),
+     "load", "traceback_frames", "dependency_error"),
 ]
 
 
