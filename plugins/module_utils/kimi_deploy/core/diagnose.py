@@ -2329,6 +2329,36 @@ def _client_summary(errors: list[dict[str, Any]]) -> str:
     return ", ".join(f"{e['count']}x {e['status']} {e['method']} {e['route']}" for e in errors[:5])
 
 
+# The engine's periodic stats ("Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running:
+# 1 reqs"): requests running and nothing computed over successive intervals is an engine that stopped making progress.
+_STATS = re.compile(r"Avg prompt throughput: ([\d.]+) tokens/s, Avg generation throughput: ([\d.]+) tokens/s, "
+                    r"Running: (\d+) reqs")
+STALLED_INTERVALS = 3
+
+
+def _stalled(run: _Run, lines: list[Line], outcome: _Outcome) -> dict[str, Any] | None:
+    """A serving engine whose stats show requests running and no tokens computed, interval after interval."""
+    streak: list[Line] = []
+    for line in run.lines:
+        found = _STATS.search(line.message)
+        if found is None:
+            continue
+        if float(found.group(1)) == 0 and float(found.group(2)) == 0 and int(found.group(3)) > 0:
+            streak.append(line)
+            if len(streak) >= STALLED_INTERVALS:
+                finding = Finding(
+                    cause=f"The engine stopped making progress while serving: {len(streak)} stats intervals in a row "
+                          "show requests running and no tokens computed (a hang in a step: a stuck collective, a "
+                          "worker that died or hangs, a kernel that never returns).",
+                    steps=["py-spy dump --pid on the engine and its workers shows where the step hangs",
+                           "Rerun with NCCL_DEBUG=INFO (a stuck collective) and VLLM_LOGGING_LEVEL=DEBUG"])
+                return _result("runtime", finding, "engine_stalled", "timeout", _evidence(lines, streak[:1]),
+                               None, outcome)
+        else:
+            streak = []
+    return None
+
+
 def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any],
                   windows: list[tuple[Stamp, Stamp]]) -> dict[str, Any] | None:
     """The diagnosis of one start, or None when it logged no error."""
@@ -2343,6 +2373,8 @@ def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any],
     if first_error is not None and first_error.index in excluded and not failures:
         first_error = None
     serving_engine = run.serving is not None
+    if serving_engine and not failures and (stalled := _stalled(run, lines, outcome)) is not None:
+        return stalled
     if serving_engine and not failures and (clients or outcome.client_errors):
         return _healthy(run, lines, clients, outcome)
     best = _best(failures) or (None if serving_engine else _best(clients))

@@ -1368,3 +1368,23 @@ def test_nccls_communicator_set_up_report_is_the_distributed_init():
     # after the server listens, NCCL's reports of a new communicator do not move the phase back
     serving = "INFO:     Application startup complete."
     assert diagnose(serving + "\n" + text)["phase"] == "none"
+
+
+def _stats(prompt, generation, running):
+    return (f"DEBUG 05-11 18:07:24 [loggers.py:111] Engine 000: Avg prompt throughput: {prompt} tokens/s, "
+            f"Avg generation throughput: {generation} tokens/s, Running: {running} reqs, Waiting: 0 reqs")
+
+
+@pytest.mark.parametrize(("stats", "phase", "cause_class"), [
+    # vllm#17972 (the eighth held-out part, training now): /health answers while one request runs and nothing is
+    # computed, interval after interval
+    ([_stats("0.0", "0.0", 1)] * 3, "runtime", "timeout"),
+    ([_stats("0.0", "0.0", 1)] * 2, "none", "healthy"),  # two intervals: a slow step, not yet a stall
+    ([_stats("0.0", "0.0", 1), _stats("0.0", "12.5", 1), _stats("0.0", "0.0", 1), _stats("0.0", "0.0", 1)],
+     "none", "healthy"),  # progress in between: no stall
+    ([_stats("0.0", "0.0", 0)] * 4, "none", "healthy"),  # idle, nothing running
+])
+def test_an_engine_whose_stats_show_running_requests_and_no_progress_has_stalled(stats, phase, cause_class):
+    text = "\n".join(['INFO:     10.1.5.9:35104 - "GET /health HTTP/1.1" 200 OK', *stats])
+    result = diagnose(text)
+    assert (result["phase"], result["cause_class"]) == (phase, cause_class)
