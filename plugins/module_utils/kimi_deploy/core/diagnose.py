@@ -1697,6 +1697,13 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
      "max_model_len is above what the model was trained for (VLLM_ALLOW_LONG_MAX_MODEL_LEN): long prompts "
      "can produce NaNs or out-of-bounds kernel errors.",
      "Keep max_model_len within the model's derived limit unless rope scaling is configured for it"),
+    # a guided-decoding request whose kind the chosen backend does not support is served by another backend
+    ("guided_decoding_backend_fallback", r"only supports json or grammar guided decoding\. Falling back to use \w+",
+     None,
+     "A guided-decoding request used a kind the chosen backend does not support (a choice or a regex on xgrammar), "
+     "so vLLM served it with another backend: slower, and its output may not follow the guide the same way.",
+     "Pick the guided-decoding backend that supports the requests' kind (--guided-decoding-backend), or check the "
+     "outputs of such requests"),
     ("kv_cache_preempting", r"preempted by PreemptionMode|is preempted|not enough KV cache space",
      "kv_cache_insufficient",
      "The KV cache fills up under load and requests are preempted (recomputed): slower, not failed.",

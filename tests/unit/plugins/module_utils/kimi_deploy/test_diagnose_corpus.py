@@ -1388,3 +1388,16 @@ def test_an_engine_whose_stats_show_running_requests_and_no_progress_has_stalled
     text = "\n".join(['INFO:     10.1.5.9:35104 - "GET /health HTTP/1.1" 200 OK', *stats])
     result = diagnose(text)
     assert (result["phase"], result["cause_class"]) == (phase, cause_class)
+
+
+def test_a_guided_decoding_request_served_by_another_backend_is_a_risk():
+    # vllm#11855 (training): xgrammar cannot serve a guided choice, vLLM falls back to outlines and the prompt runs
+    text = "\n".join([
+        "INFO 01-08 07:42:15 llm_engine.py:431] init engine (profile, create kv cache, warmup model) took 39.6 "
+        "seconds",
+        "WARNING 01-08 07:42:15 __init__.py:49] xgrammar only supports json or grammar guided decoding. Falling back "
+        "to use outlines instead.",
+        "Processed prompts: 100%|##########| 1/1 [01:08<00:00, 68.73s/it, est. speed input: 0.17 toks/s]"])
+    result = diagnose(text)
+    assert (result["phase"], result["cause_class"]) == ("runtime", "risk_only")
+    assert [risk["rule"] for risk in result["risks"]] == ["guided_decoding_backend_fallback"]
