@@ -289,7 +289,10 @@ _MILESTONES = (
     # healthy serving engine (_SERVING): what fails after it fails while serving.
     ("runtime", re.compile(_SERVING_TEXT + r"|Available routes are|Added request|Received request"
                            r"|Processed prompts:|seconds to fall asleep|Sleep mode freed|sleep freed [\d.]+ GiB"
-                           r'|"(?:POST|GET|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" 5\d\d')),
+                           r'|"(?:POST|GET|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" 5\d\d'
+                           # V1's engine core runs a client's utility call (collective_rpc: an RL trainer's weight
+                           # sync, a cache reset) only once it is up; its failure is logged as it happens
+                           r"|Invocation of \w+ method failed")),
 )
 # Frames of a traceback name the step that failed; the deepest step wins.
 _FRAME_STAGES = (

@@ -1308,6 +1308,16 @@ _TENTH_ROUND_CASES = [
         '  File "/opt/conda/envs/vllm/bin/vllm", line 33, in <module>',
         "    sys.exit(load_entry_point('vllm==0.8.3.cpu', 'console_scripts', 'vllm')())"]),
      "load", "traceback_frames", "dependency_error"),
+    # trl#3408 (ninth-round training): a trainer's weight-sync communicator set up through the serving engine's
+    # collective_rpc fails in NCCL; the engine core runs such a utility call only once it is up, whatever the NCCL
+    # library lines before it say
+    ("\n".join([
+        "INFO 05-16 09:57:41 [utils.py:1055] Found nccl from library libnccl.so.2",
+        "INFO 05-16 09:57:41 [pynccl.py:69] vLLM is using nccl==2.21.5",
+        "ERROR 05-16 09:57:41 [core.py:459] Invocation of collective_rpc method failed",
+        "ERROR 05-16 09:57:41 [core.py:459] RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO "
+        "for details)"]),
+     "runtime", "nccl_error", "nccl_error"),
 ]
 
 
