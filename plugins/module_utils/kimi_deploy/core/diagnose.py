@@ -127,6 +127,12 @@ class Line:
         return self.level in ("DEBUG", "INFO", "WARNING", "WARN")
 
 
+# rich's traceback rendering (typer's CLI, some launchers): a box whose header says "Traceback (most recent call
+# last)" and whose frames read "│ /path/file.py:36 in get_tokenizer   │"; read as Python's own lines
+_RICH_HEADER = re.compile(r"^╭─+ Traceback \(most recent call last\) ─+╮\s*$")
+_RICH_FRAME = re.compile(r"^│ (\S+\.py):(\d+) in (\S+?)\s*│?\s*$")
+
+
 def _parse_line(index: int, raw: str) -> Line:
     text = _BARE_COLOUR.sub("", _ANSI.sub("", raw.rstrip("\r\n")))
     text = _JOURNAL_PREFIX.sub("", text, count=1)
@@ -145,6 +151,10 @@ def _parse_line(index: int, raw: str) -> Line:
     text = _FASTCHAT_PREFIX.sub("", text, count=1)
     text = _RANK_PREFIX.sub("", text, count=1)
     text = _RUNNER_TAG.sub("", text, count=1)
+    if _RICH_HEADER.match(text):
+        text = "Traceback (most recent call last):"
+    elif rich := _RICH_FRAME.match(text):
+        text = f'  File "{rich.group(1)}", line {rich.group(2)}, in {rich.group(3)}'
     level = None
     for header in (_VLLM_HEADER, _BARE_HEADER, _UVICORN_HEADER, _RAY_HEADER):
         found = header.match(text)

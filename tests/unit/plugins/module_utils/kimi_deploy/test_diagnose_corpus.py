@@ -1411,3 +1411,15 @@ def test_a_guided_decoding_request_served_by_another_backend_is_a_risk():
     result = diagnose(text)
     assert (result["phase"], result["cause_class"]) == ("runtime", "risk_only")
     assert [risk["rule"] for risk in result["risks"]] == ["guided_decoding_backend_fallback"]
+
+
+def test_a_rich_rendered_traceback_is_read_like_python_s_own():
+    # vllm#490 (ninth-round training): rich's box rendering of a traceback ("│ path:36 in get_tokenizer │") after the
+    # engine sized its KV cache: its frames name the step (the tokenizer), as Python's own lines would
+    text = "\n".join([
+        "INFO 07-18 02:02:44 llm_engine.py:196] # GPU blocks: 1874, # CPU blocks: 512",
+        "╭─────────────────────────────── Traceback (most recent call last) ────────────────────────────────╮",
+        "│ /workdir/vllm/vllm/transformers_utils/tokenizer.py:36 in get_tokenizer                           │"])
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("startup", "traceback_frames",
+                                                                        "tokenizer_error")
