@@ -6,7 +6,8 @@ else is training, including the earlier held-out parts (seen-heldout-ids.txt, fr
 fourth-heldout.jsonl, fifth-heldout.jsonl, sixth-heldout.jsonl, seventh-heldout.jsonl, eighth-heldout.jsonl,
 ninth-heldout.jsonl), which were measured and read. Rules are tuned on the training part only, so the thresholds below
 are asserted on it. The held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py, after the last rule
-change; no test scores the tenth held-out part until that measurement.
+change; the one test that scores the tenth held-out part is a regression floor at those figures, added after that
+measurement.
 """
 
 from __future__ import annotations
@@ -137,9 +138,9 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 def test_training_part_accuracy():
     # Floors under the measured figures on the training part (see the README's "Measured" section): with the ninth
     # round's held-out part and the tenth round's training part added, 631 and 469 of 717 (88.0 % / 65.4 %) before the
-    # tenth round's rule changes; the floor follows the figures as the changes raise them.
+    # tenth round's rule changes, 640 and 480 after them; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 631 / 717 and cause >= 469 / 717, (phase, cause)
+    assert phase >= 640 / 717 and cause >= 480 / 717, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -161,6 +162,17 @@ def test_the_second_rounds_heldout_part_does_not_regress():
     # keeps what it measured from regressing while rules change.
     phase, cause = _accuracy(FILES["fresh-heldout.jsonl"])
     assert phase >= 16 / 24 and cause >= 17 / 24, (phase, cause)
+
+
+def test_heldout_part_does_not_regress():
+    # Measured once, after the last rule change (9/18 phase, 6/18 cause; the secondary figure over the 11 entries whose
+    # lines hold the failure: 6/11 and 4/11; the issue's 90/80 % targets are not reached, see the README). This floor
+    # only guards against a regression; it is not a target to tune.
+    phase, cause = _accuracy(HELDOUT)
+    assert phase >= 9 / 18 and cause >= 6 / 18, (phase, cause)
+    in_lines = [entry for entry in HELDOUT if "title-only" not in entry.get("note", "")]
+    phase, cause = _accuracy(in_lines)
+    assert len(in_lines) == 11 and phase >= 6 / 11 and cause >= 4 / 11, (phase, cause)
 
 
 def test_the_ninth_rounds_heldout_part_does_not_regress():
