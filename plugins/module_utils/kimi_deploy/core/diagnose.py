@@ -127,6 +127,12 @@ class Line:
         return self.level in ("DEBUG", "INFO", "WARNING", "WARN")
 
 
+# rich's traceback rendering (typer's CLI, some launchers): a box whose header says "Traceback (most recent call
+# last)" and whose frames read "│ /path/file.py:36 in get_tokenizer   │"; read as Python's own lines
+_RICH_HEADER = re.compile(r"^╭─+ Traceback \(most recent call last\) ─+╮\s*$")
+_RICH_FRAME = re.compile(r"^│ (\S+\.py):(\d+) in (\S+?)\s*│?\s*$")
+
+
 def _parse_line(index: int, raw: str) -> Line:
     text = _BARE_COLOUR.sub("", _ANSI.sub("", raw.rstrip("\r\n")))
     text = _JOURNAL_PREFIX.sub("", text, count=1)
@@ -145,6 +151,10 @@ def _parse_line(index: int, raw: str) -> Line:
     text = _FASTCHAT_PREFIX.sub("", text, count=1)
     text = _RANK_PREFIX.sub("", text, count=1)
     text = _RUNNER_TAG.sub("", text, count=1)
+    if _RICH_HEADER.match(text):
+        text = "Traceback (most recent call last):"
+    elif rich := _RICH_FRAME.match(text):
+        text = f'  File "{rich.group(1)}", line {rich.group(2)}, in {rich.group(3)}'
     level = None
     for header in (_VLLM_HEADER, _BARE_HEADER, _UVICORN_HEADER, _RAY_HEADER):
         found = header.match(text)
@@ -285,8 +295,14 @@ _MILESTONES = (
         r"|Capturing the model for CUDA graphs|torch\.compile takes|Dynamo bytecode transform")),
     # "Processed prompts: 0%|": the offline LLM.generate progress bar, printed once requests run.
     # Sleep mode frees the weights and KV cache of an engine that is up (RL rollouts, the /sleep endpoint).
+    # A request answered with 5xx is a milestone too (the server was listening and took it), though not a sign of a
+    # healthy serving engine (_SERVING): what fails after it fails while serving.
     ("runtime", re.compile(_SERVING_TEXT + r"|Available routes are|Added request|Received request"
-                           r"|Processed prompts:|seconds to fall asleep|Sleep mode freed|sleep freed [\d.]+ GiB")),
+                           r"|Processed prompts:|seconds to fall asleep|Sleep mode freed|sleep freed [\d.]+ GiB"
+                           r'|"(?:POST|GET|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" 5\d\d'
+                           # V1's engine core runs a client's utility call (collective_rpc: an RL trainer's weight
+                           # sync, a cache reset) only once it is up; its failure is logged as it happens
+                           r"|Invocation of \w+ method failed")),
 )
 # Frames of a traceback name the step that failed; the deepest step wins.
 _FRAME_STAGES = (
@@ -540,6 +556,11 @@ _CLASS_OF_RULE = {
 _CLIENT_CLASSES = ("request_invalid", "healthy")
 
 
+def _is_client(rule: Rule) -> bool:
+    """A client's error (a request the server refused and answered): a serving journal with only these is healthy."""
+    return rule.cls in _CLIENT_CLASSES and not rule.server_side
+
+
 @dataclass
 class Rule:
     id: str
@@ -553,6 +574,7 @@ class Rule:
     context: re.Pattern | None = None  # must match the traceback above the line
     hints: tuple[re.Pattern, ...] = ()  # supporting lines for the evidence
     before_serving: bool = False      # cannot happen once serving (the phase holds after the markers)
+    server_side: bool = False         # a request's failure on the server's side (a 5xx): not a client's error
 
 
 RULES: list[Rule] = []
@@ -560,13 +582,14 @@ RULES: list[Rule] = []
 
 def _register(rule_id: str, tier: int, pattern: str, build: Callable[[_Hit], Finding], *, cls: str | None = None,
               phase: str | None = None, default_phase: str = "unknown", quiet_levels: bool = False,
-              context: str | None = None, hints: tuple[str, ...] = (), before_serving: bool = False) -> None:
+              context: str | None = None, hints: tuple[str, ...] = (), before_serving: bool = False,
+              server_side: bool = False) -> None:
     RULES.append(Rule(
         id=rule_id, tier=tier, pattern=re.compile(pattern), build=build,
         cls=cls or _CLASS_OF_RULE.get(rule_id, "unknown"), phase=phase,
         default_phase=default_phase, quiet_levels=quiet_levels,
         context=re.compile(context, re.IGNORECASE) if context else None,
-        hints=tuple(re.compile(h) for h in hints), before_serving=before_serving,
+        hints=tuple(re.compile(h) for h in hints), before_serving=before_serving, server_side=server_side,
     ))
 
 
@@ -1281,6 +1304,14 @@ _row("request_preprocessing_failed", 2, r"Error in preprocessing prompt inputs|j
            "chat template or parameters); the server answered it with a 400 and kept serving.",
      steps=["Read the client's 400 response (it carries the message); fix the request or raise max_model_len "
             "if long prompts are expected"])
+# The OpenAI server fetches and decodes a request's images, audio or video before the engine sees it; a URL it cannot
+# reach or data it cannot decode fails that request only
+_row("request_media_load_failed", 2, r"Error in loading multi-modal data",
+     cls="request_invalid", default_phase="runtime", server_side=True,
+     cause="A request's multimodal input (an image, audio or video URL or data) could not be fetched or decoded; that "
+           "request failed, the server kept serving.",
+     steps=["Check the URL is reachable from the server (proxy, DNS, --allowed-local-media-path for file URLs) and the "
+            "data decodes; clients can send the media inline as base64"])
 _row("request_token_out_of_vocabulary", 2, r"Token id -?\d+ is out of vocabulary", default_phase="runtime",
      cause='A request carried token ids outside the vocabulary; vLLM rejected it with 400.',
      steps=[
@@ -1494,6 +1525,32 @@ _row("op_not_built_for_backend", 1, r"Could not run '[\w:.]+' with arguments fro
            "the platform it runs on (a CPU build's op missing, a CUDA-only op on CPU).",
      steps=["Install the vLLM build for this platform (the CPU, CUDA or ROCm wheel or image), built against the "
             "installed torch, and rebuild a source build from a clean tree"])
+# xFormers lists, under 'No operator found for `memory_efficient_attention_forward`', why each kernel was refused; a
+# wheel without its CUDA extensions refuses them all
+_row("xformers_without_cuda", 1, r"xFormers wasn't buil[dt] with CUDA support",
+     cls="dependency_error", default_phase="load",
+     cause="The installed xFormers has no CUDA kernels (a wheel built for another torch/CUDA, or a CPU-only build), "
+           "so its memory-efficient attention has no operator for the GPU.",
+     steps=["Install the xFormers wheel built for the installed torch and CUDA (the one vLLM's release pins), in a "
+            "clean venv; `python -m xformers.info` shows whether its CUDA operators are available"])
+# transformers wraps an import that fails inside one of its modules ('Failed to import transformers.models.x because of
+# the following error'), and the error under it is a package conflict (pydantic 2's FieldInfo, a kernel package)
+_row("transformers_module_import_failed", 1, r"Failed to import transformers\.[\w.]+ because of the following error"
+     r"|'FieldInfo' object has no attribute 'required'",
+     cls="dependency_error", default_phase="load",
+     cause="transformers could not import one of its modules: a package it imports conflicts with the one installed "
+           "(pydantic 2 where an older accelerate/deepspeed/peft expects pydantic 1, or a kernel package built for "
+           "another torch).",
+     steps=["Read the error under the failed import, then install versions that agree in the vLLM venv (upgrade "
+            "accelerate, deepspeed and peft for pydantic 2, or reinstall the kernel package for the installed torch)"])
+# vLLM's tool parsers log this (with the parser's own traceback) when a streamed tool call cannot be parsed; the
+# request fails, the engine keeps serving
+_row("tool_call_parse_failed", 1, r"Error trying to handle streaming tool call",
+     cls="request_invalid", default_phase="runtime", quiet_levels=True, server_side=True,
+     cause="The tool-call parser failed on a request's streamed output (the model's tool-call text did not have the "
+           "shape the parser expects, or the parser has a bug); that request failed, the server kept serving.",
+     steps=["Check that --tool-call-parser matches the model's tool-call format (and its chat template); update vLLM "
+            "or the parser plugin if the parser itself raises"])
 _row("lora_rank_over_max", 1, r"LoRA rank \d+ is greater than max_lora_rank \d+",
      cls="config_invalid", default_phase="load",
      cause="A LoRA adapter's rank is above the engine's max_lora_rank (16 unless set).",
@@ -1653,6 +1710,13 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
      "max_model_len is above what the model was trained for (VLLM_ALLOW_LONG_MAX_MODEL_LEN): long prompts "
      "can produce NaNs or out-of-bounds kernel errors.",
      "Keep max_model_len within the model's derived limit unless rope scaling is configured for it"),
+    # a guided-decoding request whose kind the chosen backend does not support is served by another backend
+    ("guided_decoding_backend_fallback", r"only supports json or grammar guided decoding\. Falling back to use \w+",
+     None,
+     "A guided-decoding request used a kind the chosen backend does not support (a choice or a regex on xgrammar), "
+     "so vLLM served it with another backend: slower, and its output may not follow the guide the same way.",
+     "Pick the guided-decoding backend that supports the requests' kind (--guided-decoding-backend), or check the "
+     "outputs of such requests"),
     ("kv_cache_preempting", r"preempted by PreemptionMode|is preempted|not enough KV cache space",
      "kv_cache_insufficient",
      "The KV cache fills up under load and requests are preempted (recomputed): slower, not failed.",
@@ -2197,6 +2261,17 @@ _FRAME_CAUSES = (
      "The failure is inside torch.compile (Inductor/Dynamo/AOTAutograd frames); its error line is not in the "
      "lines read.",
      ["Start with --enforce-eager (or -O0) to confirm; clear the torch_compile_cache under VLLM_CACHE_ROOT"]),
+    # ... or imported a module through Python's import machinery (importlib.import_module, a console script's entry
+    # point, vLLM's lazy imports and model registry): what fails there is the import (a missing or mismatched package,
+    # a compiled extension built for another torch).
+    (re.compile(r"(?s)(?:\bimport_module\b|_gcd_import|_find_and_load|\bload_entry_point\b)(?:(?!\n).)*"
+                r"(?:\n(?:(?!\n).)*){0,4}\Z"),
+     "dependency_error",
+     "The traceback ends while Python imported a module (importlib, a console script's entry point; its error line "
+     "is not in the lines read): most often a package missing or not matching the installed vLLM/torch (an "
+     "ImportError, an undefined symbol).",
+     ["Read the error line under the traceback; reinstall vLLM with the torch/transformers versions it was built for, "
+      "in a clean venv"]),
     # (an excerpt may stop inside the next frame's line: `  File "<repo_r`)
     (re.compile(r"(?s)\A(?:[^\n]*\n)*?(?:\s*File \"[^\"]*\", line \d+, in <module>\n(?:\s+[^\n]*\n)?){3,}"
                 r"(?:\s*File \"[^\"\n]*\n)?\s*\Z"),
@@ -2274,6 +2349,36 @@ def _client_summary(errors: list[dict[str, Any]]) -> str:
     return ", ".join(f"{e['count']}x {e['status']} {e['method']} {e['route']}" for e in errors[:5])
 
 
+# The engine's periodic stats ("Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running:
+# 1 reqs"): requests running and nothing computed over successive intervals is an engine that stopped making progress.
+_STATS = re.compile(r"Avg prompt throughput: ([\d.]+) tokens/s, Avg generation throughput: ([\d.]+) tokens/s, "
+                    r"Running: (\d+) reqs")
+STALLED_INTERVALS = 3
+
+
+def _stalled(run: _Run, lines: list[Line], outcome: _Outcome) -> dict[str, Any] | None:
+    """A serving engine whose stats show requests running and no tokens computed, interval after interval."""
+    streak: list[Line] = []
+    for line in run.lines:
+        found = _STATS.search(line.message)
+        if found is None:
+            continue
+        if float(found.group(1)) == 0 and float(found.group(2)) == 0 and int(found.group(3)) > 0:
+            streak.append(line)
+            if len(streak) >= STALLED_INTERVALS:
+                finding = Finding(
+                    cause=f"The engine stopped making progress while serving: {len(streak)} stats intervals in a row "
+                          "show requests running and no tokens computed (a hang in a step: a stuck collective, a "
+                          "worker that died or hangs, a kernel that never returns).",
+                    steps=["py-spy dump --pid on the engine and its workers shows where the step hangs",
+                           "Rerun with NCCL_DEBUG=INFO (a stuck collective) and VLLM_LOGGING_LEVEL=DEBUG"])
+                return _result("runtime", finding, "engine_stalled", "timeout", _evidence(lines, streak[:1]),
+                               None, outcome)
+        else:
+            streak = []
+    return None
+
+
 def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any],
                   windows: list[tuple[Stamp, Stamp]]) -> dict[str, Any] | None:
     """The diagnosis of one start, or None when it logged no error."""
@@ -2281,13 +2386,15 @@ def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any],
     excluded = {index for index, stamp in stamps.items() if _in_windows(stamp, windows)}
     outcome = _Outcome(risks=_risks(run), client_errors=_client_errors(run, excluded))
     matches = [m for m in _matches(run, lines)
-               if not (m.rule.cls in _CLIENT_CLASSES and m.line.index in excluded)]
-    failures = [m for m in matches if m.rule.cls not in _CLIENT_CLASSES]
-    clients = [m for m in matches if m.rule.cls in _CLIENT_CLASSES]
+               if not (_is_client(m.rule) and m.line.index in excluded)]
+    failures = [m for m in matches if not _is_client(m.rule)]
+    clients = [m for m in matches if _is_client(m.rule)]
     first_error = _first_error_line(run, run.shutdown)
     if first_error is not None and first_error.index in excluded and not failures:
         first_error = None
     serving_engine = run.serving is not None
+    if serving_engine and not failures and (stalled := _stalled(run, lines, outcome)) is not None:
+        return stalled
     if serving_engine and not failures and (clients or outcome.client_errors):
         return _healthy(run, lines, clients, outcome)
     best = _best(failures) or (None if serving_engine else _best(clients))
