@@ -84,6 +84,15 @@ def run_playbook(playbook: str, *args: str, check: bool = True,
     return proc
 
 
+def said(proc: subprocess.CompletedProcess) -> str:
+    """What ansible-playbook printed, on one line. The callback folds a long message: a plain or
+    single-quoted one at a space, a double-quoted one (YAML picks it for a message with a tab or a
+    control character, which a journal excerpt can bring) with a backslash at the line's end and an
+    escaped space after the next line's indent; both folds are undone, then the whitespace joined."""
+    unfolded = re.sub(r"\\\n\s*(?:\\(?= ))?", "", proc.stdout)
+    return " ".join(unfolded.split())
+
+
 def slowest_tasks(output: str, count: int = 4) -> list[tuple[str, float]]:
     """The slowest tasks of a run, from the TASKS RECAP that ansible.posix.profile_tasks prints
     (the callback may wrap a task's line; it is joined back)."""

@@ -25,6 +25,7 @@ from kimi_molecule import (
     record_timing,
     release_json,
     run_playbook,
+    said,
     unit_property,
 )
 
@@ -55,11 +56,6 @@ def _journal(node, since_invocation: bool = True) -> str:
     inv = unit_property(node, "InvocationID")
     return node.check_output(f"journalctl -o cat --no-pager _SYSTEMD_INVOCATION_ID={inv}" if since_invocation
                              else f"journalctl -o cat --no-pager -u {UNIT}")
-
-
-def _said(proc) -> str:
-    """What ansible-playbook printed (run_playbook merges stderr into stdout), whitespace unwrapped."""
-    return " ".join(proc.stdout.split())
 
 
 def _serving(host, release_id: str, max_num_seqs: int) -> None:
@@ -206,7 +202,7 @@ def _refused_changing_nothing(host, message: str, *args: str, playbook: str = "d
         if node:
             node[0].check_output(node[2])
     assert proc.returncode != 0
-    assert message in _said(proc), _said(proc)[-3000:]
+    assert message in said(proc), said(proc)[-3000:]
     assert current_release(host) == current_release(WORKER) == release
     assert (main_pid(host), main_pid(WORKER)) == pids
 
@@ -219,7 +215,7 @@ def test_ray_backend_on_the_cpu_build_is_refused_before_anything_changes(host):
 def test_a_limit_that_cuts_the_replica_is_refused(host):
     proc = run_playbook("deploy.yml", "-l", "kimi-m-multinode-2", check=False)
     assert proc.returncode != 0
-    assert "replica mn_pair is only partly in this run" in _said(proc)
+    assert "replica mn_pair is only partly in this run" in said(proc)
 
 
 def test_colliding_ports_are_refused_before_anything_changes(host):
@@ -280,14 +276,14 @@ def test_release_failing_to_start_is_replaced_on_every_node(host):
                         check=False)
     record_timing("multinode: failed release detected and the previous one serving again on both nodes",
                   time.monotonic() - started)
-    said = _said(proc)
+    printed = said(proc)
     assert proc.returncode != 0
-    assert "Diagnosis: load phase, vLLM rejected its command line" in said, said[-3000:]
+    assert "Diagnosis: load phase, vLLM rejected its command line" in printed, printed[-3000:]
     # The head's failure and the worker's, one "fatal: [host]" line each (the [ERROR] lines repeat them).
     serving_again = f"Release {STATE['r1']} is serving again"
     failed_nodes = {re.match(r"fatal: \[([^\]\s]+)", line).group(1) for line in proc.stdout.splitlines()
                     if line.startswith("fatal: [") and serving_again in line}
-    assert failed_nodes == set(IPS) - {"kimi-m-multinode-3"}, said[-3000:]
+    assert failed_nodes == set(IPS) - {"kimi-m-multinode-3"}, printed[-3000:]
     _serving(host, STATE["r1"], 4)
     assert main_pid(host) != pids[0] and main_pid(WORKER) != pids[1]  # the replica restarted as one
     for node in (host, WORKER):

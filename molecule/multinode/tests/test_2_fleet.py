@@ -37,6 +37,7 @@ from kimi_molecule import (
     record_timing,
     release_json,
     run_playbook,
+    said,
     unit_property,
     wait_until,
 )
@@ -217,11 +218,12 @@ def test_a_host_that_left_a_pair_never_restarts_the_pairs_release(host, tls):
     proc = _fleet("deploy.yml", "-l", "kimi-m-multinode-2", "-e", '{"kimi_plan_extra_args": ["--no-such-option"]}',
                   check=False)
     record_timing("fleet: a release failing on a host that left a pair (nothing restored)", time.monotonic() - started)
-    said = " ".join(proc.stdout.split())
+    printed = said(proc)
+    failure = printed[printed.find("fatal: [kimi-m-multinode-2]"):][:3000]
     assert proc.returncode != 0
     assert (f"No accepted release fits this replica (laid out for another number of nodes: {pair_release} "
-            "(2 nodes)); the service is stopped.") in said, said[-3000:]
-    assert "node.env of this node is missing" not in said
+            "(2 nodes)); the service is stopped.") in printed, failure
+    assert "node.env of this node is missing" not in printed, failure
     assert not node.service("kimi-vllm.service").is_running
     failed = _newest_release(node)
     assert failed["id"] != pair_release and failed["acceptance"]["verdict"] == "failed"
@@ -235,7 +237,7 @@ def test_fleet_comes_up_replicas_first_then_balancer_and_prometheus(host, tls):
     # Both replicas in one batch (no balancer serves yet, and a canary needs one): the first deploy
     # with lb_nodes in the inventory before fleet.yml installed anything there.
     proc = _fleet("deploy.yml", "-l", "gpu_nodes", "-e", "kimi_serial=2")
-    assert "No balancer serves on kimi-m-multinode-3" in " ".join(proc.stdout.split())
+    assert "No balancer serves on kimi-m-multinode-3" in said(proc)
     record_timing("fleet: deploy both replicas, front doors included", time.monotonic() - started)
     started = time.monotonic()
     _fleet("fleet.yml")
@@ -367,13 +369,13 @@ def test_rolling_deploy_under_load_promotes_a_good_canary_rolls_back_a_worse_one
     record_timing("fleet: rolling deploy under load (a canary promoted, a worse one rolled back)",
                   time.monotonic() - started)
     proc = result["proc"]
-    said = " ".join(proc.stdout.split())
+    printed = said(proc)
     _figure("rolling deploy under load (requests)", light.summary())
     _figure("worse canary's window: busy clients (requests)", busy.summary())
     good, bad = _newest_release(NODES["kimi-m-multinode-1"]), _newest_release(worse)
     _figure("canary on kimi-m-multinode-1", good["ledger"][-1].get("canary"))
     _figure("worse canary on kimi-m-multinode-2 (max_num_seqs 1)", bad["ledger"][-1].get("canary"))
-    assert proc.returncode != 0 and "canary rollback: " in said, said[-3000:]
+    assert proc.returncode != 0 and "canary rollback: " in printed, printed[-3000:]
     assert len(light.results) >= 50, light.summary()
     assert not light.failed and not busy.failed, (light.summary(), busy.summary())
     # Host 1: its new release serves, promoted by its canary.
