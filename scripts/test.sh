@@ -3,13 +3,13 @@
 # mirror, and the molecule scenarios on systemd test hosts. .ci/run calls exactly this.
 #
 #   scripts/test.sh                 # everything (as another user it runs itself through sudo)
-#   scripts/test.sh lint unit       # some stages: lint unit integration molecule, and demo (not by default)
+#   scripts/test.sh lint unit       # some stages: lint unit integration molecule demo
 #   MOLECULE_SCENARIOS="host" scripts/test.sh molecule
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 require_root "$@"
 
 stages=("$@")
-[ ${#stages[@]} -gt 0 ] || stages=(lint unit integration molecule)
+[ ${#stages[@]} -gt 0 ] || stages=(lint unit integration molecule demo)
 wants() { local s; for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 
 t0=$(date +%s)
@@ -67,29 +67,16 @@ run_unit() {
   stage_time unit $(( $(date +%s) - s ))
 }
 
-# The integration files that run beside the single-host scenario when the stages run in two lanes
-# (they balance the lanes); every other file runs in the other lane.
-INTEGRATION_HOST_LANE=(tests/integration/test_acceptance_forms_live.py tests/integration/test_collection_install.py
-  tests/integration/test_hub_fetch.py tests/integration/test_model_forms_vllm.py
-  tests/integration/test_plan_playbook.py tests/integration/test_rollout_playbook.py
-  tests/integration/test_vllm_venv.py)
-
-# run_integration [all|host|rest]
 run_integration() {
-  local s part=${1:-all} args=() f; s=$(date +%s)
+  local s; s=$(date +%s)
   ensure_local_vllm_venv || return 1
-  case $part in
-    host) args=("${INTEGRATION_HOST_LANE[@]}") ;;
-    rest) for f in "${INTEGRATION_HOST_LANE[@]}"; do args+=(--ignore "$f"); done; args+=(tests/integration) ;;
-    *) args=(tests/integration) ;;
-  esac
-  log "Integration tests ($part; real vLLM CPU build, real hub mirror)"
-  python -m pytest -q --durations=15 "${args[@]}" || return 1
-  stage_time "integration${1:+ $1}" $(( $(date +%s) - s ))
+  log "Integration tests (real vLLM CPU build, real hub mirror)"
+  python -m pytest -q --durations=15 tests/integration || return 1
+  stage_time integration $(( $(date +%s) - s ))
 }
 
-# Optional (not in the default list): the README's first command and every command the demo prints,
-# each from a clean environment, on the demo host (created when it is not running, removed at the end).
+# The README's first command and every command the demo prints, each from a clean environment, on
+# the demo host (created when it is not running; the last printed command removes it).
 run_demo() {
   local s; s=$(date +%s)
   log "Demo: the README's commands and the commands the demo prints, from a clean environment"
@@ -157,19 +144,23 @@ run_stages() {
   [ ${#failed[@]} -eq 0 ] || { log "Failed stages: ${failed[*]}"; return 1; }
 }
 
-# With the fleet's rollout on (KIMI_TEST_FLEET_ROLLOUT=1: three more vLLM starts under client load in the
-# multinode scenario), the unit stage runs in the host lane, which keeps the lanes even.
+# The lanes are balanced on measured stage times: the demo (about 8 minutes: a new demo host, then a
+# deploy, a rollback and a tuning run as printed) follows the single-host scenario, and every
+# integration file runs beside the multinode scenario. With the fleet's rollout on
+# (KIMI_TEST_FLEET_ROLLOUT=1: three more vLLM starts under client load in the multinode scenario),
+# the unit stage moves to the host lane too.
 if [ "${KIMI_TEST_FLEET_ROLLOUT:-}" = 1 ]; then
-  lane_host() { run_stages lint sanity unit "integration host" "scenario host"; }
-  lane_rest() { run_stages "integration rest" "scenario multinode"; }
+  lane_host() { run_stages lint sanity unit "scenario host" demo; }
+  lane_rest() { run_stages integration "scenario multinode"; }
 else
-  lane_host() { run_stages lint sanity "integration host" "scenario host"; }
-  lane_rest() { run_stages unit "integration rest" "scenario multinode"; }
+  lane_host() { run_stages lint sanity "scenario host" demo; }
+  lane_rest() { run_stages unit integration "scenario multinode"; }
 fi
 
 scenarios=${MOLECULE_SCENARIOS:-host multinode}
 all_default=false
-if wants lint && wants unit && wants integration && wants molecule && [ "$scenarios" = "host multinode" ]; then
+if wants lint && wants unit && wants integration && wants molecule && wants demo \
+    && [ "$scenarios" = "host multinode" ]; then
   all_default=true
 fi
 if $all_default && [ "${KIMI_TEST_LANES:-2}" = 2 ]; then
@@ -190,7 +181,7 @@ if $all_default && [ "${KIMI_TEST_LANES:-2}" = 2 ]; then
 else
   if wants lint; then run_lint; run_sanity; fi
   if wants unit; then run_unit; fi
-  if wants integration; then run_integration all; fi
+  if wants integration; then run_integration; fi
   if wants demo; then run_demo; fi
   if wants molecule; then
     start_molecule_services
