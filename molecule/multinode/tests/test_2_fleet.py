@@ -2,7 +2,9 @@
 
 After the TP2 replica's checks (test_1_multinode.py), hosts 1 and 2 become two replicas of their own,
 each behind its front door, and host 3 the fleet balancer and Prometheus (the inventory
-molecule/multinode/fleet): the fleet comes up the way the README says (deploy.yml, then fleet.yml);
+molecule/multinode/fleet). First host 2, the pair's worker until now, gets a release that fails to start:
+nothing is restored, since no release of the pair can start on a replica of one. Then the fleet comes up the
+way the README says (deploy.yml, then fleet.yml);
 the balancer refuses every route without a key and speaks TLS checked against the test CA; Prometheus
 has every target up; a killed engine is ejected within 10 s under client load and the alerts fire.
 With KIMI_TEST_FLEET_ROLLOUT=1 (not in the default CI run: 13 minutes more under CI's load), a rolling
@@ -17,6 +19,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import shlex
 import ssl
 import subprocess
@@ -203,6 +206,36 @@ def _canary(node, release_id: str) -> dict:
 
 
 # -- the fleet comes up as the README says: the replicas first, then the balancer and Prometheus --------------
+
+def test_a_host_that_left_a_pair_never_restarts_the_pairs_release(host, tls):
+    """Host 2 was the TP2 replica's worker (test_1); here it is a replica of its own. Its first release fails
+    to start: the restore must not go back to a release of the pair, which cannot start without its head (it
+    died at once, "node.env of this node is missing", before), but stop the service and name those it passed
+    over (every accepted release of the pair that test_1 left, the one serving last among them)."""
+    node = NODES["kimi-m-multinode-2"]
+    node.run("systemctl stop kimi-ray.service")
+    pair_release = current_release(node)
+    assert release_json(node, pair_release)["inputs"]["plan"]["layout"]["nnodes"] == 2
+    started = time.monotonic()
+    proc = _fleet("deploy.yml", "-l", "kimi-m-multinode-2", "-e", '{"kimi_plan_extra_args": ["--no-such-option"]}',
+                  check=False)
+    record_timing("fleet: a release failing on a host that left a pair (nothing restored)", time.monotonic() - started)
+    printed = said(proc)
+    message = printed[printed.rfind("Release "):][:3000] if "No accepted release" not in printed else \
+        printed[printed.find("No accepted release") - 1500:][:3000]
+    assert proc.returncode != 0, message
+    listed = re.search(r"No accepted release fits this replica \(laid out for another number of nodes: (.*?)\); "
+                       r"the service is stopped\.", printed)
+    assert listed, message
+    passed_over = listed.group(1).split(", ")
+    assert f"{pair_release} (2 nodes)" in passed_over, message
+    assert all(entry.endswith(" (2 nodes)") for entry in passed_over), message
+    assert "node.env of this node is missing" not in printed, message
+    assert not node.service("kimi-vllm.service").is_running
+    failed = _newest_release(node)
+    assert failed["id"] != pair_release and failed["acceptance"]["verdict"] == "failed"
+    assert current_release(node) == failed["id"]  # nothing to go back to: it stays, marked failed, stopped
+
 
 def test_fleet_comes_up_replicas_first_then_balancer_and_prometheus(host, tls):
     for node in (*NODES.values(), BALANCER):  # the Ray cluster of test_1 is down; its units may remain
