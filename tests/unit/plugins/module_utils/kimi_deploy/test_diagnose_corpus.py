@@ -1,13 +1,13 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is tenth-heldout.jsonl: logs collected on 2026-12-03 (tenth round), split off (a third of each
+The held-out part is eleventh-heldout.jsonl: logs collected on 2026-12-03 (eleventh round), split off (a third of each
 labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw them. Everything
 else is training, including the earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl, third-heldout.jsonl,
 fourth-heldout.jsonl, fifth-heldout.jsonl, sixth-heldout.jsonl, seventh-heldout.jsonl, eighth-heldout.jsonl,
-ninth-heldout.jsonl), which were measured and read. Rules are tuned on the training part only, so the thresholds below
-are asserted on it. The held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py, after the last rule
-change; the one test that scores the tenth held-out part is a regression floor at those figures, added after that
-measurement.
+ninth-heldout.jsonl, tenth-heldout.jsonl), which were measured and read. Rules are tuned on the training part only, so
+the thresholds below are asserted on it. The held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py,
+after the last rule change; the tests that score earlier held-out parts are regression floors at their measured
+figures.
 """
 
 from __future__ import annotations
@@ -37,9 +37,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "fifth-heldout.jsonl", "sixth-training.jsonl", "sixth-heldout.jsonl",
                                         "seventh-training.jsonl", "seventh-heldout.jsonl", "eighth-training.jsonl",
                                         "eighth-heldout.jsonl", "ninth-training.jsonl", "ninth-heldout.jsonl",
-                                        "tenth-training.jsonl", "tenth-heldout.jsonl")}
-HELDOUT = FILES["tenth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "tenth-heldout.jsonl" for entry in entries]
+                                        "tenth-training.jsonl", "tenth-heldout.jsonl", "eleventh-training.jsonl",
+                                        "eleventh-heldout.jsonl")}
+HELDOUT = FILES["eleventh-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "eleventh-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -49,7 +50,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("seventh-training.jsonl", "seventh-heldout.jsonl", "seventh-heldout.sha256"),
           ("eighth-training.jsonl", "eighth-heldout.jsonl", "eighth-heldout.sha256"),
           ("ninth-training.jsonl", "ninth-heldout.jsonl", "ninth-heldout.sha256"),
-          ("tenth-training.jsonl", "tenth-heldout.jsonl", "tenth-heldout.sha256"))
+          ("tenth-training.jsonl", "tenth-heldout.jsonl", "tenth-heldout.sha256"),
+          ("eleventh-training.jsonl", "eleventh-heldout.jsonl", "eleventh-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -74,25 +76,29 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
         assert 3 * sum(entry in held for entry in of_phase) >= len(of_phase), phase
 
 
-def test_the_tenth_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark():
-    # Fixed in the tenth split commit, before any scoring: Random(20261209); for each (labelled phase, title-only mark)
-    # in sorted order, rng.sample(sorted ids of that stratum, ceil(n/3)). The draw is reproduced here from the labels.
-    collected = FILES["tenth-training.jsonl"] + FILES["tenth-heldout.jsonl"]
+# Fixed in each split commit, before any scoring: Random(seed); for each (labelled phase, title-only mark) in sorted
+# order, rng.sample(sorted ids of that stratum, ceil(n/3)). The draws are reproduced here from the labels.
+@pytest.mark.parametrize(("training", "heldout", "seed"),
+                         [("tenth-training.jsonl", "tenth-heldout.jsonl", 20261209),
+                          ("eleventh-training.jsonl", "eleventh-heldout.jsonl", 20261210)])
+def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
+    collected = FILES[training] + FILES[heldout]
     strata = {}
     for entry in collected:
         strata.setdefault((entry["phase"], TITLE_ONLY_MARK in entry["note"]), []).append(entry["id"])
-    rng = random.Random(20261209)
+    rng = random.Random(seed)
     drawn = set()
     for key in sorted(strata):
         ids = sorted(strata[key])
         drawn.update(rng.sample(ids, math.ceil(len(ids) / 3)))
-    assert drawn == {entry["id"] for entry in HELDOUT}
+    assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_tenth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_eleventh_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
-                    "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl"):
+                    "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
+                    "tenth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -136,21 +142,22 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 
 
 def test_training_part_accuracy():
-    # Floors under the measured figures on the training part (see the README's "Measured" section): with the ninth
-    # round's held-out part and the tenth round's training part added, 631 and 469 of 717 (88.0 % / 65.4 %) before the
-    # tenth round's rule changes, 640 and 480 after them; the floor follows the figures as the changes raise them.
+    # Floors under the measured figures on the training part (see the README's "Measured" section): with the tenth
+    # round's held-out part and the eleventh round's training part added, 671 and 500 of 767 (87.5 % / 65.2 %) before
+    # the eleventh round's rule changes; the floor follows the figures as the changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 640 / 717 and cause >= 480 / 717, (phase, cause)
+    assert phase >= 671 / 767 and cause >= 500 / 767, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth and the tenth, each time before the held-out part was scored:
+    # Fixed with the eighth split and kept for the ninth to the eleventh, each time before the held-out part was scored:
     # the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note marks
-    # them title-only (the cause is only in the thread's title or words). Every eighth-, ninth- and tenth-round entry
+    # them title-only (the cause is only in the thread's title or words). Every eighth- to eleventh-round entry
     # whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
-                              ("tenth-training.jsonl", "tenth-heldout.jsonl")):
+                              ("tenth-training.jsonl", "tenth-heldout.jsonl"),
+                              ("eleventh-training.jsonl", "eleventh-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -192,7 +199,14 @@ def test_no_rounds_heldout_part_regresses(name, phase_right, cause_right, entrie
             (phase, cause)
 
 
-@pytest.mark.parametrize("entry", [e for e in TRAIN if e["cause"] == "healthy"], ids=lambda e: e["id"])
+# The tenth held-out part's healthy entry, misread when it was measured (see the README), is training from the eleventh
+# split on; the split commit changes no rule, so it is marked until a rule reads it.
+_MISREAD_AT_THE_SPLIT = {"vllm-13847-v073-guided-grammar-doc-received-request-quoted"}
+
+
+@pytest.mark.parametrize("entry", [pytest.param(e, marks=pytest.mark.xfail(strict=True))
+                                   if e["id"] in _MISREAD_AT_THE_SPLIT else e
+                                   for e in TRAIN if e["cause"] == "healthy"], ids=lambda e: e["id"])
 def test_no_healthy_log_is_read_as_a_failure(entry):
     result = diagnose(entry["log"])
     assert (result["phase"], result["healthy"], result["cause_class"]) == ("none", True, "healthy")
