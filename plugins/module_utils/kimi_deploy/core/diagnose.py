@@ -268,6 +268,8 @@ _SERVING_TEXT = (
     # a request answered with 2xx or 4xx (a client's error is an answer too): the server was listening
     r'|"GET /health HTTP/[\d.]+" 200|Avg prompt throughput|"(?:POST|GET|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" [24]\d\d'
     r"|Route: /\S*, Methods:|Started server process"
+    # the API server logs each request it takes (V0's and V1's request logger)
+    r"|Received request \S+: prompt"
 )
 _SERVING = re.compile(_SERVING_TEXT)
 _REQUESTED_SHUTDOWN = re.compile(
@@ -1030,8 +1032,10 @@ def _gpu_oom(hit: _Hit) -> Finding:
 
 _row("host_out_of_memory", 1,
      r"killed by the OOM killer|oom-kill|Out of memory: Killed process|Failed with result 'oom-kill'"
-     r"|\bMemoryError\b|Cannot allocate memory \(12\)|\[Errno 12\] Cannot allocate memory",
-     default_phase="startup",
+     r"|\bMemoryError\b|Cannot allocate memory \(12\)|\[Errno 12\] Cannot allocate memory"
+     # a container's or job's exit status 137 (128 + SIGKILL, the OOM killer's signal), Kubernetes' reason
+     r"|exit(?:ed)?(?: with)? (?:code|status):? 137\b|\bOOMKilled\b",
+     default_phase="load",
      cause='The host ran out of RAM and the kernel OOM killer (or Python) stopped the server.',
      steps=[
            'Free RAM or give the unit more (MemoryMax); lower swap_space / cpu_offload_gb, and on CPU the KV '
@@ -1225,7 +1229,7 @@ _row("cuda_os_call_failed", 1, r"OS call failed or operation not supported on th
        # ROCm's runtime prints the fault itself, outside any traceback
        r"|Memory access fault by GPU node"
        # Ascend: a kernel's fault surfaces asynchronously when the stream is synchronised (as CUDA's does)
-       r"|ACL stream synchronize failed",
+       r"|ACL stream synchronize failed|The Inner error is reported as above|PTA call acl api failed",
        default_phase="runtime")
 def _kernel_fault(hit: _Hit) -> Finding:
     steps = []
@@ -1551,6 +1555,58 @@ _row("tool_call_parse_failed", 1, r"Error trying to handle streaming tool call",
            "shape the parser expects, or the parser has a bug); that request failed, the server kept serving.",
      steps=["Check that --tool-call-parser matches the model's tool-call format (and its chat template); update vLLM "
             "or the parser plugin if the parser itself raises"])
+# Two packages that must come in matching versions (a library and its prebuilt kernels, a module compiled against
+# another major version of NumPy or torch): the check that refuses the pair, or the import that breaks on it.
+_row("package_version_mismatch", 1,
+     r"version \(?v?[\d.]+\w*\)? does not match [\w.-]+ version|Please install the same version of both packages"
+     r"|compiled using \w+ [\d.]+x? cannot be run in|operator \w+::\w+ does not exist"
+     r"|must be compiled with \w+ [\d.]+",
+     cls="dependency_error", default_phase="load",
+     cause="Two packages in the venv do not match: a library and its prebuilt kernels of different versions, or a "
+           "compiled module built against another NumPy/torch than the one installed (a custom operator it "
+           "registers is then missing).",
+     steps=["Install the versions that belong together in a clean venv (the ones vLLM's release pins: torch, "
+            "torchvision, numpy, flashinfer and its cubin/jit-cache packages); `pip check` lists the conflicts"])
+# A platform plugin or backend package prints this when its import fails; the traceback under it is the CLI dying.
+_row("backend_package_import_failed", 1, r"^Failed to import (?!from )[\w.]+\.?\s*$",
+     cls="dependency_error", default_phase="load", quiet_levels=True,
+     cause="A package the platform or backend needs could not be imported (not installed in this venv, or built "
+           "for another torch/driver).",
+     steps=["Install the package named (the one the platform plugin or backend needs, built for the installed "
+            "torch) in the vLLM venv, then `python -c 'import <package>'` to see its own error"])
+# transformers releases before Llama 3.1 validate rope_scaling as {type, factor} and refuse the llama3 rope format.
+_row("rope_scaling_format_unknown", 1, r"`rope_scaling` must be a dictionary with (?:two|with two) fields",
+     cls="dependency_error", default_phase="load",
+     cause="The installed transformers predates the model's rope_scaling format (Llama 3.1's `rope_type: llama3`): "
+           "the config is valid, the library is too old for it.",
+     steps=["Upgrade transformers (and vLLM) to releases that know the model's rope_scaling, in the vLLM venv"])
+# The OpenAI server's per-request generators log a failed tool-call extraction or reasoning parse and go on serving.
+_row("response_parser_failed", 1, r"Error in chat_completion_(?:full|stream)_generator"
+     r"|cannot determine if tools should be extracted|openai_harmony\.\w*Error|\bHarmonyError: ",
+     cls="request_invalid", default_phase="runtime", quiet_levels=True, server_side=True,
+     cause="A request's output could not be parsed for tool calls or reasoning (the model's text did not have the "
+           "shape the parser expects, or the parser does not fit the model); that request failed or came back "
+           "without its tool calls, the server kept serving.",
+     steps=["Check that --tool-call-parser / --reasoning-parser and the chat template match the model; update vLLM "
+            "or the parser if it raises on well-formed output"])
+# V0's model runner logs the CUDA error of a failed execution while saving its inputs (a warning line); the wrapper
+# that follows ("Error executing method 'execute_model'") says nothing more.
+_row("failed_execution_cuda_error", 1, r"Failed to pickle inputs of failed execution: CUDA error: (?!out of memory)",
+     cls="gpu_kernel_fault", default_phase="runtime", quiet_levels=True,
+     cause="A model step failed with a CUDA error (a kernel fault: a kernel not implemented for this GPU, an illegal "
+           "access, a launch failure); V0 logged it while saving the step's inputs.",
+     steps=["Rerun with CUDA_LAUNCH_BLOCKING=1 to see the failing kernel; check the quantization's kernels support "
+            "this GPU (FP8 needs compute capability 8.9 or newer for native kernels)",
+            "Start with --enforce-eager to rule out CUDA-graph capture"])
+# An object without an attribute its caller expects: most often two packages of different releases (an integration
+# built for another vLLM, a library's renamed field). A last resort: a rule that knows the message wins.
+_row("attribute_missing_between_packages", 3,
+     r"^(?:\w+\.)*AttributeError: (?:'\w+' object|module '[\w.]+') has no attribute '\w+'",
+     cls="dependency_error", default_phase="load",
+     cause="Code called an attribute the installed package does not have: usually two packages of different "
+           "releases (an integration or plugin written for another vLLM, transformers or torch).",
+     steps=["Read the frame that raised it: install the versions of that package and vLLM that belong together "
+            "(the integration's pinned vLLM); `pip check` lists conflicts"])
 _row("lora_rank_over_max", 1, r"LoRA rank \d+ is greater than max_lora_rank \d+",
      cls="config_invalid", default_phase="load",
      cause="A LoRA adapter's rank is above the engine's max_lora_rank (16 unless set).",
@@ -1575,7 +1631,9 @@ _row("gloo_peer_closed", 1, r"gloo/transport/tcp/pair\.cc:\d+\] (?:Connection cl
      steps=["Read the log of the rank at the address named for its first error (it died first)",
             "Check the network between the nodes (GLOO_SOCKET_IFNAME) and that no rank is killed (OOM)"])
 _row("ray_worker_killed", 1, r"(?:worker|actor) (?:died|is dead|unexpectedly exits).{0,300}OOM killer"
-     r"|killed by SIGKILL by OOM killer|Task was killed due to the node running low on memory",
+     r"|killed by SIGKILL by OOM killer|Task was killed due to the node running low on memory"
+     # Ray's memory monitor kills the newest task when the node's RAM passes its threshold
+     r"|which exceeds the memory usage threshold of [\d.]+\. Ray killed this worker",
      cls="host_oom", default_phase="load",
      cause="A Ray worker process died; Ray's first suspect is the kernel OOM killer (host RAM ran out).",
      steps=["Check `dmesg | grep -i oom` / the journal on that node; give the node more RAM or load one model "
@@ -1595,7 +1653,8 @@ _row("device_index_assert", 1, r"Assertion `.{0,80}index out of bounds|index out
      steps=["Keep max_model_len within the model's limit (unset VLLM_ALLOW_LONG_MAX_MODEL_LEN, check rope "
             "overrides); check the tokenizer matches the model",
             "Rerun with CUDA_LAUNCH_BLOCKING=1 to see the failing kernel; restart the unit"])
-_row("xla_resource_exhausted", 1, r"RESOURCE_EXHAUSTED: XLA|Ran out of memory in memory space",
+_row("xla_resource_exhausted", 1, r"RESOURCE_EXHAUSTED: (?:XLA|Error loading program)|Ran out of memory in memory space"
+     r"|Attempting to reserve [\d.]+[KMGT]?i?B? at the bottom of memory",
      cls="gpu_oom", default_phase="startup",
      cause="The accelerator (TPU/XLA) ran out of memory while compiling or running the model.",
      steps=["Lower max_model_len / max_num_seqs / max_num_batched_tokens; then more chips or a smaller model"])
@@ -2081,6 +2140,10 @@ _ENGINE_START_FRAMES = re.compile(r"\b(?:run_engine_core|run_mp_engine|from_engi
                                   r"|build_async_engine_client\w*|run_server)\b")
 
 
+# The error an API server answers with once its engine's loop has died, quoting the error that killed it.
+_DEAD_ENGINE_QUOTING = re.compile(r"Engine loop is not running\. Inspect the stacktrace to find the original error")
+
+
 def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
     stage = _later(run.stage_at(line.index), _frame_stage(_frame_text(lines, line.index)))
     if stage is None and any(_CONFIG_VALIDATION.search(near.message)
@@ -2088,6 +2151,8 @@ def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
         return "load"  # pydantic validates the config before anything starts (what fails with it fails then)
     if stage is None and _REQUEST_LOGGER.search(line.raw):
         return "runtime"  # logged by the API server's per-request code: a request was being served
+    if stage is None and _DEAD_ENGINE_QUOTING.search(line.message):
+        return "runtime"  # the dead-engine error that quotes the original one: the engine's loop had been running
     if stage is None:
         # A line with no timeline ("NCCL WARN Cuda failure ...") is reported by the traceback or
         # wrapper that follows it ("WorkerProc failed to start ... in init_device"): its step decides.
@@ -2114,6 +2179,17 @@ def _risk_finding(risk: dict[str, Any], what: str) -> Finding:
                    steps=[risk["next_step"], "Read the full traceback for the failing call"])
 
 
+# A TimeoutError raised without a message whose frames name nothing: something waited too long (most often the
+# engine's step loop on its workers).
+_BARE_TIMEOUT = re.compile(r"^\s*(?:\w+\.)*TimeoutError\s*:?\s*$")
+_BARE_TIMEOUT_FINDING = Finding(
+    cause="A wait timed out (a TimeoutError without a message): most often the engine's step waiting on its workers, "
+          "one of which hung or is far slower (a stuck collective, a long compile, a dead rank).",
+    steps=["Read the frames above the TimeoutError for what waited; rerun with NCCL_DEBUG=INFO and dump the workers' "
+           "stacks (py-spy dump --pid) while it hangs",
+           "If steps are just slow (a first compile, very long prompts), raise VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS"])
+
+
 def _unclassified(run: _Run, lines: list[Line], first_error: Line, default_phase: str,
                   also: list[Line], outcome: _Outcome) -> dict[str, Any]:
     found = _UNCLASSIFIED.match(first_error.message)
@@ -2130,6 +2206,9 @@ def _unclassified(run: _Run, lines: list[Line], first_error: Line, default_phase
         if named is not None:
             return _result(phase, named[1], "traceback_frames", named[0], _evidence(lines, [first_error, *also]),
                            first_error, outcome)
+        if _BARE_TIMEOUT.match(first_error.message):
+            return _result(phase, _BARE_TIMEOUT_FINDING, "bare_timeout", "timeout",
+                           _evidence(lines, [first_error, *also]), first_error, outcome)
     finding = Finding(cause=f"An error no rule recognises: {text[:300]}",
                       steps=[f"Read the first error line and the traceback above it: {text[:300]}",
                              *_gather_more(_frame_text(lines, first_error.index))[1:]])

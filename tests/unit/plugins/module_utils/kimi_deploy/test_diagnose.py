@@ -371,7 +371,8 @@ OTHER_WORDINGS = [
      "\nPlease verify the following requirements:", "load", "hub_access_failed", "vllm issue #13510"),
     ("huggingface_hub.errors.LocalEntryNotFoundError: Cannot find the requested files in the disk cache and "
      "outgoing traffic has been disabled.", "load", "hub_access_failed", "huggingface_hub offline mode"),
-    ("kimi-vllm.service: A process of this unit has been killed by the OOM killer.", "startup",
+    # host RAM runs out while the weights are read (the corpus's taxonomy: host OOM is a load-phase family)
+    ("kimi-vllm.service: A process of this unit has been killed by the OOM killer.", "load",
      "host_out_of_memory", "systemd"),
     ("vllm serve: error: unrecognized arguments: --max-modle-len 4096", "load", "cli_argument_error", "argparse"),
     ("RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)", "startup",
