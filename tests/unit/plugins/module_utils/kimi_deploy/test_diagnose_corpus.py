@@ -6,8 +6,8 @@ else is training, including the earlier held-out parts (seen-heldout-ids.txt, fr
 fourth-heldout.jsonl, fifth-heldout.jsonl, sixth-heldout.jsonl, seventh-heldout.jsonl, eighth-heldout.jsonl,
 ninth-heldout.jsonl, tenth-heldout.jsonl), which were measured and read. Rules are tuned on the training part only, so
 the thresholds below are asserted on it. The held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py,
-after the last rule change; the tests that score earlier held-out parts are regression floors at their measured
-figures.
+after the last rule change; the tests that score held-out parts are regression floors at their measured figures,
+the eleventh's added after its one measurement.
 """
 
 from __future__ import annotations
@@ -170,6 +170,7 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
 # issue's 90/80 % targets; the earlier parts are training now. These floors only keep what was measured from
 # regressing while rules change; they are not targets to tune.
 HELDOUT_FLOORS = [
+    ("eleventh-heldout.jsonl", 14, 8, 20, (14, 9, 8)),
     ("tenth-heldout.jsonl", 9, 6, 18, (11, 6, 4)),
     ("ninth-heldout.jsonl", 13, 5, 17, (2, 1, 1)),
     # 9/18 cause without the HCCL alternative whose wording a held-out entry shares (see the README)
