@@ -1064,8 +1064,10 @@ def _heads(hit: _Hit) -> Finding:
 
 
 _row("parallel_layout_invalid", 1,
-     r"number of required GPUs exceeds|[Pp]lacement group|(?:tensor|pipeline|data|expert|context)[ _]parallel"
-     r"(?:[ _]size)?.{0,80}(?:must|exceed|greater than|larger than|divisible|not enough|available)"
+     # (Ray's "Waiting for creating a placement group" is a wait on the cluster: ray_placement_group_waiting)
+     r"number of required GPUs exceeds|(?<!creating a )[Pp]lacement group"
+     r"|(?:tensor|pipeline|data|expert|context)[ _]parallel(?:[ _]size)?"
+     r".{0,80}(?:must|exceed|greater than|larger than|divisible|not enough|available)"
      r"|\b(?:tp|pp|dp|ep|cp)_(?:world_)?size\b.{0,60}(?:must|divisible|positive|exceed)"
      r"|divisible by (?:ep_size|tp_size|world_size)|world[_ ]size.{0,60}(?:must|exceed|greater|positive)"
      r"|invalid device ordinal|GPUs per node is not divisible",
@@ -1607,6 +1609,30 @@ _row("attribute_missing_between_packages", 3,
            "releases (an integration or plugin written for another vLLM, transformers or torch).",
      steps=["Read the frame that raised it: install the versions of that package and vLLM that belong together "
             "(the integration's pinned vLLM); `pip check` lists conflicts"])
+# Ascend's operators report a failed HCCL call through nnopbase; the operator's own failure (and torch_npu's "PTA call
+# acl api failed") comes first in the log but is its consequence.
+_row("hccl_resource_failure", 0, r"fails to invoke the \w+ function of the hccl module|HcclAllocComResource\w* failed",
+     cls="nccl_error", default_phase="startup",
+     cause="HCCL (Ascend's collective library) could not set up or allocate its communication resources for an "
+           "operator (MoE dispatch/combine, all-reduce): the ranks' HCCL configuration, buffer size or network "
+           "between the NPUs does not fit.",
+     steps=["Rerun with ASCEND_GLOBAL_LOG_LEVEL=1 and HCCL's logs (plog) for the failing rank; check HCCL_BUFFSIZE, "
+            "HCCL_IF_IP / HCCL_SOCKET_IFNAME and that every node's NPUs see each other (hccn_tool)"])
+# A tool parser that cannot decode the model's tool call logs this (and its JSON error) and answers the request
+# without tool calls.
+_row("tool_call_extraction_failed", 1, r"Error in extracting tool call(?:s)? from response",
+     cls="request_invalid", default_phase="runtime", quiet_levels=True, server_side=True,
+     cause="The tool-call parser could not decode a tool call in the model's output (malformed JSON, or a format the "
+           "parser does not expect); that request came back without its tool calls, the server kept serving.",
+     steps=["Check that --tool-call-parser and the chat template match the model's tool-call format; a model that "
+            "writes several calls or extra text needs the parser for its format (or a newer vLLM)"])
+# Gemma-2's logits soft-capping needs FlashInfer on the vLLM releases that refuse the other backends for it.
+_row("soft_cap_needs_flashinfer", 1, r"use Flashinfer backend for models with logits_soft_cap",
+     cls="attention_backend_unsupported", default_phase="load",
+     cause="The model uses logits soft-capping (Gemma-2), which this vLLM supports only with the FlashInfer attention "
+           "backend.",
+     steps=["Install FlashInfer for the installed torch/CUDA and set VLLM_ATTENTION_BACKEND=FLASHINFER, or use a vLLM "
+            "release whose default backend supports soft-capping"])
 _row("lora_rank_over_max", 1, r"LoRA rank \d+ is greater than max_lora_rank \d+",
      cls="config_invalid", default_phase="load",
      cause="A LoRA adapter's rank is above the engine's max_lora_rank (16 unless set).",
@@ -1808,6 +1834,11 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
      "vLLM falls back to a slower backend.",
      "Install the attention package built for this torch and CUDA (vllm-flash-attn, xformers), or ignore it if the "
      "fallback's speed is enough"),
+    ("flashinfer_sampler_missing", r"FlashInfer is not available\. Falling back to the PyTorch-native implementation",
+     None,
+     "FlashInfer is not installed, so top-p/top-k sampling runs PyTorch's native implementation: slower sampling, "
+     "same results.",
+     "Install the FlashInfer build for the installed torch/CUDA if sampling speed matters; nothing to fix otherwise"),
     ("swap_space_large", r"Possibly too large swap space", "host_oom",
      "swap_space asks for a large share of host RAM: loading can run the host out of memory.",
      "Lower --swap-space (GiB per GPU)"),

@@ -423,6 +423,34 @@ def test_wordings_from_the_eleventh_round(line, rule, cause_class, phase):
     assert (result["rule"], result["cause_class"], result["phase"]) == (rule, cause_class, phase)
 
 
+# Read from the eleventh held-out part's misses after its one measurement (training from the twelfth split on).
+@pytest.mark.parametrize(("text", "rule", "cause_class", "phase"), [
+    ("Waiting for creating a placement group of specs for 150 seconds. specs=[{'GPU': 1.0}, {'GPU': 1.0}]. Check `ray "
+     "status` to see if you have enough resources", "ray_placement_group_waiting", "ray_error", "load"),
+    ("`ERROR [hermes_tool_parser.py:110] Error in extracting tool call from response.\n"
+     "json.decoder.JSONDecodeError: Extra data: line 3 column 1 (char 527)`", "tool_call_extraction_failed",
+     "request_invalid", "runtime"),
+    ("ValueError: Please use Flashinfer backend for models with logits_soft_cap (i.e., Gemma-2). Otherwise, the output "
+     "might be wrong.", "soft_cap_needs_flashinfer", "attention_backend_unsupported", "load"),
+    ("[rank6]:[E422 08:49:02.598461350 compiler_depend.ts:444] NPU function error: call aclnnMoeDistributeDispatchV4 "
+     "failed, error code is 561000\n[ERROR] 2026-04-22-08:49:02 (PID:5566, Device:6, RankID:-1) ERR00100 PTA call acl "
+     "api failed.\nEZ9999[PID: 5566] AclNN_Inner_Error(EZ9999):  Nnopbase fails to invoke the "
+     "HcclAllocComResourceByTiling function of the hccl module. ret = 4", "hccl_resource_failure", "nccl_error",
+     "startup"),
+])
+def test_wordings_from_the_eleventh_heldout_misses(text, rule, cause_class, phase):
+    result = diagnose(text)
+    assert (result["rule"], result["cause_class"], result["phase"]) == (rule, cause_class, phase)
+
+
+def test_flashinfer_missing_for_sampling_is_a_risk_alone():
+    line = ("(EngineCore_DP0 pid=87) WARNING 02-11 16:35:13 [topk_topp_sampler.py:66] FlashInfer is not available. "
+            "Falling back to the PyTorch-native implementation of top-p & top-k sampling.")
+    result = diagnose(line)
+    assert result["cause_class"] == "risk_only"
+    assert [risk["rule"] for risk in result["risks"]] == ["flashinfer_sampler_missing"]
+
+
 def test_a_bare_timeout_whose_frames_name_nothing_is_a_timeout_in_their_step():
     text = "\n".join(["ERROR 02-03 22:43:35 [core.py:968]     raise TimeoutError",
                       "ERROR 02-03 22:43:35 [core.py:968] TimeoutError",
