@@ -1081,6 +1081,13 @@ _row("parallel_layout_invalid", 1,
            "the model's heads and experts (num_redundant_experts for EPLB)"])
 
 
+# Ray's object store lives in /dev/shm: a container's small /dev/shm stops the raylet before any NCCL runs.
+_row("ray_object_store_shm_too_small", 1, r"System memory request exceeds memory available in /dev/shm",
+     cls="resource_limit", default_phase="load", quiet_levels=True,
+     cause="Ray's object store asked for more shared memory than the container's /dev/shm holds (Docker gives 64 MiB "
+           "unless told otherwise), so the Ray node cannot start its workers.",
+     steps=["Give the container a larger /dev/shm (--shm-size, or a memory-backed emptyDir at /dev/shm in Kubernetes), "
+            "or cap Ray's object store (--object-store-memory)"])
 _row("nccl_shared_memory", 1,
      r"shared memory segment|/dev/shm|shm_open|Bus error", default_phase="startup",
      hints=(r"NCCL error|unhandled system error",),
@@ -1134,7 +1141,9 @@ _row("collective_timeout", 1,
 _row("nccl_error", 2,
      r"\bNCCL error\b|nccl\w*Error|NCCL WARN|ProcessGroupNCCL|DistBackendError|unhandled (?:system|cuda) error"
      # Ascend's collectives (HCCL, through torch_npu): "ERR02200 DIST call hccl api failed."
-     r"|DIST call hccl api failed",
+     r"|DIST call hccl api failed"
+     # Intel XPU's collectives (oneCCL, through torch.distributed)
+     r"|\boneCCL: ",
      default_phase="startup",
      cause='NCCL failed to set up communication between GPUs.',
      steps=[
@@ -1210,7 +1219,9 @@ def _batched_tokens(hit: _Hit) -> Finding:
                f"{batched}"])
 
 
-_row("custom_allreduce_failed", 1, r"custom_all_reduce\.cuh|[Cc]ustom all.?reduce (?:failed|error)",
+_row("custom_allreduce_failed", 1, r"custom_all_reduce\.cuh|[Cc]ustom all.?reduce (?:failed|error)"
+     # the kernel's own "Failed: Cuda error <file>:<line>", even cut inside the file's name
+     r"|Failed: Cuda error \S*custom_all_red",
      cls="custom_allreduce", default_phase="startup",
      cause="vLLM's custom all-reduce kernel failed (CUDA IPC / peer access between the GPUs does not work "
            "here: PCIe topology, containers, or a GPU the kernel was not built for).",
@@ -1633,6 +1644,48 @@ _row("soft_cap_needs_flashinfer", 1, r"use Flashinfer backend for models with lo
            "backend.",
      steps=["Install FlashInfer for the installed torch/CUDA and set VLLM_ATTENTION_BACKEND=FLASHINFER, or use a vLLM "
             "release whose default backend supports soft-capping"])
+# Packages that compile kernels at run time (FlashInfer, DeepGEMM, Triton's CUDA paths) need the CUDA toolkit's nvcc.
+_row("cuda_compiler_missing", 1, r"\bnvcc: (?:not found|No such file or directory)|[Cc]ould not find nvcc"
+     r"|nvcc (?:was )?not found",
+     cls="dependency_error", default_phase="load",
+     cause="A package that compiles GPU kernels at run time (FlashInfer's JIT, DeepGEMM) needs the CUDA toolkit's "
+           "nvcc, which is not installed (or not where CUDA_HOME points).",
+     steps=["Install the CUDA toolkit matching the torch build (or use the package's prebuilt/AOT wheels) and set "
+            "CUDA_HOME; or pick a backend that needs no JIT"])
+# A kernel package vLLM uses when it is there (DeepGEMM for FP8 GEMMs) is missing or too old for this vLLM.
+_row("kernel_package_missing_or_outdated", 1,
+     r"is not available or outdated\. Please install or update"
+     r"|Please install or update the `?[\w-]+`? to a newer version",
+     # vLLM checks for it when it sets up and warms up the kernels that use it (DeepGEMM's FP8 warm-up)
+     cls="dependency_error", default_phase="startup",
+     cause="A kernel package this configuration needs (DeepGEMM for FP8 kernels, or the like) is not installed or is "
+           "older than this vLLM expects.",
+     steps=["Install the package version vLLM's release pins (its install script or requirements), or choose a "
+            "configuration that does not use it (another quantization or kernel backend)"])
+# A run-time kernel build (DeepGEMM's JIT) whose compiler exited with an error.
+_row("jit_kernel_build_failed", 1, r"jit/kernel_runtime\.hpp:\d+\): exit_code == 0",
+     cls="compile_error", default_phase="startup",
+     cause="A kernel compiled at run time (DeepGEMM's JIT for FP8 GEMMs) failed to build: the compiler or CUDA toolkit "
+           "in the image does not fit the package (versions, include paths) or this GPU.",
+     steps=["Rerun with the package's JIT debug output (DG_JIT_DEBUG=1 for DeepGEMM) to see the compiler's error; "
+            "use the CUDA toolkit and package versions vLLM's release pins, or disable the JIT backend "
+            "(VLLM_USE_DEEP_GEMM=0)"])
+# FlashAttention's version check refuses GPUs below compute capability 8.0 (a T4, a V100) for the V1 backend.
+_row("flash_attention_refuses_gpu", 1, r"Cannot use FA version \d+ is not supported due to|FA\d is only supported on "
+     r"devices with compute capability",
+     cls="attention_backend_unsupported", default_phase="load",
+     cause="The FlashAttention backend does not support this GPU's compute capability (FlashAttention 2 needs 8.0, "
+           "FlashAttention 3 Hopper), so the attention backend vLLM chose cannot run here.",
+     steps=["Choose a backend that supports the GPU (VLLM_ATTENTION_BACKEND=XFORMERS / TRITON_ATTN / FLASHINFER, as "
+            "the vLLM release offers), or run a release whose default backend covers it"])
+# A host name that does not resolve (a Kubernetes service, a peer's name) stops a connection between components.
+_row("host_name_not_resolved", 2, r"getaddrinfo\(\) failed for endpoint|Temporary failure in name resolution"
+     r"|Name or service not known|nodename nor servname provided",
+     cls="distributed_network", default_phase="startup",
+     cause="A host name the server connects to does not resolve (a peer node, a KV-cache or store service): DNS or "
+           "the service's name is wrong, or the service is not up yet.",
+     steps=["Resolve the name from the server's host or pod (getent hosts <name>); fix the service name, the "
+            "namespace or DNS, or use an address"])
 _row("lora_rank_over_max", 1, r"LoRA rank \d+ is greater than max_lora_rank \d+",
      cls="config_invalid", default_phase="load",
      cause="A LoRA adapter's rank is above the engine's max_lora_rank (16 unless set).",
@@ -2248,6 +2301,14 @@ def _unclassified(run: _Run, lines: list[Line], first_error: Line, default_phase
 
 
 _FRAME_CAUSES = (
+    # The deepest frames are a tool-call or reasoning parser's, run on a request's output: that request failed.
+    (re.compile(r"(?s)(?:tool_parsers?/\w+\.py|_tool_parser\.py|reasoning_parsers?/\w+\.py)(?:(?!\n).)*"
+                r"(?:\n(?:(?!\n).)*){0,6}\Z"),
+     "request_invalid",
+     "The traceback ends in a tool-call or reasoning parser working on a request's output (its error line is not in "
+     "the lines read): the parser failed on that request; the server keeps serving.",
+     ["Check that --tool-call-parser / --reasoning-parser and the chat template match the model's output format",
+      "Update vLLM or the parser if it raises on well-formed output"]),
     # The deepest frames set up NCCL communicators (pynccl, the model-parallel groups): NCCL failed.
     (re.compile(r"(?s)(?:pynccl|PyNcclCommunicator|NCCLCommunicator|ncclCommInitRank|init_model_parallel_group"
                 r"|GroupCoordinator|initialize_model_parallel)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,6}\Z"),

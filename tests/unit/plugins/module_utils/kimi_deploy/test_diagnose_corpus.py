@@ -146,9 +146,9 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 def test_training_part_accuracy():
     # Floors under the measured figures on the training part (see the README's "Measured" section): with the eleventh
     # round's held-out part and the twelfth round's training part added, 718 and 536 of 815 (88.1 % / 65.8 %) before
-    # the twelfth round's rule changes; the floor follows the figures as changes raise them.
+    # the twelfth round's rule changes, 723 and 545 after them; the floor follows the figures as changes raise them.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 718 / 815 and cause >= 536 / 815, (phase, cause)
+    assert phase >= 723 / 815 and cause >= 545 / 815, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -452,6 +452,41 @@ def test_flashinfer_missing_for_sampling_is_a_risk_alone():
     result = diagnose(line)
     assert result["cause_class"] == "risk_only"
     assert [risk["rule"] for risk in result["risks"]] == ["flashinfer_sampler_missing"]
+
+
+# The twelfth round's rule changes, each in the wording a training entry holds.
+@pytest.mark.parametrize(("text", "rule", "cause_class", "phase"), [
+    ("/bin/sh: 1: /usr/local/cuda/bin/nvcc: not found", "cuda_compiler_missing", "dependency_error", "load"),
+    ("RuntimeError: DeepGEMM backend is not available or outdated. Please install or update the `deep_gemm` to a "
+     "newer version to enable FP8 kernels.", "kernel_package_missing_or_outdated", "dependency_error", "startup"),
+    ("(EngineCore_DP0 pid=439) RuntimeError: Assertion error (csrc/apis/../jit_kernels/impls/../../jit/"
+     "kernel_runtime.hpp:45): exit_code == 0", "jit_kernel_build_failed", "compile_error", "startup"),
+    ("ERROR 03-20 07:42:38 [utils.py:613] Cannot use FA version 2 is not supported due to FA3 is only supported on "
+     "devices with compute capability >= 8 excluding 8.6 and 8.9", "flash_attention_refuses_gpu",
+     "attention_backend_unsupported", "load"),
+    ("[info] Connection to RPC socket failed for endpoint kvcache-rpc:9600 with ret = IOError: getaddrinfo() failed "
+     "for endpoint kvcache-rpc:9600, retrying 10 more times.", "host_name_not_resolved", "distributed_network",
+     "startup"),
+    ("[2026-03-25 05:44:29,435 W 39 39] (raylet) store_runner.cc:83: System memory request exceeds memory available "
+     "in /dev/shm. The request is for 10200547328 bytes", "ray_object_store_shm_too_small", "resource_limit", "load"),
+    ("RuntimeError: oneCCL: ze_fd_manager.cpp:214 fill_device_fds: EXCEPTION: open failed: fd: -1", "nccl_error",
+     "nccl_error", "startup"),
+    ("Failed: Cuda error /workspace/csrc/custom_all_red", "custom_allreduce_failed", "custom_allreduce", "startup"),
+])
+def test_wordings_from_the_twelfth_round(text, rule, cause_class, phase):
+    result = diagnose(text)
+    assert (result["rule"], result["cause_class"], result["phase"]) == (rule, cause_class, phase)
+
+
+def test_a_traceback_cut_in_a_tool_parser_is_a_request_failure():
+    text = "\n".join([
+        "ERROR 07-24 10:16:06 [hermes_tool_parser.py:370] Traceback (most recent call last):",
+        'ERROR 07-24 10:16:06 [hermes_tool_parser.py:370]   File "/v/vllm/entrypoints/openai/tool_parsers/'
+        'hermes_tool_parser.py", line 241, in extract_tool_calls_streaming',
+        "ERROR 07-24 10:16:06 [hermes_tool_parser.py:370]     current_tool_call = partial_js"])
+    result = diagnose(text)
+    assert (result["rule"], result["cause_class"], result["phase"]) == ("traceback_frames", "request_invalid",
+                                                                        "runtime")
 
 
 def test_a_bare_timeout_whose_frames_name_nothing_is_a_timeout_in_their_step():
