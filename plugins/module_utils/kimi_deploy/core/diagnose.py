@@ -1139,7 +1139,9 @@ _row("collective_timeout", 1,
 
 
 _row("nccl_error", 2,
-     r"\bNCCL error\b|nccl\w*Error|NCCL WARN|ProcessGroupNCCL|DistBackendError|unhandled (?:system|cuda) error"
+     # (torch's warning at any exit without destroy_process_group() is not NCCL's error)
+     r"\bNCCL error\b|nccl\w*Error|NCCL WARN|ProcessGroupNCCL(?!\.cpp:\d+\] Warning: WARNING: destroy_process_group)"
+     r"|DistBackendError|unhandled (?:system|cuda) error"
      # Ascend's collectives (HCCL, through torch_npu): "ERR02200 DIST call hccl api failed."
      r"|DIST call hccl api failed"
      # Intel XPU's collectives (oneCCL, through torch.distributed)
