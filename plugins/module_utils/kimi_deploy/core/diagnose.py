@@ -1688,6 +1688,29 @@ _row("host_name_not_resolved", 2, r"getaddrinfo\(\) failed for endpoint|Temporar
            "the service's name is wrong, or the service is not up yet.",
      steps=["Resolve the name from the server's host or pod (getent hosts <name>); fix the service name, the "
             "namespace or DNS, or use an address"])
+# Kernel libraries' own refusals, written after the twelfth held-out part's measurement (measured by the next round):
+# a Triton kernel configuration that needs more shared memory than this GPU has (consumer and older GPUs), an
+# assertion in Triton's compiler, cuBLAS(Lt) refusing an operation on this GPU or dtype, and Ascend kernels built for
+# another chip.
+_row("triton_kernel_out_of_resources", 1, r"OutOfResources: out of resource: shared memory"
+     r"|mlir::triton::\w+.{0,300}Assertion .{0,200} failed",
+     cls="compile_error", default_phase="startup",
+     cause="A Triton kernel could not be compiled for this GPU: its configuration needs more shared memory than the "
+           "GPU has, or Triton's compiler hit an internal assertion for this kernel on this architecture.",
+     steps=["Use a vLLM release with kernel configurations tuned for this GPU, or another kernel backend for that op "
+            "(the MoE / attention backend options); for a fused-MoE kernel, add a tuned config for this GPU",
+            "If it is Triton's own assertion, upgrade or pin the Triton release vLLM's release pins"])
+_row("cublas_op_not_supported", 1, r"CUBLAS_STATUS_NOT_SUPPORTED",
+     cls="gpu_arch_unsupported", default_phase="startup",
+     cause="cuBLAS (cuBLASLt) does not support the operation on this GPU or with these dtypes (an FP8 GEMM on a GPU "
+           "or driver that lacks it).",
+     steps=["Choose a quantization or kernel backend this GPU supports (no FP8 cuBLASLt path on it), or upgrade the "
+            "driver/CUDA to one whose cuBLASLt has it"])
+_row("ascend_kernels_for_another_chip", 1, r"socversion \w+ of bin package does not match the current device",
+     cls="gpu_arch_unsupported", default_phase="startup",
+     cause="The Ascend kernel package was built for another chip (an Atlas 910B build on a 310P, or the reverse).",
+     steps=["Install the vllm-ascend / CANN kernel packages built for this device's SoC version, or rebuild with the "
+            "right socversion"])
 _row("lora_rank_over_max", 1, r"LoRA rank \d+ is greater than max_lora_rank \d+",
      cls="config_invalid", default_phase="load",
      cause="A LoRA adapter's rank is above the engine's max_lora_rank (16 unless set).",

@@ -490,6 +490,23 @@ def test_a_traceback_cut_in_a_tool_parser_is_a_request_failure():
                                                                         "runtime")
 
 
+@pytest.mark.parametrize(("line", "rule", "cause_class"), [
+    ("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 263168, Hardware limit: 232448.",
+     "triton_kernel_out_of_resources", "compile_error"),
+    ("python3: /project/lib/Analysis/Allocation.cpp:40: std::pair<> mlir::triton::getCvtOrder(mlir::Attribute, "
+     "mlir::Attribute): Assertion `!(srcMmaLayout && dstMmaLayout)' failed.", "triton_kernel_out_of_resources",
+     "compile_error"),
+    ("RuntimeError: bmm_fp8_internal_cublaslt failed: CUBLAS_STATUS_NOT_SUPPORTED", "cublas_op_not_supported",
+     "gpu_arch_unsupported"),
+    ("[ERROR] the socversion Ascend910B1 of bin package does not match the current device socverison Ascend310P3.",
+     "ascend_kernels_for_another_chip", "gpu_arch_unsupported"),
+])
+def test_kernel_libraries_refusals(line, rule, cause_class):
+    # Written after the twelfth held-out part's one measurement (misses there); measured by the next round.
+    result = diagnose(line)
+    assert (result["rule"], result["cause_class"], result["phase"]) == (rule, cause_class, "startup")
+
+
 def test_torchs_exit_warning_about_destroy_process_group_is_not_an_nccl_error():
     # Written after the twelfth held-out part's one measurement (a miss there); measured by the next round.
     text = ("[rank0]:[W327 23:27:05.331311927 ProcessGroupNCCL.cpp:1496] Warning: WARNING: destroy_process_group() was "
