@@ -7,7 +7,7 @@ nothing is restored, since no release of the pair can start on a replica of one.
 way the README says (deploy.yml, then fleet.yml);
 the balancer refuses every route without a key and speaks TLS checked against the test CA; Prometheus
 has every target up; a killed engine is ejected within 10 s under client load and the alerts fire.
-With KIMI_TEST_FLEET_ROLLOUT=1 (not in the default CI run: 13 minutes more under CI's load), a rolling
+Then (in the default run; KIMI_TEST_FLEET_ROLLOUT=0 leaves it out of a quick one) a rolling
 deploy under client load through the balancer fails no request: each replica is a canary,
 host 1's promoted and host 2's, made worse on purpose, rolled back by the comparison. The client load runs
 here, on the controller. Figures go to
@@ -339,10 +339,9 @@ def _per_host(tmp_path: Path, values: dict[str, dict]) -> Path:
     return overlay
 
 
-# In a fresh-clone CI run of .ci/run with it, 768 s under the other lane's load, the run took 47.6 minutes, over
-# the 45 aimed at: it runs with KIMI_TEST_FLEET_ROLLOUT=1 (scripts/test.sh passes it through).
-@pytest.mark.skipif(os.environ.get("KIMI_TEST_FLEET_ROLLOUT") != "1",
-                    reason="the rollout and canaries under load: KIMI_TEST_FLEET_ROLLOUT=1")
+# In the default run (scripts/test.sh sets KIMI_TEST_FLEET_ROLLOUT=1 unless told 0, and passes it through).
+@pytest.mark.skipif(os.environ.get("KIMI_TEST_FLEET_ROLLOUT") == "0",
+                    reason="the rollout and canaries under load left out (KIMI_TEST_FLEET_ROLLOUT=0)")
 def test_rolling_deploy_under_load_promotes_a_good_canary_rolls_back_a_worse_one_and_fails_no_request(
         host, tls, tmp_path):
     """While host 2's worse canary serves its share, six clients without pause join the light load (the
