@@ -403,8 +403,11 @@ def test_wordings_from_the_training_additions(line, rule, cause_class):
     assert (result["rule"], result["cause_class"]) == (rule, cause_class)
 
 
-# The eleventh round's rule changes, each in the wording a training entry holds (phase from the family, no timeline).
-@pytest.mark.parametrize(("line", "rule", "cause_class", "phase"), [
+# Wordings read since the eleventh round, each in the words a corpus entry holds: the eleventh round's training
+# part, then the eleventh held-out part's misses (read after its one measurement), the twelfth round's training part,
+# and kernel libraries' refusals from the twelfth held-out part's misses (after its measurement; measured by the
+# thirteenth round's held-out part).
+@pytest.mark.parametrize(("text", "rule", "cause_class", "phase"), [
     ("flashinfer-cubin version (0.6.13) does not match flashinfer version (0.6.14). Please install the same version "
      "of both packages.", "package_version_mismatch", "dependency_error", "load"),
     ("RuntimeError: operator torchvision::nms does not exist", "package_version_mismatch", "dependency_error", "load"),
@@ -426,14 +429,6 @@ def test_wordings_from_the_training_additions(line, rule, cause_class):
      "response_parser_failed", "request_invalid", "runtime"),
     ("WARNING 02-04 23:28:20 model_runner_base.py:143] Failed to pickle inputs of failed execution: CUDA error: "
      "unspecified launch failure", "failed_execution_cuda_error", "gpu_kernel_fault", "runtime"),
-])
-def test_wordings_from_the_eleventh_round(line, rule, cause_class, phase):
-    result = diagnose(line)
-    assert (result["rule"], result["cause_class"], result["phase"]) == (rule, cause_class, phase)
-
-
-# Read from the eleventh held-out part's misses after its one measurement (training from the twelfth split on).
-@pytest.mark.parametrize(("text", "rule", "cause_class", "phase"), [
     ("Waiting for creating a placement group of specs for 150 seconds. specs=[{'GPU': 1.0}, {'GPU': 1.0}]. Check `ray "
      "status` to see if you have enough resources", "ray_placement_group_waiting", "ray_error", "load"),
     ("`ERROR [hermes_tool_parser.py:110] Error in extracting tool call from response.\n"
@@ -446,22 +441,6 @@ def test_wordings_from_the_eleventh_round(line, rule, cause_class, phase):
      "api failed.\nEZ9999[PID: 5566] AclNN_Inner_Error(EZ9999):  Nnopbase fails to invoke the "
      "HcclAllocComResourceByTiling function of the hccl module. ret = 4", "hccl_resource_failure", "nccl_error",
      "startup"),
-])
-def test_wordings_from_the_eleventh_heldout_misses(text, rule, cause_class, phase):
-    result = diagnose(text)
-    assert (result["rule"], result["cause_class"], result["phase"]) == (rule, cause_class, phase)
-
-
-def test_flashinfer_missing_for_sampling_is_a_risk_alone():
-    line = ("(EngineCore_DP0 pid=87) WARNING 02-11 16:35:13 [topk_topp_sampler.py:66] FlashInfer is not available. "
-            "Falling back to the PyTorch-native implementation of top-p & top-k sampling.")
-    result = diagnose(line)
-    assert result["cause_class"] == "risk_only"
-    assert [risk["rule"] for risk in result["risks"]] == ["flashinfer_sampler_missing"]
-
-
-# The twelfth round's rule changes, each in the wording a training entry holds.
-@pytest.mark.parametrize(("text", "rule", "cause_class", "phase"), [
     ("/bin/sh: 1: /usr/local/cuda/bin/nvcc: not found", "cuda_compiler_missing", "dependency_error", "load"),
     ("RuntimeError: DeepGEMM backend is not available or outdated. Please install or update the `deep_gemm` to a "
      "newer version to enable FP8 kernels.", "kernel_package_missing_or_outdated", "dependency_error", "startup"),
@@ -478,10 +457,27 @@ def test_flashinfer_missing_for_sampling_is_a_risk_alone():
     ("RuntimeError: oneCCL: ze_fd_manager.cpp:214 fill_device_fds: EXCEPTION: open failed: fd: -1", "nccl_error",
      "nccl_error", "startup"),
     ("Failed: Cuda error /workspace/csrc/custom_all_red", "custom_allreduce_failed", "custom_allreduce", "startup"),
+    ("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 263168, Hardware limit: 232448.",
+     "triton_kernel_out_of_resources", "compile_error", "startup"),
+    ("python3: /project/lib/Analysis/Allocation.cpp:40: std::pair<> mlir::triton::getCvtOrder(mlir::Attribute, "
+     "mlir::Attribute): Assertion `!(srcMmaLayout && dstMmaLayout)' failed.", "triton_kernel_out_of_resources",
+     "compile_error", "startup"),
+    ("RuntimeError: bmm_fp8_internal_cublaslt failed: CUBLAS_STATUS_NOT_SUPPORTED", "cublas_op_not_supported",
+     "gpu_arch_unsupported", "startup"),
+    ("[ERROR] the socversion Ascend910B1 of bin package does not match the current device socverison Ascend310P3.",
+     "ascend_kernels_for_another_chip", "gpu_arch_unsupported", "startup"),
 ])
-def test_wordings_from_the_twelfth_round(text, rule, cause_class, phase):
+def test_wordings_read_since_the_eleventh_round(text, rule, cause_class, phase):
     result = diagnose(text)
     assert (result["rule"], result["cause_class"], result["phase"]) == (rule, cause_class, phase)
+
+
+def test_flashinfer_missing_for_sampling_is_a_risk_alone():
+    line = ("(EngineCore_DP0 pid=87) WARNING 02-11 16:35:13 [topk_topp_sampler.py:66] FlashInfer is not available. "
+            "Falling back to the PyTorch-native implementation of top-p & top-k sampling.")
+    result = diagnose(line)
+    assert result["cause_class"] == "risk_only"
+    assert [risk["rule"] for risk in result["risks"]] == ["flashinfer_sampler_missing"]
 
 
 def test_a_traceback_cut_in_a_tool_parser_is_a_request_failure():
@@ -495,38 +491,11 @@ def test_a_traceback_cut_in_a_tool_parser_is_a_request_failure():
                                                                         "runtime")
 
 
-@pytest.mark.parametrize(("line", "rule", "cause_class"), [
-    ("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 263168, Hardware limit: 232448.",
-     "triton_kernel_out_of_resources", "compile_error"),
-    ("python3: /project/lib/Analysis/Allocation.cpp:40: std::pair<> mlir::triton::getCvtOrder(mlir::Attribute, "
-     "mlir::Attribute): Assertion `!(srcMmaLayout && dstMmaLayout)' failed.", "triton_kernel_out_of_resources",
-     "compile_error"),
-    ("RuntimeError: bmm_fp8_internal_cublaslt failed: CUBLAS_STATUS_NOT_SUPPORTED", "cublas_op_not_supported",
-     "gpu_arch_unsupported"),
-    ("[ERROR] the socversion Ascend910B1 of bin package does not match the current device socverison Ascend310P3.",
-     "ascend_kernels_for_another_chip", "gpu_arch_unsupported"),
-])
-def test_kernel_libraries_refusals(line, rule, cause_class):
-    # Written after the twelfth held-out part's one measurement (misses there); measured by the next round.
-    result = diagnose(line)
-    assert (result["rule"], result["cause_class"], result["phase"]) == (rule, cause_class, "startup")
-
-
 def test_torchs_exit_warning_about_destroy_process_group_is_not_an_nccl_error():
     # Written after the twelfth held-out part's one measurement (a miss there); measured by the next round.
     text = ("[rank0]:[W327 23:27:05.331311927 ProcessGroupNCCL.cpp:1496] Warning: WARNING: destroy_process_group() was "
             "not called before program exit, which can leak resources.")
     assert diagnose(text)["cause_class"] != "nccl_error"
-
-
-def test_a_bare_timeout_whose_frames_name_nothing_is_a_timeout_in_their_step():
-    text = "\n".join(["ERROR 02-03 22:43:35 [core.py:968]     raise TimeoutError",
-                      "ERROR 02-03 22:43:35 [core.py:968] TimeoutError",
-                      "ERROR 02-03 22:43:35 [core.py:968] Traceback (most recent call last):",
-                      'ERROR 02-03 22:43:35 [core.py:968]   File "/v/vllm/v1/engine/core.py", line 9, in run_busy_loop',
-                      "ERROR 02-03 22:43:35 [core.py:968]     self._process_engine_step()"])
-    result = diagnose(text)
-    assert (result["phase"], result["rule"], result["cause_class"]) == ("runtime", "bare_timeout", "timeout")
 
 
 def test_ray_killing_a_worker_over_its_memory_threshold_is_host_oom():
@@ -949,17 +918,23 @@ def test_a_preemption_while_serving_leaves_the_journal_healthy():
 
 # ----- fifth round: what the fifth round's training entries taught ----------------------------------------
 
-def test_an_exception_with_no_message_is_named_by_its_frames():
-    # a worker's reply that never came: a bare TimeoutError under the shared-memory queue's frames
-    text = "\n".join(["ERROR 08-07 07:04:32 [core.py:588] Traceback (most recent call last):",
-                      'ERROR 08-07 07:04:32 [core.py:588]   File "/v/vllm/v1/engine/core.py", line 1, in run_busy_loop',
-                      "ERROR 08-07 07:04:32 [core.py:588]     self._process_engine_step()",
-                      'ERROR 08-07 07:04:32 [core.py:588]   File "/v/vllm/distributed/device_communicators/'
-                      'shm_broadcast.py", line 469, in acquire_read',
-                      "ERROR 08-07 07:04:32 [core.py:588]     raise TimeoutError",
-                      "ERROR 08-07 07:04:32 [core.py:588] TimeoutError"])
+# A bare TimeoutError: its frames name the cause when they can (the shared-memory queue's reply that never came),
+# else it is a timeout in the step of its frames (the engine's step loop).
+@pytest.mark.parametrize(("frames", "rule"), [
+    (['File "/v/vllm/distributed/device_communicators/shm_broadcast.py", line 469, in acquire_read'],
+     "traceback_frames"),
+    ([], "bare_timeout"),
+])
+def test_an_exception_with_no_message_is_named_by_its_frames(frames, rule):
+    prefix = "ERROR 08-07 07:04:32 [core.py:588] "
+    lines = ["Traceback (most recent call last):",
+             '  File "/v/vllm/v1/engine/core.py", line 1, in run_busy_loop',
+             "    self._process_engine_step()",
+             *("  " + frame for frame in frames),
+             "    raise TimeoutError", "TimeoutError"]
+    text = "\n".join(prefix + line for line in lines)
     result = diagnose(text)
-    assert (result["phase"], result["rule"], result["cause_class"]) == ("runtime", "traceback_frames", "timeout")
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("runtime", rule, "timeout")
 
 
 def test_an_exception_with_a_message_is_not_renamed_by_its_frames():
