@@ -1259,7 +1259,9 @@ def _kernel_fault(hit: _Hit) -> Finding:
 
 @_rule("timeout_waiting_for_engine", 1,
        r"Timed out waiting for engine|VLLM_ENGINE_READY_TIMEOUT_S|did not become ready|start operation timed out"
-       r"|Failed with result 'timeout'",
+       r"|Failed with result 'timeout'"
+       # a wrapper's readiness wait running out ("vllm-server failed to start within timeout")
+       r"|failed to start within (?:the )?(?:timeout|time limit)|not ready (?:after|within) \d+",
        default_phase="load")
 def _engine_timeout(hit: _Hit) -> Finding:
     waited = re.search(r"Waited (\d+)\s*s", hit.line.message)
@@ -1966,6 +1968,15 @@ def _stamp_of(raw: str) -> Stamp | None:
         if found:
             return tuple(int(g) for g in found.groups())  # type: ignore[return-value]
     return None
+
+
+def _seconds_between(first: Stamp, last: Stamp) -> int:
+    """Seconds from one stamp to a later one of the same month (the log has no year; 0 across months)."""
+    if first[0] != last[0]:
+        return 0
+    def seconds(stamp: Stamp) -> int:
+        return ((stamp[1] * 24 + stamp[2]) * 60 + stamp[3]) * 60 + stamp[4]
+    return max(0, seconds(last) - seconds(first))
 
 
 def _parse_stamp(value: Any, what: str) -> Stamp:
@@ -2739,6 +2750,46 @@ def _decisive_lines(run: _Run, lines: list[Line], rule: Rule, line: Line) -> lis
 _STALL_RISKS = {"shm_broadcast_wait"}
 
 
+# A wait vLLM logs again and again while it makes no progress (the API server waiting for its engine process, Ray
+# for a placement group, a rank for the others); the steps say what each one waits on.
+_WAIT = re.compile(r"\b[Ww]aiting (?:for|on|until)\b|\bstill waiting\b")
+_WAITED_ON = (
+    (re.compile(r"core engine proc|engine core|EngineCore|engine process"),
+     ["The API server waits for its engine process: that process's own lines (EngineCore, worker ranks) say where "
+      "it stopped; with none, py-spy dump --pid on it shows the stuck step",
+      "A multi-GPU start stuck there is often NCCL: rerun with NCCL_DEBUG=INFO (and --disable-custom-all-reduce)"]),
+    (re.compile(r"placement group|Ray|resources"),
+     ["Run `ray status`: the cluster must offer every GPU the placement group asks for, on the nodes it names"]),
+)
+STUCK_WAIT_REPEATS = 2
+
+
+def _stuck_wait(log_lines: list[Line], phase: str) -> tuple[Finding, Line] | None:
+    """The log ends in the same wait, logged by vLLM again and again: the start is stuck in it (a hang, no error).
+    (A wrapper's own polls, "Waiting for the server ... Attempt 9/100", are not vLLM's lines: it may be slow.)"""
+    tail = [ln for ln in log_lines if ln.message.strip() and not ln.is_frame][-6:]
+    if not tail or tail[-1].level is None or not _WAIT.search(tail[-1].message):
+        return None
+    shape = re.sub(r"\d+", "#", tail[-1].message.strip())
+    repeats = []
+    for line in reversed(tail):
+        if re.sub(r"\d+", "#", line.message.strip()) != shape:
+            break
+        repeats.append(line)
+    if len(repeats) < STUCK_WAIT_REPEATS:
+        return None
+    first, last = _stamp_of(repeats[-1].raw), _stamp_of(repeats[0].raw)
+    seconds = _seconds_between(first, last) if first and last else 0
+    waited = f" over {seconds} s" if seconds > 0 else ""
+    steps = next((list(steps) for pattern, steps in _WAITED_ON if pattern.search(tail[-1].message)),
+                 ["Find what the wait is for: the lines of the process it waits on, or py-spy dump --pid"])
+    finding = Finding(
+        cause=f"The start is stuck in {phase}: the log ends in the same wait, logged {len(repeats)} times{waited} "
+              f"with no progress ({tail[-1].message.strip()[:160]}).",
+        steps=[*steps, "Rerun with VLLM_LOGGING_LEVEL=DEBUG for the engine's own account of the step it is in"])
+    return finding, tail[-1]
+
+
 def _no_error(run: _Run, lines: list[Line]) -> dict[str, Any]:
     """A start that logged no error: it served, or it was still starting when the log ends."""
     outcome = _Outcome(risks=_risks(run))
@@ -2763,6 +2814,10 @@ def _no_error(run: _Run, lines: list[Line]) -> dict[str, Any]:
             "no_error_serving", "healthy", _evidence(lines, [lines[run.serving]]), None, outcome)
     last = next((ln for ln in reversed(run.lines) if ln.message.strip() and not ln.is_frame), run.lines[-1])
     phase = run.phase_at(last.index, "unknown")
+    stuck = _stuck_wait(run.lines, run.phase_at(last.index, "load"))
+    if stuck is not None:
+        return _result(run.phase_at(last.index, "load"), stuck[0], "stuck_wait", "timeout",
+                       _evidence(lines, [stuck[1]]), None, outcome)
     if outcome.risks:
         if phase == "unknown":
             phase = next((_RISK_STEPS[risk["rule"]] for risk in outcome.risks if risk["rule"] in _RISK_STEPS), phase)
@@ -2804,6 +2859,9 @@ def diagnose(log_text: str, *, context: Mapping[str, Any] | None = None,
     active = [run for run in runs if run.activity or run.stages or _risks(run)]
     if active:
         return _no_error(active[-1], lines)
+    stuck = _stuck_wait(lines, "load")
+    if stuck is not None:
+        return _result("load", stuck[0], "stuck_wait", "timeout", _evidence(lines, [stuck[1]]), None)
     return _result("unknown", Finding(
         cause="The text holds no vLLM log lines and no recognisable error.",
         steps=["Read the first error line of the service's journal yourself; check the unit name and read "

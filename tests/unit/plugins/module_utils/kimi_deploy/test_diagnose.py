@@ -390,6 +390,8 @@ OTHER_WORDINGS = [
     ("ValueError: max_num_batched_tokens (2048) is smaller than max_model_len (4096). This effectively limits the "
      "maximum sequence length to max_num_batched_tokens", "load", "batched_tokens_below_max_model_len",
      "vllm 0.32 config/scheduler.py"),
+    ("2026-07-25 14:36:08.362 [Error] (WrappedServer) vllm-server failed to start within timeout", "load",
+     "timeout_waiting_for_engine", "a wrapper's readiness wait running out (Lemonade's server)"),
 ]
 
 
@@ -413,6 +415,31 @@ def test_systemd_start_timeout_after_weights_is_startup():
     result = diagnose(text)
     assert (result["phase"], result["rule"]) == ("startup", "timeout_waiting_for_engine")
     assert "TimeoutStartSec" in result["next_step"]
+
+
+ENGINE_WAIT = ("(APIServer pid=7) DEBUG 09-02 17:29:{:02d} [utils.py:777] Waiting for 1 local, 0 remote core engine "
+               "proc(s) to start.")
+
+
+def test_a_start_that_ends_in_one_wait_logged_again_and_again_is_stuck():
+    result = diagnose("\n".join(ENGINE_WAIT.format(s) for s in (6, 16, 26)))
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("load", "stuck_wait", "timeout")
+    assert "3 times over 20 s" in result["cause"] and "py-spy dump" in result["next_step"]
+    # the phase is the last milestone's
+    weights_done = "INFO 09-02 17:29:01 [loader.py:9] Loading weights took 30.10 seconds"
+    result = diagnose("\n".join([ARGS_LINE, weights_done, ENGINE_WAIT.format(6), ENGINE_WAIT.format(16)]))
+    assert (result["phase"], result["rule"]) == ("startup", "stuck_wait")
+
+
+@pytest.mark.parametrize("lines", [
+    [ENGINE_WAIT.format(6)],  # waited once: still starting
+    [ENGINE_WAIT.format(6), ENGINE_WAIT.format(16), "INFO 09-02 17:29:20 [core.py:9] Loading weights took 9.1 seconds"],
+    # a wrapper polling the server, within its attempts: vLLM's own lines are what say whether it is stuck
+    ["INFO 2024-08-17 23:29:34,833 instructlab.model.backends.backends:466: Waiting for the vLLM server to start at "
+     f"http://127.0.0.1:43911/v1, this might take a moment... Attempt: {n}/100" for n in (9, 10)],
+], ids=["once", "progress-after", "a-wrappers-polls"])
+def test_a_wait_that_is_not_repeated_at_the_end_by_vllm_is_not_a_stuck_start(lines):
+    assert diagnose("\n".join([ARGS_LINE, *lines]))["rule"] != "stuck_wait"
 
 
 # ----- line prefixes and quiet lines -------------------------------------------------------------
