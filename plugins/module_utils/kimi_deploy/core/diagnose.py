@@ -543,6 +543,7 @@ _CLASS_OF_RULE = {
     "nccl_shared_memory": "nccl_error", "nccl_dmabuf": "nccl_error", "distributed_network": "distributed_network",
     "collective_timeout": "timeout", "nccl_error": "nccl_error", "ray_error": "ray_error",
     "gpu_driver_mismatch": "driver_or_runtime", "gpu_arch_not_in_build": "gpu_arch_unsupported",
+    "rocm_math_library_unreadable": "driver_or_runtime",
     "worker_start_method": "worker_start_method", "mamba_cache_blocks_below_max_num_seqs": "kv_cache_insufficient",
     "batched_tokens_below_max_model_len": "config_invalid", "gpu_kernel_fault": "gpu_kernel_fault",
     "timeout_waiting_for_engine": "timeout", "unsupported_engine_option": "config_invalid",
@@ -1187,6 +1188,19 @@ _row("gpu_arch_not_in_build", 1,
            'nvidia-smi --query-gpu=compute_cap), or run on GPUs the build supports'])
 
 
+_row("rocm_math_library_unreadable", 2,
+     r"(?:rocblaslt|hipBLASLt|rocBLAS) error: (?:Could not load|Cannot read) \S*TensileLibrary",
+     default_phase="startup",  # read at the first matrix multiply: the profiling run
+     cause="ROCm's math library (rocBLAS/hipBLASLt) could not read its kernel file for this GPU: a broken or "
+           "partial ROCm/torch install, a library path mismatch between the container and the host, or a "
+           "process limit (open files, memory maps) with many workers.",
+     steps=[
+           "Check the file it names exists and is readable inside the container; reinstall the ROCm torch wheel "
+           "or use the vLLM ROCm image as built",
+           "If it fails only with more GPUs (TP 8): raise `ulimit -n` and vm.max_map_count, and check "
+           "HIP_VISIBLE_DEVICES"])
+
+
 _row("worker_start_method", 1,
      r"Cannot re-initialize CUDA in forked subprocess|start a new process before the current process has "
      r"finished its bootstrapping phase",
@@ -1443,7 +1457,9 @@ _row("compile_failed", 2, r"InductorError|BackendCompilerFailed|torch\._dynamo\.
      steps=["Start with --enforce-eager or -O0 to skip compilation; clear VLLM_CACHE_ROOT's torch_compile_cache",
             "Check the Triton/torch build supports this GPU; report the compile error upstream"])
 _row("hip_arch_not_in_build", 1, r"HIP error: invalid device function|hipErrorInvalidDeviceFunction"
-     r"|hipErrorNoBinaryForGpu|hipErrorInvalidImage|No compatible code objects found",
+     r"|hipErrorNoBinaryForGpu|hipErrorInvalidImage|No compatible code objects found"
+     # rocBLAS without a kernel library for the GPU's target ("TensileLibrary.dat: ... for GPU arch : gfx1150")
+     r"|TensileLibrary\S*: .*for GPU arch ?: ?gfx",
      cls="gpu_arch_unsupported", default_phase="startup",
      cause="The ROCm build has no kernel (code object) for this GPU's architecture (gfx target).",
      steps=["Use a vLLM/torch ROCm build that lists this GPU's gfx target (rocminfo | grep gfx against "

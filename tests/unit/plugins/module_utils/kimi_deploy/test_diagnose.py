@@ -392,6 +392,11 @@ OTHER_WORDINGS = [
      "vllm 0.32 config/scheduler.py"),
     ("2026-07-25 14:36:08.362 [Error] (WrappedServer) vllm-server failed to start within timeout", "load",
      "timeout_waiting_for_engine", "a wrapper's readiness wait running out (Lemonade's server)"),
+    ("rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory for GPU "
+     "arch : gfx1031", "startup", "hip_arch_not_in_build", "rocBLAS on a gfx target its build lacks"),
+    ("rocblaslt error: Could not load /opt/venv/lib/python3.11/site-packages/torch/lib/hipblaslt/library/"
+     "TensileLibrary_lazy_gfx942.dat", "startup", "rocm_math_library_unreadable",
+     "hipBLASLt failing to read its own target's file (pytorch issue 137695)"),
 ]
 
 
