@@ -1,14 +1,14 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is fourteenth-heldout.jsonl: logs collected on 2026-12-03 (fourteenth round), split off (a third of
+The held-out part is fifteenth-heldout.jsonl: logs collected on 2026-12-03 (fifteenth round), split off (a third of
 each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw them.
 Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl,
 third-heldout.jsonl, fourth-heldout.jsonl, fifth-heldout.jsonl, sixth-heldout.jsonl, seventh-heldout.jsonl,
 eighth-heldout.jsonl, ninth-heldout.jsonl, tenth-heldout.jsonl, eleventh-heldout.jsonl, twelfth-heldout.jsonl,
-thirteenth-heldout.jsonl), which were measured and read. Rules are tuned on the training part only, so the
-thresholds below are asserted on it. The held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py,
-after the last rule change; the tests that score held-out parts are regression floors at their measured figures,
-each added after its part's one measurement.
+thirteenth-heldout.jsonl, fourteenth-heldout.jsonl), which were measured and read. Rules are tuned on the training
+part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
+benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
+floors at their measured figures, each added after its part's one measurement.
 """
 
 from __future__ import annotations
@@ -41,9 +41,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "tenth-training.jsonl", "tenth-heldout.jsonl", "eleventh-training.jsonl",
                                         "eleventh-heldout.jsonl", "twelfth-training.jsonl", "twelfth-heldout.jsonl",
                                         "thirteenth-training.jsonl", "thirteenth-heldout.jsonl",
-                                        "fourteenth-training.jsonl", "fourteenth-heldout.jsonl")}
-HELDOUT = FILES["fourteenth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "fourteenth-heldout.jsonl" for entry in entries]
+                                        "fourteenth-training.jsonl", "fourteenth-heldout.jsonl",
+                                        "fifteenth-training.jsonl", "fifteenth-heldout.jsonl")}
+HELDOUT = FILES["fifteenth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "fifteenth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -57,7 +58,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("eleventh-training.jsonl", "eleventh-heldout.jsonl", "eleventh-heldout.sha256"),
           ("twelfth-training.jsonl", "twelfth-heldout.jsonl", "twelfth-heldout.sha256"),
           ("thirteenth-training.jsonl", "thirteenth-heldout.jsonl", "thirteenth-heldout.sha256"),
-          ("fourteenth-training.jsonl", "fourteenth-heldout.jsonl", "fourteenth-heldout.sha256"))
+          ("fourteenth-training.jsonl", "fourteenth-heldout.jsonl", "fourteenth-heldout.sha256"),
+          ("fifteenth-training.jsonl", "fifteenth-heldout.jsonl", "fifteenth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -89,7 +91,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("eleventh-training.jsonl", "eleventh-heldout.jsonl", 20261210),
                           ("twelfth-training.jsonl", "twelfth-heldout.jsonl", 20261211),
                           ("thirteenth-training.jsonl", "thirteenth-heldout.jsonl", 20261212),
-                          ("fourteenth-training.jsonl", "fourteenth-heldout.jsonl", 20261213)])
+                          ("fourteenth-training.jsonl", "fourteenth-heldout.jsonl", 20261213),
+                          ("fifteenth-training.jsonl", "fifteenth-heldout.jsonl", 20261214)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -103,12 +106,12 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_fourteenth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_fifteenth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
                     "tenth-heldout.jsonl", "eleventh-heldout.jsonl", "twelfth-heldout.jsonl",
-                    "thirteenth-heldout.jsonl"):
+                    "thirteenth-heldout.jsonl", "fourteenth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -152,17 +155,17 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 
 
 def test_training_part_accuracy():
-    # Floors under the measured figures on the training part (see the README's "Measured" section): with the thirteenth
-    # round's held-out part and the fourteenth round's training part added, 790 and 590 of 922 (85.7 % / 64.0 %); the
-    # fourteenth round changed no rule between its split and its held-out part's scoring.
+    # Floors under the measured figures on the training part (see the README's "Measured" section): with the fourteenth
+    # round's held-out part and the fifteenth round's training part added, 822 and 620 of 978 (84.0 % / 63.4 %); the
+    # fifteenth round changed no rule between its split and its held-out part's scoring.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 790 / 922 and cause >= 590 / 922, (phase, cause)
+    assert phase >= 822 / 978 and cause >= 620 / 978, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the fourteenth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the fifteenth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to fourteenth-round entry
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to fifteenth-round entry
     # whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -170,7 +173,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("eleventh-training.jsonl", "eleventh-heldout.jsonl"),
                               ("twelfth-training.jsonl", "twelfth-heldout.jsonl"),
                               ("thirteenth-training.jsonl", "thirteenth-heldout.jsonl"),
-                              ("fourteenth-training.jsonl", "fourteenth-heldout.jsonl")):
+                              ("fourteenth-training.jsonl", "fourteenth-heldout.jsonl"),
+                              ("fifteenth-training.jsonl", "fifteenth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -183,6 +187,7 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
 # issue's 90/80 % targets; the earlier parts are training now. These floors only keep what was measured from
 # regressing while rules change; they are not targets to tune.
 HELDOUT_FLOORS = [
+    ("fifteenth-heldout.jsonl", 10, 8, 21, (7, 2, 3)),
     ("fourteenth-heldout.jsonl", 12, 13, 22, (11, 8, 8)),
     ("thirteenth-heldout.jsonl", 16, 7, 20, (10, 8, 6)),
     ("twelfth-heldout.jsonl", 8, 5, 18, (11, 5, 5)),
