@@ -2326,6 +2326,11 @@ _BARE_TIMEOUT_FINDING = Finding(
            "If steps are just slow (a first compile, very long prompts), raise VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS"])
 
 
+# Python's own exception types with a message that names no cause ("IndexError: map::at", "KeyError: 'x'"): what
+# failed is said by the frames they were raised in, as for an exception with no message.
+_GENERIC_EXCEPTION = re.compile(r"^(?:IndexError|KeyError|AttributeError|TypeError|ValueError|AssertionError)\b")
+
+
 def _unclassified(run: _Run, lines: list[Line], first_error: Line, default_phase: str,
                   also: list[Line], outcome: _Outcome) -> dict[str, Any]:
     found = _UNCLASSIFIED.match(first_error.message)
@@ -2335,7 +2340,8 @@ def _unclassified(run: _Run, lines: list[Line], first_error: Line, default_phase
     if risk is not None:
         return _result(phase, _risk_finding(risk, text[:200]), risk["rule"], risk["explains"],
                        _evidence(lines, [first_error, *also]), first_error, outcome)
-    if not _EXCEPTION.match(first_error.message) or _BARE_EXCEPTION.match(first_error.message):
+    if not _EXCEPTION.match(first_error.message) or _BARE_EXCEPTION.match(first_error.message) \
+            or _GENERIC_EXCEPTION.match(first_error.message):
         # Not an exception but a line logged inside a traceback, or an exception with no message ("TimeoutError"):
         # the frames around it say what failed.
         named = _frame_cause(_frame_text(lines, first_error.index))
@@ -2480,7 +2486,9 @@ _FRAME_CAUSES = (
      ["Read the error line under the traceback to confirm (CUDA out of memory)",
       "Lower max_num_seqs / max_num_batched_tokens (smaller profiling batch) or max_model_len; multimodal "
       "models: --limit-mm-per-prompt"]),
-    (re.compile(r"torch/_inductor/(?!runtime/static_cuda_launcher)|torch/_dynamo/|torch/_functorch/"), "compile_error",
+    (re.compile(r"torch/_inductor/(?!runtime/static_cuda_launcher)|torch/_dynamo/|torch/_functorch/"
+                # Triton compiling a kernel (its passes: make_ttir, make_ttgir, make_llir, make_ptx, ...)
+                r"|triton/compiler/compiler\.py|triton/backends/\w+/compiler\.py"), "compile_error",
      "The failure is inside torch.compile (Inductor/Dynamo/AOTAutograd frames); its error line is not in the "
      "lines read.",
      ["Start with --enforce-eager (or -O0) to confirm; clear the torch_compile_cache under VLLM_CACHE_ROOT"]),

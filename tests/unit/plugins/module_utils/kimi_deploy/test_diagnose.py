@@ -507,6 +507,25 @@ def test_unknown_error_is_unknown_and_quotes_the_first_error_line():
     assert "ZorkError: the flux capacitor is misaligned" in result["next_step"]
 
 
+TRITON_FRAMES = [
+    "Traceback (most recent call last):",
+    '  File "/venv/lib/python3.9/site-packages/triton/compiler/compiler.py", line 282, in compile',
+    "    next_module = compile_ir(module, metadata)",
+    '  File "/venv/lib/python3.9/site-packages/triton/backends/nvidia/compiler.py", line 216, in make_llir',
+    "    pm.run(mod)",
+]
+
+
+def test_a_generic_python_exception_takes_its_cause_from_the_frames_it_was_raised_in():
+    result = diagnose("\n".join([*TRITON_FRAMES, "IndexError: map::at"]))
+    assert (result["rule"], result["cause_class"]) == ("traceback_frames", "compile_error")
+    # the same exception type raised in frames that name nothing stays an unknown error, quoted
+    plain = diagnose("\n".join(["Traceback (most recent call last):", '  File "/app/x.py", line 3, in f',
+                                "    g()", "IndexError: map::at"]))
+    assert (plain["rule"], plain["cause_class"]) == ("unclassified_error", "unknown")
+    assert "IndexError: map::at" in plain["next_step"]
+
+
 def test_unknown_error_after_serving_is_runtime():
     text = "\n".join([ARGS_LINE, "INFO:     Application startup complete.",
                       "(APIServer pid=7) ERROR 11-30 09:00:00 [x.py:1] ZorkError: the flux capacitor is misaligned"])
