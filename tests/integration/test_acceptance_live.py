@@ -115,6 +115,9 @@ def test_a_good_release_passes_every_check_with_numbers(good_results, server):
     assert {"server_rss_bytes", "api_rss_bytes", "kv_cache_usage"} <= set(memory)
     assert all(v > 1e8 for _unused, v in memory["server_rss_bytes"])  # the whole process tree, hundreds of MiB
     assert all(g["passed"] for g in load["memory_growth"].values())
+    # KV usage judged by the blocks held once the run's requests had finished: this build frees every one.
+    kv = load["memory_growth"]["kv_cache_usage"]
+    assert kv["judged"] and (kv["idle_before"], kv["idle_after"]) == (0.0, 0.0), kv["detail"]
     assert results["server"]["vllm_version"] == "0.32.0"
     assert results["server"]["kv_cache_size_tokens"] == _derived_kv_tokens(server.model_dir)
     print("\nquick suite:", results["suite_duration_s"], "s;", json.dumps(

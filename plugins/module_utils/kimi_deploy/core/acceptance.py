@@ -42,7 +42,12 @@ the sawtooth of KV usage, blocks filled by requests and freed when they finish, 
 trend on a run only a few requests long). A series is not judged at all when the analysed window is
 shorter than three median request lifetimes: until the requests in flight have finished and freed
 their KV blocks a few times, filling is indistinguishable from a leak (seen in CI: a loaded host
-whose requests took 5.8 s each, judged over 3.8 s, read KV usage rising 5 points a minute):
+whose requests took 5.8 s each, judged over 3.8 s, read KV usage rising 5 points a minute). KV-cache
+usage is judged by the blocks it leaves instead, where the run has the samples for it
+(``kv_cache_freed``): the usage once no request runs after the run, against the same before it (a leak
+holds blocks with nothing running; seen in CI: a loaded host's 9 s window after warm-up, over three
+request lifetimes, read KV usage rising 0.76 while the requests in flight grew, and every block was
+freed at the end). The trend below remains for KV usage only when the server reports no running count:
 
 ======================  ==========================  =========================
 series                  rate limit                  noise floor over window
@@ -825,6 +830,33 @@ def memory_growth(samples: Sequence[tuple[float, float]], rule: GrowthRule, *, r
                 f"fit {scatter:.4g})"),
     )
     return result
+
+
+def kv_cache_freed(usage: Sequence[tuple[float, float]], running: Sequence[tuple[float, float]], rule: GrowthRule,
+                   *, run_start: float, run_end: float) -> dict[str, Any] | None:
+    """KV-cache usage judged by what a leak leaves behind: blocks still held once no request runs.
+
+    ``usage`` and ``running`` are the samples of vllm:kv_cache_usage_perc and vllm:num_requests_running, taken
+    together; the verdict compares the last idle sample before the run with the last idle one after it. None when
+    either is missing (the run then falls back to the fitted trend, memory_growth). Requests fill and free blocks
+    all through a run, so a rising fit over a short window is filling as often as leaking; the idle level is not.
+    """
+    idle = {t for t, n in running if n == 0}
+    before = [(t, v) for t, v in usage if t <= run_start and t in idle]
+    after = [(t, v) for t, v in usage if t >= run_end and t in idle]
+    if not before or not after:
+        return None
+    (t0, v0), (t1, v1) = before[-1], after[-1]
+    held = v1 - v0
+    passed = held <= rule.noise_floor
+    return {
+        "series": rule.series, "samples": len(usage), "limit_per_min": rule.limit_per_min, "relative": rule.relative,
+        "noise_floor": rule.noise_floor, "judged": True, "passed": passed, "idle_before": v0, "idle_after": v1,
+        "window_growth": held, "growth_per_min": held / max((t1 - t0) / 60.0, 1e-9),
+        "detail": (f"{rule.series}: {v0:.3f} idle before the run, {v1:.3f} once its requests had finished ("
+                   + ("the blocks were freed" if passed else "blocks still held with no request running: a leak")
+                   + f"; allowed {rule.noise_floor:.3g})"),
+    }
 
 
 def latency_degradation(records: Sequence[StreamRecord], *, run_start: float, run_end: float,

@@ -23,6 +23,7 @@ from .acceptance import (
     ErrorEnvelope,
     StreamRecord,
     distribution,
+    kv_cache_freed,
     latency_degradation,
     load_summary,
     memory_growth,
@@ -367,6 +368,10 @@ def load_metrics(cfg: AcceptanceConfig, run: LoadRun) -> dict[str, Any]:
                                   run_end=run.deadline, warmup_fraction=cfg.warmup_fraction, limit_scale=scale,
                                   request_lifetime_s=lifetime)
               for name, rule in GROWTH_RULES.items() if name in run.series}
+    freed = kv_cache_freed(run.series.get("kv_cache_usage", []), run.series.get("requests_running", []),
+                           GROWTH_RULES["kv_cache_usage"], run_start=run.run_start, run_end=run.run_end)
+    if freed is not None:
+        growth["kv_cache_usage"] = freed
     degradation = latency_degradation(run.records, run_start=run.run_start, run_end=run.deadline,
                                       warmup_fraction=cfg.warmup_fraction, max_ratio=cfg.max_latency_degradation)
     good = [r for r in run.records if r.ok]

@@ -137,6 +137,9 @@ async def sample_memory(http: AcceptanceHttp, series: dict[str, list[list[float]
             series.setdefault("gpu_memory_used_bytes", []).append([now, float(used)])
 
 
+DRAIN_SAMPLES, DRAIN_INTERVAL_S = 10, 0.5  # the server's running count reaches 0 within 5 s of the last stream
+
+
 async def run_load(http: AcceptanceHttp, cfg: AcceptanceConfig, *, text: str, in_tokens: int, out_tokens: int,
                    nvml_loader: Callable[[], Any], proc_root: str | Path, notes: list[str]) -> LoadRun:
     """``cfg.concurrency`` streams of ``text`` until the run's duration is up, memory sampled meanwhile."""
@@ -146,10 +149,12 @@ async def run_load(http: AcceptanceHttp, cfg: AcceptanceConfig, *, text: str, in
     counter = itertools.count()
     stop = asyncio.Event()
     duration = cfg.effective_duration_s
+    series: dict[str, list[list[float]]] = {}
+    await sample_memory(http, series, gpu, cfg.server_pid, proc_root)  # idle, before the first request
     run_start = time.monotonic()
     # A server that fails request after request will not recover within the run: stop early.
     run = LoadRun(in_tokens=in_tokens, out_tokens=out_tokens, duration_s=duration, run_start=run_start,
-                  deadline=run_start + duration, max_errors=max(5, cfg.concurrency))
+                  deadline=run_start + duration, max_errors=max(5, cfg.concurrency), series=series)
 
     async def worker() -> None:
         while time.monotonic() < run.deadline and len(run.failures) < run.max_errors:
@@ -177,5 +182,11 @@ async def run_load(http: AcceptanceHttp, cfg: AcceptanceConfig, *, text: str, in
         run.run_end = time.monotonic()
         stop.set()
         await sampler_task
+        # Idle again once every stream has ended: what memory the run's requests left behind (the KV verdict).
+        for _attempt in range(DRAIN_SAMPLES):
+            await sample_memory(http, run.series, gpu, cfg.server_pid, proc_root)
+            if (run.series.get("requests_running") or [[0, 1]])[-1][1] == 0:
+                break
+            await asyncio.sleep(DRAIN_INTERVAL_S)
         gpu.close()
     return run

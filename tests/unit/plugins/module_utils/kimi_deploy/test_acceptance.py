@@ -406,6 +406,40 @@ def test_concurrency_judges_memory_over_the_request_lifetimes_the_run_measured(r
     assert outcome.passed is not judged, outcome.detail  # the fill fails only where it is judged
 
 
+def test_kv_usage_is_judged_by_the_blocks_held_once_no_request_runs():
+    # CI, a loaded host: over the 9 s after warm-up (three request lifetimes) KV usage rose 0.76 as the requests in
+    # flight grew; once they had finished every block was free again: not a leak.
+    kv = acc.GROWTH_RULES["kv_cache_usage"]
+    times = [-0.1, *[t / 2 for t in range(25)], 12.5]
+    running = [0, *[min(4, 1 + t // 6) for t in range(25)], 0]
+    usage = [0.0, *[0.76 * t / 24 for t in range(25)], 0.0]
+    freed = acc.kv_cache_freed(list(zip(times, usage, strict=True)), list(zip(times, running, strict=True)), kv,
+                               run_start=0.0, run_end=12.2)
+    assert freed["judged"] and freed["passed"], freed["detail"]
+    assert (freed["idle_before"], freed["idle_after"]) == (0.0, 0.0) and "the blocks were freed" in freed["detail"]
+    # the same run whose blocks stay held with nothing running is a leak
+    usage[-1] = 0.2
+    leak = acc.kv_cache_freed(list(zip(times, usage, strict=True)), list(zip(times, running, strict=True)), kv,
+                              run_start=0.0, run_end=12.2)
+    assert not leak["passed"] and "still held with no request running" in leak["detail"], leak["detail"]
+    # no idle sample after the run (the server still busy, or no running count): no verdict, the trend decides
+    running[-1] = 2
+    assert acc.kv_cache_freed(list(zip(times, usage, strict=True)), list(zip(times, running, strict=True)), kv,
+                              run_start=0.0, run_end=12.2) is None
+
+
+def test_the_concurrency_check_passes_a_run_whose_kv_usage_rose_and_was_freed():
+    cfg = _config(concurrency=4, duration_s=5.0)
+    run = _filling_run(1.2)  # the rising fit alone fails it (above)
+    run.series["requests_running"] = [[t / 4, 4.0] for t in range(21)]
+    for name, value in (("kv_cache_usage", 0.0), ("requests_running", 0.0)):
+        run.series[name] = [[-0.1, value], *run.series[name], [5.3, value]]
+    metrics = judge.load_metrics(cfg, run)
+    kv = metrics["memory_growth"]["kv_cache_usage"]
+    assert kv["judged"] and kv["passed"] and kv["idle_after"] == 0.0, kv["detail"]
+    assert judge.concurrency_outcome(cfg, run, metrics).passed
+
+
 def test_too_few_samples_are_not_judged():
     v = acc.memory_growth([(0.0, 1.0), (100.0, 2.0)], RSS, run_start=0, run_end=100)
     assert v["passed"] and not v["judged"] and "fewer than" in v["detail"]
