@@ -34,7 +34,8 @@ description:
     C(process_resident_memory_bytes) from C(/metrics), the vLLM process tree's RSS with O(server_pid), GPU
     memory through NVML when C(pynvml) or vLLM's vendored copy is importable). It fails on any request
     error, on steady memory growth (least-squares slope after a warm-up, limits documented in
-    C(plugins/module_utils/kimi_deploy/core/acceptance.py)) and on latency rising steadily across the run
+    C(plugins/module_utils/kimi_deploy/core/acceptance.py); KV-cache usage by the blocks still held once no
+    request runs, idle after the run against idle before it) and on latency rising steadily across the run
     (median TTFT or time per output token in four windows after the warm-up).
   - Sends real requests but changes nothing, so it never reports C(changed).
 version_added: "0.1.0"
