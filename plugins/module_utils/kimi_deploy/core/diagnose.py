@@ -1990,6 +1990,7 @@ def _seconds_between(first: Stamp, last: Stamp) -> int:
     """Seconds from one stamp to a later one of the same month (the log has no year; 0 across months)."""
     if first[0] != last[0]:
         return 0
+
     def seconds(stamp: Stamp) -> int:
         return ((stamp[1] * 24 + stamp[2]) * 60 + stamp[3]) * 60 + stamp[4]
     return max(0, seconds(last) - seconds(first))
