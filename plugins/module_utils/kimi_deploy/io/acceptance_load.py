@@ -183,9 +183,11 @@ async def run_load(http: AcceptanceHttp, cfg: AcceptanceConfig, *, text: str, in
         stop.set()
         await sampler_task
         # Idle again once every stream has ended: what memory the run's requests left behind (the KV verdict).
+        # (A server that reports no running count gets one sample: there is nothing to wait for.)
         for _attempt in range(DRAIN_SAMPLES):
             await sample_memory(http, run.series, gpu, cfg.server_pid, proc_root)
-            if (run.series.get("requests_running") or [[0, 1]])[-1][1] == 0:
+            running = run.series.get("requests_running")
+            if not running or running[-1][1] == 0:
                 break
             await asyncio.sleep(DRAIN_INTERVAL_S)
         gpu.close()
