@@ -58,6 +58,13 @@ options:
     type: list
     elements: dict
     default: []
+  root:
+    description:
+      - Deploy root on the managed host. The acceptance suite's probe window of every release under
+        C(<root>/releases/) (recorded in its C(release.json)) is added to O(exclude_windows), so the
+        suite's deliberate bad requests are not read as clients' errors.
+      - A root without releases adds no window.
+    type: path
 notes:
   - Exactly one of O(log_text), O(log_file) and O(unit) is required.
 extends_documentation_fragment:
@@ -78,6 +85,12 @@ EXAMPLES = r"""
 - name: Show it
   ansible.builtin.debug:
     msg: "{{ kimi_diagnosis.phase }}: {{ kimi_diagnosis.cause }} Next: {{ kimi_diagnosis.next_step }}"
+
+- name: Diagnose a serving host, its releases' acceptance probes left out of the client errors
+  kimi_vllm_diagnose:
+    unit: kimi-vllm.service
+    root: /opt/kimi
+    lines: 5000
 
 - name: Diagnose the journal tail a failed health gate returned
   kimi_vllm_diagnose:
@@ -132,7 +145,9 @@ risks:
   type: list
   elements: dict
 client_errors:
-  description: Client (4xx) responses outside O(exclude_windows), counted by C(status), C(method) and C(route).
+  description: >-
+    Client (4xx) responses outside O(exclude_windows) and the probe windows of O(root)'s releases, counted
+    by C(status), C(method) and C(route).
   returned: always
   type: list
   elements: dict
@@ -141,6 +156,12 @@ log_lines_read:
   description: Number of log lines read.
   returned: always
   type: int
+excluded_windows:
+  description: The time windows whose client errors were left out (O(exclude_windows), then O(root)'s probe windows).
+  returned: always
+  type: list
+  elements: dict
+  sample: [{"start": "2026-11-30T07:04:00Z", "end": "2026-11-30T07:06:00Z"}]
 """
 
 import os
@@ -150,6 +171,8 @@ from collections import deque
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.diagnose import diagnose
 from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.errors import KimiDeployError
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.host_status import probe_windows
+from ansible_collections.kimi.deploy.plugins.module_utils.kimi_deploy.core.releases import list_releases
 
 # journalctl's own lines: "-- No entries --", "-- Boot 3f2c... --".
 _JOURNAL_META = re.compile(r"^-- .* --$")
@@ -184,6 +207,7 @@ def main():
             lines=dict(type="int", default=2000),
             context=dict(type="dict", default={}),
             exclude_windows=dict(type="list", elements="dict", default=[]),
+            root=dict(type="path"),
         ),
         mutually_exclusive=[("log_text", "log_file", "unit")],
         required_one_of=[("log_text", "log_file", "unit")],
@@ -193,17 +217,20 @@ def main():
     p = module.params
     if p["lines"] < 1:
         module.fail_json(msg=f"lines must be at least 1, got {p['lines']}")
+    windows = list(p["exclude_windows"])
+    if p["root"]:
+        windows += probe_windows(release.meta for release in list_releases(p["root"]))
     if p["unit"]:
-        text = read_journal(module, p["unit"], p["lines"], p["since"], timestamps=bool(p["exclude_windows"]))
+        text = read_journal(module, p["unit"], p["lines"], p["since"], timestamps=bool(windows))
     elif p["log_file"]:
         text = read_log_file(module, p["log_file"], p["lines"])
     else:
         text = p["log_text"]
     try:
-        result = diagnose(text, context=p["context"], exclude_windows=p["exclude_windows"])
+        result = diagnose(text, context=p["context"], exclude_windows=windows)
     except KimiDeployError as err:
         module.fail_json(msg=str(err))
-    module.exit_json(changed=False, log_lines_read=len(text.splitlines()), **result)
+    module.exit_json(changed=False, log_lines_read=len(text.splitlines()), excluded_windows=windows, **result)
 
 
 if __name__ == "__main__":

@@ -174,11 +174,22 @@ def test_the_readme_first_command_deploys_and_prints_the_follow_up_commands(new_
     assert printed_block() in out, "the demo's closing lines are not what scripts/demo.sh commands prints"
 
 
+# What a printed command must say on the demo host, beyond succeeding. Diagnose runs on a host that has
+# served only the acceptance suite (whose bad-input probes answer 4xx on purpose) and one chat completion:
+# both its answers say healthy, with no client errors.
+EXPECTED_OUTPUT = {
+    "diagnose": ("health: healthy; client errors outside the acceptance probes: none",
+                 "phase: none (no_error_serving)"),
+}
+
+
 @pytest.mark.parametrize(("label", "command"), PRINTED, ids=[label for label, _unused in PRINTED])
 def test_printed_command_works_in_a_new_shell(new_shell, label, command):
     rc, out, seconds = new_shell(command)
     record(label, command, seconds, rc, out)
     assert rc == 0, f"{command} failed ({rc}):\n{out[-6000:]}"
+    for expected in EXPECTED_OUTPUT.get(label, ()):
+        assert expected in out, f"{command} does not say {expected!r}:\n{out[-6000:]}"
 
 
 def test_wall_times(capsys):

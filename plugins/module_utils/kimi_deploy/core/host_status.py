@@ -28,7 +28,7 @@ Pure: the module reads the unit, release.json and the journal, this only decides
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -95,6 +95,12 @@ def acceptance_windows(release: Mapping[str, Any] | None) -> list[dict[str, str]
         return []
     pad = timedelta(minutes=1)
     return [{"start": _iso(start - pad), "end": _iso(start + timedelta(seconds=duration) + pad)}]
+
+
+def probe_windows(releases: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:
+    """Every release's acceptance probe window (``acceptance_windows``), oldest first: a journal that
+    spans a deploy, a changed deploy and a rollback holds the probes of each release it served."""
+    return sorted((w for release in releases for w in acceptance_windows(release)), key=lambda w: w["start"])
 
 
 def _failure(diagnosis: Mapping[str, Any] | None) -> dict[str, Any] | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import kimi_vllm_diagnose
 import pytest
 from ansible.module_utils.basic import AnsibleModule
@@ -129,3 +131,26 @@ def test_exclude_windows_reads_the_journal_with_times_and_drops_the_probes(journ
 def test_bad_exclude_window_fails_with_the_expected_shape():
     result = run_module(kimi_vllm_diagnose, {"log_text": HEALTHY_JOURNAL, "exclude_windows": [{"start": "7am"}]})
     assert result["failed"] and "start, end" in result["msg"]
+
+
+def test_root_leaves_out_the_probes_of_every_release(journal, tmp_path):
+    """A deploy, a changed deploy and a rollback: the journal holds the acceptance probes of two releases."""
+    calls, answer = journal
+    answer["out"] = HEALTHY_JOURNAL + "\n"
+    for rid, started in (("0.32.0-aaaaaaaaaa", "2026-11-30T07:04:30Z"), ("0.32.0-bbbbbbbbbb", "2026-11-30T07:19:30Z")):
+        release = tmp_path / "releases" / rid
+        release.mkdir(parents=True)
+        (release / "release.json").write_text(json.dumps(
+            {"schema_version": 1, "id": rid, "acceptance": {"started_at": started, "suite_duration_s": 20.0}}))
+    result = run_module(kimi_vllm_diagnose, {"unit": "kimi-vllm.service", "root": str(tmp_path)}, check_mode=True)
+    assert calls[0][:5] == ["journalctl", "-u", "kimi-vllm.service", "-o", "short-iso"]
+    assert (result["phase"], result["healthy"], result["client_errors"]) == ("none", True, [])
+    assert [w["start"] for w in result["excluded_windows"]] == ["2026-11-30T07:03:30Z", "2026-11-30T07:18:30Z"]
+
+
+def test_a_root_without_releases_leaves_nothing_out(journal, tmp_path):
+    calls, answer = journal
+    answer["out"] = HEALTHY_JOURNAL + "\n"
+    result = run_module(kimi_vllm_diagnose, {"unit": "kimi-vllm.service", "root": str(tmp_path / "none")})
+    assert calls[0][4] == "cat" and result["excluded_windows"] == []
+    assert [e["status"] for e in result["client_errors"]] == [400, 404]

@@ -8,7 +8,7 @@ import kimi_vllm_status
 import pytest
 from ansible.module_utils.basic import AnsibleModule
 from kimi_deploy.core.diagnose import diagnose, last_failure
-from kimi_deploy.core.host_status import acceptance_windows, host_status, parse_time, service_state
+from kimi_deploy.core.host_status import acceptance_windows, host_status, parse_time, probe_windows, service_state
 from module_harness import run_module
 
 RELEASE = {"id": "0.32.0-abc1234567", "activations": ["2026-11-30T09:00:00.000000Z", "2026-12-01T10:00:00.123456Z"],
@@ -70,6 +70,15 @@ def test_times_from_release_json_and_systemd():
 def test_the_acceptance_window_is_read_from_release_json():
     assert acceptance_windows(RELEASE) == [{"start": "2026-12-01T10:04:00Z", "end": "2026-12-01T10:10:00Z"}]
     assert acceptance_windows({"acceptance": {"verdict": "passed"}}) == []
+
+
+def test_probe_windows_are_every_releases_oldest_first():
+    older = {"acceptance": {"started_at": "2026-11-30T09:00:00Z", "suite_duration_s": 30}}
+    never_judged = {"acceptance": {"verdict": "failed"}}
+    assert probe_windows([RELEASE, never_judged, older]) == [
+        {"start": "2026-11-30T08:59:00Z", "end": "2026-11-30T09:01:30Z"},
+        {"start": "2026-12-01T10:04:00Z", "end": "2026-12-01T10:10:00Z"}]
+    assert probe_windows([]) == []
 
 
 def test_a_failed_host_names_its_last_failure_and_the_restarts_since_the_deploy():
