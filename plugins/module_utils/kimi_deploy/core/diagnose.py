@@ -272,6 +272,8 @@ _SERVING_TEXT = (
     r"|Received request \S+: prompt"
 )
 _SERVING = re.compile(_SERVING_TEXT)
+# An offline run (LLM.generate) whose progress bar reached the end: every prompt it was given was served.
+_OFFLINE_RUN_DONE = re.compile(r"Processed prompts: 100%\|[^|]*\|\s*(\d+)/\1\b")
 _REQUESTED_SHUTDOWN = re.compile(
     r"shutdown triggered|trigger received signal=SIG(?:TERM|INT)|[Rr]eceived (?:signal )?SIG(?:TERM|INT)"
     r"|^KeyboardInterrupt|^Stopping .*\.service"
@@ -2851,6 +2853,14 @@ def _no_error(run: _Run, lines: list[Line]) -> dict[str, Any]:
         return _result(phase, Finding(
             cause=f"No failure logged, only warnings (risks, not causes): {risks}", steps=steps),
             "warnings_only", "risk_only", _evidence(lines, [lines[outcome.risks[0]["index"]]]), None, outcome)
+    done = next((ln for ln in reversed(run.lines) if _OFFLINE_RUN_DONE.search(ln.message)), None)
+    if done is not None:
+        outcome.healthy = True
+        return _result("none", Finding(
+            cause="No error in the log: the offline run processed every prompt it was given.",
+            steps=["If its output is wrong rather than missing, compare the sampling parameters and the chat "
+                   "template with the model's own; the engine did not log a failure"]),
+            "offline_run_finished", "healthy", _evidence(lines, [done]), None, outcome)
     return _result(phase, Finding(
         cause=f"No error logged: the server was still in {phase} when the log ends (it was stopped, or it "
               "is still starting).",
@@ -2858,6 +2868,34 @@ def _no_error(run: _Run, lines: list[Line]) -> dict[str, Any]:
                "VLLM_ENGINE_READY_TIMEOUT_S and TimeoutStartSec, and read the journal again later",
                "If the unit was stopped from outside (SIGTERM), nothing failed here"]),
         "no_error_not_serving", "no_failure_yet", _evidence(lines, [last]), None, outcome)
+
+
+# A client's own log (a dispatcher, a gateway, a benchmark) that shows the server answering 200 and holds no line of
+# vLLM's: its errors are the client's (it could not use an answer the server gave), not the server's.
+_CLIENT_GOT_OK = re.compile(r"\(b'HTTP/1\.[01]', 200, b'OK'|\"HTTP/1\.[01] 200 OK\"")
+# a client's logging record at ERROR in the formats Python's logging is commonly given ("...,570:ERROR:root: ...",
+# "... - ERROR - ...", "... | ERROR | ...")
+_CLIENT_ERROR_RECORD = re.compile(r"[:|-] ?(?:ERROR|CRITICAL) ?[:|-]")
+_VLLM_OWN_LINE = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d|/vllm/"
+                            r"|\bvllm\.(?:engine|entrypoints|v1|worker|executor|model_executor)\b"
+                            r"|\((?:APIServer|EngineCore|VllmWorker)")
+
+
+def _client_failed_on_an_answer(lines: list[Line]) -> dict[str, Any] | None:
+    if any(_VLLM_OWN_LINE.search(line.raw) for line in lines):
+        return None
+    answered = next((line for line in lines if _CLIENT_GOT_OK.search(line.raw)), None)
+    failed = next((line for line in lines if line.level in ("ERROR", "CRITICAL") or _EXCEPTION.match(line.message)
+                   or _CLIENT_ERROR_RECORD.search(line.raw)), None)
+    if answered is None or failed is None:
+        return None
+    return _result("none", Finding(
+        cause="The server answered 200; the error is the client's own: it failed on an answer it was given "
+              f"({failed.message.strip()[:160]}).",
+        steps=["Fix the client: request the same route yourself (curl) and compare the answer with what the client "
+               "expects (a metric or field that this vLLM version renamed or dropped)",
+               "vLLM itself logged no failure here; read its own journal to be sure"]),
+        "client_failed_on_an_answer", "healthy", _evidence(lines, [failed, answered]), None, _Outcome(healthy=True))
 
 
 def diagnose(log_text: str, *, context: Mapping[str, Any] | None = None,
@@ -2872,6 +2910,9 @@ def diagnose(log_text: str, *, context: Mapping[str, Any] | None = None,
     known = _normalise_context(context)
     windows = _normalise_windows(exclude_windows)
     lines = _parse(log_text)
+    client = _client_failed_on_an_answer(lines)
+    if client is not None:
+        return client
     runs = _split_runs(lines)
     # The latest start decides: its failure, or its clean serving. A start still in progress with no
     # error yet (a systemd restart) defers to the failure of the start before it.
