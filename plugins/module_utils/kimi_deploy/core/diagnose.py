@@ -1333,8 +1333,9 @@ def _over_context(hit: _Hit) -> Finding:
 
 
 _row("request_preprocessing_failed", 2, r"Error in preprocessing prompt inputs|jinja2\.exceptions\.Template\w*Error"
-     # V0's API server, when a request's messages do not fit the chat template ("roles must alternate")
-     r"|Error in applying chat template from request",
+     # V0's API server, when a request's messages do not fit the chat template ("roles must alternate"); V1's
+     # when the template itself raised on a request's messages
+     r"|Error in applying chat template from request|An error occurred in .transformers. while applying chat template",
      cls="request_invalid",
      default_phase="runtime",
      cause="A request failed validation before it reached the engine (prompt longer than the context, a bad "
@@ -1731,6 +1732,16 @@ _row("ascend_kernels_for_another_chip", 1, r"socversion \w+ of bin package does 
      cause="The Ascend kernel package was built for another chip (an Atlas 910B build on a 310P, or the reverse).",
      steps=["Install the vllm-ascend / CANN kernel packages built for this device's SoC version, or rebuild with the "
             "right socversion"])
+# An adapter is loaded when a request first names it (or at start with --lora-modules): weights vLLM cannot apply as
+# LoRA (modules_to_save copies such as lm_head or embed_tokens, norms, target modules of another architecture) fail it.
+_row("lora_adapter_weights_unsupported", 1, r"is unsupported LoRA weight|Loading lora \S+ failed"
+     r"|Please verify that the loaded LoRA module is correct",
+     cls="weights_mismatch", default_phase="runtime",
+     cause="A LoRA adapter holds weights vLLM cannot apply as LoRA (full copies of lm_head, embeddings or norms "
+           "saved with modules_to_save, or target modules this model does not have); loading it failed.",
+     steps=["Read which weight or module the error names: train the adapter again without modules_to_save and with "
+            "target modules of this architecture, or merge it into the base model and serve the merged weights",
+            "Check the adapter is for this base model (its adapter_config.json base_model_name_or_path)"])
 _row("lora_rank_over_max", 1, r"LoRA rank \d+ is greater than max_lora_rank \d+",
      cls="config_invalid", default_phase="load",
      cause="A LoRA adapter's rank is above the engine's max_lora_rank (16 unless set).",

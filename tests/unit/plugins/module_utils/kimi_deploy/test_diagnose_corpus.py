@@ -161,9 +161,10 @@ def test_training_part_accuracy():
     # Floors under the measured figures on the training part (see the README's "Measured" section): with the fifteenth
     # round's held-out part and the sixteenth round's training part added, 853 and 648 of 1035 at the split's rules;
     # 854 and 650 (82.5 % / 62.8 %) with the two readings written from training entries before the held-out scoring
-    # (a finished offline run, a client's own error on a 200).
+    # (a finished offline run, a client's own error on a 200); 855 and 652 (82.6 % / 63.0 %) with the readings written
+    # after the measurement (LoRA adapters vLLM cannot apply, a chat template raising on a request).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 854 / 1035 and cause >= 650 / 1035, (phase, cause)
+    assert phase >= 855 / 1035 and cause >= 652 / 1035, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -1582,3 +1583,30 @@ def test_a_clients_own_error_on_an_answer_the_server_gave_is_not_the_servers():
                                 "access was encountered", *CLIENT_LOG]))
     assert mixed["healthy"] is False
     assert diagnose(CLIENT_LOG[0])["rule"] != "client_failed_on_an_answer"
+
+
+@pytest.mark.parametrize("line", [
+    # vllm#9280 (sixteenth-round held-out, training now): an adapter saved with modules_to_save
+    "ERROR 10-11 16:03:09 engine.py:157] ValueError: base_model.model.lm_head.weight is unsupported LoRA weight",
+    # vllm#7622 (training): the reporter's adapter also trained norms and embeddings
+    "RuntimeError: Loading lora /srv/saves/Qwen2-7B-Instruct/lora/sft/checkpoint-1500/ failed",
+    # ms-swift#4974 (training): target modules of another architecture
+    "ValueError: While loading /tmp/adapter, expected target modules in ['o_proj', 'q_proj'] but received "
+    "['mlp1.1', 'mlp1.3']. Please verify that the loaded LoRA module is correct",
+])
+def test_an_adapter_with_weights_vllm_cannot_apply_is_a_weights_mismatch(line):
+    result = diagnose("\n".join([*SERVING, line]))
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("runtime", "lora_adapter_weights_unsupported",
+                                                                        "weights_mismatch")
+
+
+def test_a_chat_template_that_raises_on_a_requests_messages_is_that_requests_error():
+    # InternVL#1173 (sixteenth-round held-out, training now): V1's API server logs the template's own traceback
+    text = "\n".join([
+        "(APIServer pid=1058477) ERROR 09-15 07:05:30 [chat_utils.py:1475] An error occurred in `transformers` while "
+        "applying chat template",
+        "(APIServer pid=1058477) ERROR 09-15 07:05:30 [chat_utils.py:1475] Traceback (most recent call last):",
+        '(APIServer pid=1058477) ERROR 09-15 07:05:30 [chat_utils.py:1475]   File "/venv/lib/python3.12/site-packages/'
+        'vllm/entrypoints/chat_utils.py", line 1462, in apply_hf_chat_template'])
+    result = diagnose(text)
+    assert (result["phase"], result["cause_class"]) == ("runtime", "request_invalid")
