@@ -267,7 +267,7 @@ _SERVING_TEXT = (
     r"Application startup complete|Uvicorn running on|Starting vLLM (?:API )?server (?:\d+ )?on https?://"
     # a request answered with 2xx or 4xx (a client's error is an answer too): the server was listening
     r'|"GET /health HTTP/[\d.]+" 200|Avg prompt throughput|"(?:POST|GET|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" [24]\d\d'
-    r"|Route: /\S*, Methods:|Started server process"
+    r"|Route: /\S*, Methods:|Available routes are|Started server process"
     # the API server logs each request it takes (V0's and V1's request logger)
     r"|Received request \S+: prompt"
 )
@@ -2892,6 +2892,29 @@ _VLLM_OWN_LINE = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d
                             r"|\((?:APIServer|EngineCore|VllmWorker)")
 
 
+# A device's fault is nobody's own code: CUDA reports a kernel's failure at a later call, in whatever code makes it.
+_DEVICE_FAULT = re.compile(r"CUDA|NCCL|HIP error|OutOfMemory|out of memory|device-side|illegal memory"
+                           r"|Segmentation fault|core dumped")
+
+
+def _caller_failed_after_an_offline_run(lines: list[Line]) -> dict[str, Any] | None:
+    """An offline run (LLM.generate) that processed every prompt, then a traceback with no frame or line of vLLM's:
+    the caller's own code failed on the outputs (an evaluator's metric, a trainer's step), not vLLM."""
+    done = next((line for line in reversed(lines) if _OFFLINE_RUN_DONE.search(line.message)), None)
+    if done is None:
+        return None
+    after = lines[done.index + 1:]
+    failed = next((line for line in after if _TRACEBACK.match(line.message) or _EXCEPTION.match(line.message)), None)
+    if failed is None or any(_VLLM_OWN_LINE.search(line.raw) or _DEVICE_FAULT.search(line.message) for line in after):
+        return None
+    return _result("none", Finding(
+        cause="The offline run processed every prompt it was given; the error after it is the calling program's own "
+              "(no frame of vLLM's in its traceback).",
+        steps=["Read the caller's traceback (its last frames and exception): the evaluator's or trainer's code, or "
+               "its configuration, failed on vLLM's outputs"]),
+        "caller_failed_after_offline_run", "healthy", _evidence(lines, [done, failed]), None, _Outcome(healthy=True))
+
+
 def _client_failed_on_an_answer(lines: list[Line]) -> dict[str, Any] | None:
     if any(_VLLM_OWN_LINE.search(line.raw) for line in lines):
         return None
@@ -2921,7 +2944,7 @@ def diagnose(log_text: str, *, context: Mapping[str, Any] | None = None,
     known = _normalise_context(context)
     windows = _normalise_windows(exclude_windows)
     lines = _parse(log_text)
-    client = _client_failed_on_an_answer(lines)
+    client = _client_failed_on_an_answer(lines) or _caller_failed_after_an_offline_run(lines)
     if client is not None:
         return client
     runs = _split_runs(lines)

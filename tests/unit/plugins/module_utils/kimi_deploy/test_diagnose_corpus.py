@@ -1,14 +1,14 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is sixteenth-heldout.jsonl: logs collected on 2026-12-03 (sixteenth round), split off (a third of
+The held-out part is seventeenth-heldout.jsonl: logs collected on 2026-12-03 (seventeenth round), split off (a third of
 each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw them.
 Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl,
 third-heldout.jsonl, fourth-heldout.jsonl, fifth-heldout.jsonl, sixth-heldout.jsonl, seventh-heldout.jsonl,
 eighth-heldout.jsonl, ninth-heldout.jsonl, tenth-heldout.jsonl, eleventh-heldout.jsonl, twelfth-heldout.jsonl,
-thirteenth-heldout.jsonl, fourteenth-heldout.jsonl, fifteenth-heldout.jsonl), which were measured and read. Rules
-are tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed
-once, by benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are
-regression floors at their measured figures, each added after its part's one measurement.
+thirteenth-heldout.jsonl, fourteenth-heldout.jsonl, fifteenth-heldout.jsonl, sixteenth-heldout.jsonl), which were
+measured and read. Rules are tuned on the training part only, so the thresholds below are asserted on it. The held-out
+figures are printed once, by benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score
+held-out parts are regression floors at their measured figures, each added after its part's one measurement.
 """
 
 from __future__ import annotations
@@ -43,9 +43,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "thirteenth-training.jsonl", "thirteenth-heldout.jsonl",
                                         "fourteenth-training.jsonl", "fourteenth-heldout.jsonl",
                                         "fifteenth-training.jsonl", "fifteenth-heldout.jsonl",
-                                        "sixteenth-training.jsonl", "sixteenth-heldout.jsonl")}
-HELDOUT = FILES["sixteenth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "sixteenth-heldout.jsonl" for entry in entries]
+                                        "sixteenth-training.jsonl", "sixteenth-heldout.jsonl",
+                                        "seventeenth-training.jsonl", "seventeenth-heldout.jsonl")}
+HELDOUT = FILES["seventeenth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "seventeenth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -61,7 +62,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("thirteenth-training.jsonl", "thirteenth-heldout.jsonl", "thirteenth-heldout.sha256"),
           ("fourteenth-training.jsonl", "fourteenth-heldout.jsonl", "fourteenth-heldout.sha256"),
           ("fifteenth-training.jsonl", "fifteenth-heldout.jsonl", "fifteenth-heldout.sha256"),
-          ("sixteenth-training.jsonl", "sixteenth-heldout.jsonl", "sixteenth-heldout.sha256"))
+          ("sixteenth-training.jsonl", "sixteenth-heldout.jsonl", "sixteenth-heldout.sha256"),
+          ("seventeenth-training.jsonl", "seventeenth-heldout.jsonl", "seventeenth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -95,7 +97,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("thirteenth-training.jsonl", "thirteenth-heldout.jsonl", 20261212),
                           ("fourteenth-training.jsonl", "fourteenth-heldout.jsonl", 20261213),
                           ("fifteenth-training.jsonl", "fifteenth-heldout.jsonl", 20261214),
-                          ("sixteenth-training.jsonl", "sixteenth-heldout.jsonl", 20261215)])
+                          ("sixteenth-training.jsonl", "sixteenth-heldout.jsonl", 20261215),
+                          ("seventeenth-training.jsonl", "seventeenth-heldout.jsonl", 20261216)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -109,12 +112,13 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_sixteenth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_seventeenth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
                     "tenth-heldout.jsonl", "eleventh-heldout.jsonl", "twelfth-heldout.jsonl",
-                    "thirteenth-heldout.jsonl", "fourteenth-heldout.jsonl", "fifteenth-heldout.jsonl"):
+                    "thirteenth-heldout.jsonl", "fourteenth-heldout.jsonl", "fifteenth-heldout.jsonl",
+                    "sixteenth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -158,19 +162,18 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 
 
 def test_training_part_accuracy():
-    # Floors under the measured figures on the training part (see the README's "Measured" section): with the fifteenth
-    # round's held-out part and the sixteenth round's training part added, 853 and 648 of 1035 at the split's rules;
-    # 854 and 650 (82.5 % / 62.8 %) with the two readings written from training entries before the held-out scoring
-    # (a finished offline run, a client's own error on a 200); 855 and 652 (82.6 % / 63.0 %) with the readings written
-    # after the measurement (LoRA adapters vLLM cannot apply, a chat template raising on a request).
+    # Floors under the measured figures on the training part (see the README's "Measured" section): with the sixteenth
+    # round's held-out part and the seventeenth round's training part added, 889 and 675 of 1094 at the split's rules;
+    # 891 and 677 (81.4 % / 61.9 %) with the two readings written from training entries before the held-out scoring
+    # (a caller's own error after a finished offline run, a start that reached its route list).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 855 / 1035 and cause >= 652 / 1035, (phase, cause)
+    assert phase >= 891 / 1094 and cause >= 677 / 1094, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the sixteenth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the seventeenth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to sixteenth-round entry
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to seventeenth-round entry
     # whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -180,7 +183,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("thirteenth-training.jsonl", "thirteenth-heldout.jsonl"),
                               ("fourteenth-training.jsonl", "fourteenth-heldout.jsonl"),
                               ("fifteenth-training.jsonl", "fifteenth-heldout.jsonl"),
-                              ("sixteenth-training.jsonl", "sixteenth-heldout.jsonl")):
+                              ("sixteenth-training.jsonl", "sixteenth-heldout.jsonl"),
+                              ("seventeenth-training.jsonl", "seventeenth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -228,7 +232,18 @@ def test_no_rounds_heldout_part_regresses(name, phase_right, cause_right, entrie
             (phase, cause)
 
 
-@pytest.mark.parametrize("entry", [e for e in TRAIN if e["cause"] == "healthy"], ids=lambda e: e["id"])
+# Healthy by the thread's words only: lines that cannot show vLLM's health, kept as known misreads (strict: one that
+# starts to read healthy fails here, so the list stays true).
+HEALTHY_BY_THE_THREAD_ONLY = {
+    "vllm-13117-bench-initial-run-not-found": "a benchmark client's start; the 404 it got is only in the title",
+    "litellm-7291-hosted-vllm-no-api-key-connection-error": "a proxy's connection error: by its lines vLLM may be down",
+}
+
+
+@pytest.mark.parametrize("entry", [
+    pytest.param(e, marks=pytest.mark.xfail(strict=True, reason=HEALTHY_BY_THE_THREAD_ONLY[e["id"]]))
+    if e["id"] in HEALTHY_BY_THE_THREAD_ONLY else e
+    for e in TRAIN if e["cause"] == "healthy"], ids=lambda e: e["id"])
 def test_no_healthy_log_is_read_as_a_failure(entry):
     result = diagnose(entry["log"])
     assert (result["phase"], result["healthy"], result["cause_class"]) == ("none", True, "healthy")
@@ -1610,3 +1625,23 @@ def test_a_chat_template_that_raises_on_a_requests_messages_is_that_requests_err
         'vllm/entrypoints/chat_utils.py", line 1462, in apply_hf_chat_template'])
     result = diagnose(text)
     assert (result["phase"], result["cause_class"]) == ("runtime", "request_invalid")
+
+
+def test_a_callers_own_error_after_a_finished_offline_run_is_not_vllms():
+    # lm-evaluation-harness#1461 (seventeenth-round training): vLLM processed every prompt, then lm-eval's metric failed
+    done = "Processed prompts: 100%|#####| 16416/16416 [01:05<00:00, 249.75it/s]"
+    caller = ["Traceback (most recent call last):", '  File "/opt/conda/bin/lm_eval", line 8, in <module>',
+              "    sys.exit(cli_evaluate())", "KeyError: 'exact_match,none'"]
+    result = diagnose("\n".join([done, *caller]))
+    assert (result["phase"], result["rule"], result["healthy"]) == ("none", "caller_failed_after_offline_run", True)
+    # a traceback through vLLM's own code after the bar is vLLM's
+    vllm_frame = '  File "/venv/lib/python3.11/site-packages/vllm/entrypoints/llm.py", line 467, in generate'
+    inside = diagnose("\n".join([done, caller[0], vllm_frame, caller[-1]]))
+    assert inside["healthy"] is False
+
+
+def test_a_start_that_reached_its_route_list_serves():
+    # vllm PR#17434 (seventeenth-round training): the legacy API server's start on the fixed branch, cut after the list
+    text = "\n".join(["INFO 04-30 03:08:36 [core.py:159] init engine (profile, create kv cache, warmup model) took "
+                      "34.43 seconds", "INFO 04-30 03:08:36 [launcher.py:28] Available routes are:"])
+    assert diagnose(text)["phase"] == "none" and diagnose(text)["healthy"] is True
