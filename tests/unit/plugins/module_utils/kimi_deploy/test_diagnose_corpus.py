@@ -197,6 +197,7 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
 # issue's 90/80 % targets; the earlier parts are training now. These floors only keep what was measured from
 # regressing while rules change; they are not targets to tune.
 HELDOUT_FLOORS = [
+    ("seventeenth-heldout.jsonl", 13, 9, 23, (10, 5, 4)),
     ("sixteenth-heldout.jsonl", 13, 9, 24, (7, 3, 3)),
     ("fifteenth-heldout.jsonl", 10, 8, 21, (7, 2, 3)),
     ("fourteenth-heldout.jsonl", 12, 13, 22, (11, 8, 8)),
