@@ -1205,13 +1205,36 @@ _row("rocm_math_library_unreadable", 2,
 
 _row("worker_start_method", 1,
      r"Cannot re-initialize CUDA in forked subprocess|start a new process before the current process has "
-     r"finished its bootstrapping phase",
+     r"finished its bootstrapping phase"
+     # spawn hands the engine's configuration to the new process by pickling it: a class defined inside a function
+     # (a library's patched config) cannot be
+     r"|Can't pickle local object",
      default_phase="load",  # raised by the worker's first CUDA call (init_device), as the engine starts
-     cause='The worker processes were started the wrong way (CUDA initialised before fork, or an entry point '
-           'without a __main__ guard under spawn).',
+     cause='The worker processes were started the wrong way (CUDA initialised before fork, an entry point '
+           'without a __main__ guard under spawn, or an engine argument spawn cannot pickle).',
      steps=[
            'Set VLLM_WORKER_MULTIPROC_METHOD=spawn and launch through an entry point that guards `if __name__ '
-           '== "__main__"` (the deployer\'s kimi-vllm wrapper does)'])
+           '== "__main__"` (the deployer\'s kimi-vllm wrapper does)',
+           "If an object cannot be pickled: pass the engine plain arguments (a library that patches vLLM's classes "
+           "inside a function needs its release for this vLLM), or run the engine in-process "
+           "(VLLM_ENABLE_V1_MULTIPROCESSING=0)"])
+# A program that imports vLLM under a guard (try/except ImportError) and goes on: its later use of vLLM's names fails
+# with a NameError, and the import's own error is gone.
+_row("vllm_import_guarded_away", 2, r"NameError: name '(?:LLM|SamplingParams|AsyncLLMEngine|LLMEngine|"
+     r"AsyncEngineArgs|EngineArgs)' is not defined",
+     cls="dependency_error", default_phase="load",
+     cause="The program imported vLLM under a guard and the import failed (vLLM missing, or built for another torch "
+           "or CUDA); its later use of vLLM's classes then fails with a NameError.",
+     steps=["Run `python -c 'import vllm'` in the same environment: its error is the cause (install the vLLM wheel "
+            "for this torch and CUDA, or the caller's pinned vLLM)"])
+# V1 runs no per-request logits processors (V0 did): a request, or a caller that builds its SamplingParams with them,
+# is refused.
+_row("v1_per_request_logits_processors", 1, r"V1 does not support per request user provided logits processors",
+     cls="request_invalid", default_phase="runtime",
+     cause="A request asked for per-request logits processors, which vLLM's V1 engine does not run.",
+     steps=["Drop logits_processors from the request's SamplingParams; on V1, load them for the whole engine "
+            "(--logits-processors, in the V1 releases that have it) and switch them on per request through extra "
+            "args, or pin the caller to the vLLM whose V0 engine it was written for"])
 
 
 @_rule("mamba_cache_blocks_below_max_num_seqs", 1,

@@ -165,9 +165,10 @@ def test_training_part_accuracy():
     # Floors under the measured figures on the training part (see the README's "Measured" section): with the sixteenth
     # round's held-out part and the seventeenth round's training part added, 889 and 675 of 1094 at the split's rules;
     # 891 and 677 (81.4 % / 61.9 %) with the two readings written from training entries before the held-out scoring
-    # (a caller's own error after a finished offline run, a start that reached its route list).
+    # (a caller's own error after a finished offline run, a start that reached its route list); cause 678 with the
+    # readings written after the measurement (spawn's pickling, a guarded import, V1's per-request logits processors).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 891 / 1094 and cause >= 677 / 1094, (phase, cause)
+    assert phase >= 891 / 1094 and cause >= 678 / 1094, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -1646,3 +1647,20 @@ def test_a_start_that_reached_its_route_list_serves():
     text = "\n".join(["INFO 04-30 03:08:36 [core.py:159] init engine (profile, create kv cache, warmup model) took "
                       "34.43 seconds", "INFO 04-30 03:08:36 [launcher.py:28] Available routes are:"])
     assert diagnose(text)["phase"] == "none" and diagnose(text)["healthy"] is True
+
+
+@pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), [
+    # unsloth#2298 (seventeenth-round held-out, training now): a config class patched inside a function, under spawn
+    ("RuntimeError: Can't pickle local object 'patch_vllm_compute_dtype.<locals>.BitsAndBytesConfig'",
+     "load", "worker_start_method", "worker_start_method"),
+    # mergekit#524 (same): lm-eval's guarded `from vllm import LLM` failed, its later use of the name fails
+    ('  File "/usr/local/lib/python3.10/site-packages/lm_eval/models/vllm_causallms.py", line 108, in __init__\n'
+     "    self.model = LLM(**self.model_args)\nNameError: name 'LLM' is not defined. Did you mean: 'VLLM'?",
+     "load", "vllm_import_guarded_away", "dependency_error"),
+    # Edit-R1#9 (same): an evaluation that builds SamplingParams with logits processors, on V1
+    ("ValueError: vLLM V1 does not support per request user provided logits processors.",
+     "runtime", "v1_per_request_logits_processors", "request_invalid"),
+])
+def test_a_callers_engine_arguments_and_guarded_import(text, phase, rule, cause_class):
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
