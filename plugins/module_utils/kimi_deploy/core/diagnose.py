@@ -14,9 +14,10 @@ Phases follow the triage order of a deploy: ``load`` (process start, config, wei
 How it reads a log:
 - Each line is stripped of the wrappers around the message (journal, docker-compose and CI prefixes,
   ``(Worker pid=N)``, ``ERROR 11-30 07:08:28 [file.py:12]``, ``[rank0]:``), so rules match the
-  message itself. INFO/DEBUG/WARNING lines only count for rules that ask for them: vLLM's hints
-  ("If you are running out of memory, ...", "can cause fd limit errors like `OSError ...`") are
-  not errors.
+  message itself; a log as people paste it (inside a Markdown quote, a traceback that lost its line
+  breaks, a notebook's or rich's rendering of the frames) is read as the log. INFO/DEBUG/WARNING
+  lines only count for rules that ask for them: vLLM's hints ("If you are running out of memory,
+  ...", "can cause fd limit errors like `OSError ...`") are not errors.
 - A journal may hold several starts (systemd restarts); the latest start that logged a failure is
   diagnosed. Errors logged after a requested shutdown (SIGTERM, ``systemctl stop``) are teardown
   noise, not causes.
@@ -131,10 +132,20 @@ class Line:
 # last)" and whose frames read "│ /path/file.py:36 in get_tokenizer   │"; read as Python's own lines
 _RICH_HEADER = re.compile(r"^╭─+ Traceback \(most recent call last\) ─+╮\s*$")
 _RICH_FRAME = re.compile(r"^│ (\S+\.py):(\d+) in (\S+?)\s*│?\s*$")
+# Other renderings of a frame, read as Python's own line ('  File "path", line N, in func'):
+# IPython/Jupyter's ("File /path/llm.py:157, in LLM.generate(self, prompts)", older "/path/llm.py in generate(self)"),
+# and Colab's link form ("[/usr/lib/.../utils.py](https://localhost:8080/#) in inner(*args)").
+_NOTEBOOK_FRAME = re.compile(r"^File (\S+?\.py):(\d+), in (?:\w+\.)*(\w+)\(")
+_NOTEBOOK_OLD_FRAME = re.compile(r"^\[?(/\S+?\.py)\]?(?:\(\S*\))? in (\w+)\(")
+# The source lines IPython prints around a frame ("    155   token_ids = ...", "--> 157 return self._run_engine()").
+_NOTEBOOK_SOURCE = re.compile(r"^(?:-+>|\s+)\s*\d+\s")
+# A log pasted inside a Markdown quote in an issue comment ("> (VllmWorkerProcess pid=1) ERROR ...").
+_QUOTE_PREFIX = re.compile(r"^(?:> ?)+")
 
 
 def _parse_line(index: int, raw: str) -> Line:
     text = _BARE_COLOUR.sub("", _ANSI.sub("", raw.rstrip("\r\n")))
+    text = _QUOTE_PREFIX.sub("", text, count=1)
     text = _JOURNAL_PREFIX.sub("", text, count=1)
     text = _COMPOSE_PREFIX.sub("", text, count=1)
     text = _GUTTER_PREFIX.sub("", text, count=1)
@@ -155,6 +166,10 @@ def _parse_line(index: int, raw: str) -> Line:
         text = "Traceback (most recent call last):"
     elif rich := _RICH_FRAME.match(text):
         text = f'  File "{rich.group(1)}", line {rich.group(2)}, in {rich.group(3)}'
+    elif notebook := _NOTEBOOK_FRAME.match(text):
+        text = f'  File "{notebook.group(1)}", line {notebook.group(2)}, in {notebook.group(3)}'
+    elif notebook := _NOTEBOOK_OLD_FRAME.match(text):
+        text = f'  File "{notebook.group(1)}", line 0, in {notebook.group(2)}'
     level = None
     for header in (_VLLM_HEADER, _BARE_HEADER, _UVICORN_HEADER, _RAY_HEADER):
         found = header.match(text)
@@ -174,13 +189,21 @@ def _parse_line(index: int, raw: str) -> Line:
 # ('... 200 OK INFO 02-10 15:09:45 engine.py:275] Added request ... ERROR 02-10 15:10:20 serving_chat.py:193] ...').
 _EMBEDDED_RECORD = re.compile(r"(?<=\S) (?=(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d )"
                               r"|(?<=\S) (?=INFO: +\d+\.\d+\.\d+\.\d+:\d+ - \")")
+# A traceback whose line breaks were lost in the paste: "... [rank0]: File "x.py", line 52, in __init__ [rank0]:
+# self._init_executor() [rank0]: File ...".
+_FLATTENED_FRAME = re.compile(r"(?<=\S) (?=\[rank\d+\]: )|(?<=\S) (?=File \"[^\"]+\", line \d+, in )")
 
 
 def _records(log_text: str) -> list[str]:
     """The log's records, one a line: a line holding two or more record headers is split at each."""
     records = []
     for raw in log_text.splitlines():
-        records.extend(_EMBEDDED_RECORD.split(raw) if len(_EMBEDDED_RECORD.findall(raw)) >= 2 else [raw])
+        for joined in (_EMBEDDED_RECORD, _FLATTENED_FRAME):
+            if len(joined.findall(raw)) >= 2:
+                records.extend(joined.split(raw))
+                break
+        else:
+            records.append(raw)
     return records
 
 
@@ -192,7 +215,8 @@ def _parse(log_text: str) -> list[Line]:
     after_file_line: dict[str, bool] = {}
     for line in lines:
         if (_FRAME.match(line.message) or _CARETS.match(line.message)
-                or (previous_frame_by_tag.get(line.tag) and line.message.startswith("    "))
+                or (previous_frame_by_tag.get(line.tag)
+                    and (line.message.startswith("    ") or _NOTEBOOK_SOURCE.match(line.message)))
                 # a paste that lost the indentation: the source line right under `File "...", line N` is code
                 or (after_file_line.get(line.tag) and _SOURCE_LIKE.match(line.message)
                     and not _EXCEPTION.match(line.message))):
@@ -318,6 +342,8 @@ _FRAME_STAGES = (
         r"|start_worker_execution_loop"
         r"|chat_completion_stream_generator|process_inputs|_validate_model_inputs?"
         r"|add_request|generate|_validate_and_add_requests|_preprocess_chat|_preprocess_completion"
+        # V0's async engine takes a request in and preprocesses it (tokens, multimodal inputs) as it arrives
+        r"|add_request_async|preprocess_async"
         # the API server's per-request handling (an endpoint, an HTTP middleware), never run by the lifespan
         r"|run_endpoint_function|call_next)\b"
         # V1 runs execute_model for scheduled requests only (its memory profile and warm-up are dummy runs); V0's
@@ -342,6 +368,13 @@ _FRAME_STAGES = (
         r"|init_model_parallel_group|init_worker_distributed_environment|initialize_ray_cluster"
         r"|_get_executor_cls|from_pretrained|_cuda_init|_lazy_init|new_group|GroupCoordinator"
         r"|make_layers|run_mp_engine|from_engine_args|_init_engine|run_engine_core|build_async_engine_client\w*"
+        # the model built and its checkpoint read into it (_initialize_model, AutoWeightsLoader's _load_module)
+        r"|_?initialize_model|_load_module|_load_param|get_model_architecture"
+        # the engine's config resolved from its arguments and the model's files, the tokenizer loaded
+        r"|create_engine_config|create_model_config|_get_and_verify_max_len|load_params_config|get_hf_text_config"
+        r"|get_tokenizer|cached_get_tokenizer|init_tokenizer_from_configs"
+        # the offline LLM's constructor builds its engine
+        r"|vllm/entrypoints/llm\.py\", line \d+, in __init__"
         r"|PyNcclCommunicator|ncclCommInitRank\w*|request_memory|_init_executor|_init_workers\w*"
         # V1's engine builds its executor (the workers' device init and model load) before it sizes the KV cache;
         # a checkpoint's weights are repacked for their kernels as they are loaded
@@ -2277,8 +2310,10 @@ def _following_failure(lines: list[Line], index: int, limit: int = 40) -> str:
 _FAILED_TO_START = re.compile(r"Engine core initialization failed|EngineCore failed to start|Engine process failed "
                               r"to start|WorkerProc (?:initialization failed|failed to start)"
                               r"|Error initializing vLLM engine")
+# (V1's engine core dumps the scheduler output of the step that failed: a step of scheduled requests)
 _DIED_WHILE_SERVING = re.compile(r"EngineDeadError|MQLLMEngine is already dead|AsyncEngineDeadError|Background loop "
-                                 r"has errored|Engine process \(pid \d+\) died")
+                                 r"has errored|Engine process \(pid \d+\) died"
+                                 r"|Dumping (?:input data for V1 LLM engine|scheduler output for model execution)")
 _ANSWERED = re.compile(r'"(?:GET|POST|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" \d{3}')
 
 
@@ -2689,6 +2724,14 @@ def _traceback_after(run: _Run, index: int) -> bool:
                and _TRACEBACK.match(line.message) for line in run.lines)
 
 
+def _rule_named(rule_id: str) -> Rule:
+    return next(rule for rule in RULES if rule.id == rule_id)
+
+
+_WRAPPER_OF_PHASE = {("engine_startup_failed", "runtime"): _rule_named("engine_dead"),
+                     **{("engine_dead", phase): _rule_named("engine_startup_failed") for phase in ("load", "startup")}}
+
+
 def _diagnose_match(run: _Run, lines: list[Line], params: dict[str, Any], best: _Match, first_error: Line | None,
                     outcome: _Outcome) -> dict[str, Any]:
     """The diagnosis from the rule that matched best (a wrapper rule gives way to what it wraps)."""
@@ -2706,6 +2749,9 @@ def _diagnose_match(run: _Run, lines: list[Line], params: dict[str, Any], best: 
         unwrapped = _what_a_wrapper_wraps(run, lines, line, phase, first_error, outcome)
         if unwrapped is not None:
             return unwrapped
+        # Some wrappers are logged both at start and while serving ("Worker proc died unexpectedly", "EngineCore hit
+        # an exception"): the phase read from the timeline decides which of the two it reports.
+        rule = _WRAPPER_OF_PHASE.get((rule.id, phase), rule)
     finding = rule.build(_Hit(match=best.match, line=line, lines=lines, run=run, params=params, phase=phase))
     if rule.tier == 3 and unknown_above:
         finding.steps.insert(0, f"Read the first error line, above it: {first_error.message.strip()[:300]}")

@@ -167,8 +167,11 @@ def test_training_part_accuracy():
     # 891 and 677 (81.4 % / 61.9 %) with the two readings written from training entries before the held-out scoring
     # (a caller's own error after a finished offline run, a start that reached its route list); cause 678 with the
     # readings written after the measurement (spawn's pickling, a guarded import, V1's per-request logits processors).
+    # Then 899 and 677: tracebacks as pasted (a Markdown quote, lost line breaks, a notebook's frames) and the frames
+    # of loading and of taking a request in name their step; a quoted Ray INFO line is no longer read as a Ray error
+    # (one title-only entry's cause lost).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 891 / 1094 and cause >= 678 / 1094, (phase, cause)
+    assert phase >= 899 / 1094 and cause >= 677 / 1094, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -1664,3 +1667,83 @@ def test_a_start_that_reached_its_route_list_serves():
 def test_a_callers_engine_arguments_and_guarded_import(text, phase, rule, cause_class):
     result = diagnose(text)
     assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
+
+
+QUOTED_WORKER_FRAMES = [
+    # vllm#5675 (sixth-round held-out, training now): a comment quotes the worker's traceback with Markdown's "> "
+    '> (VllmWorkerProcess pid=278164) ERROR 07-08 12:32:42 multiproc_worker_utils.py:226]   File "/workspace/lib/'
+    'python3.11/site-packages/vllm/model_executor/model_loader/loader.py", line 104, in _initialize_model',
+    "> (VllmWorkerProcess pid=278164) ERROR 07-08 12:32:42 multiproc_worker_utils.py:226]     return model_class("
+    "config=model_config.hf_config,",
+    "> (VllmWorkerProcess pid=278164) ERROR 07-08 12:32:42 multiproc_worker_utils.py:226]            ^^^^^^^^^^^^^^"]
+
+
+def test_a_log_quoted_in_a_comment_is_read_like_the_log():
+    quoted = diagnose("\n".join(QUOTED_WORKER_FRAMES))
+    unquoted = diagnose("\n".join(line[2:] for line in QUOTED_WORKER_FRAMES))
+    assert (quoted["phase"], quoted["rule"]) == (unquoted["phase"], unquoted["rule"]) == ("load", "truncated_traceback")
+    # a quoted INFO line is INFO, not an error ("Connected to Ray cluster." is a milestone, not a Ray failure)
+    ray = diagnose("> 2025-02-26 11:01:15,463 INFO worker.py:1821 -- Connected to Ray cluster.")
+    assert (ray["phase"], ray["cause_class"]) == ("load", "no_failure_yet")
+
+
+def test_a_traceback_that_lost_its_line_breaks_is_read_frame_by_frame():
+    # vllm#17170 (second-round training): a pasted traceback whose lines were joined, each frame after "[rank0]: "
+    flattened = (
+        'config, ) [rank0]: ^^^^^^^^^^^^^^^^^^^^^^^^^ [rank0]: File "/usr/local/lib/python3.12/dist-packages/vllm/'
+        'executor/uniproc_executor.py", line 47, in '
+        '_init_executor [rank0]: self.collective_rpc("load_model") [rank0]: File "/usr/local/lib/python3.12/'
+        'dist-packages/vllm/worker/model_runner.py", line 1122, in load_model [rank0]: self.model = get_model('
+        'vllm_config=self.vllm_config) [rank0]: ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^')
+    result = diagnose(flattened)
+    assert (result["phase"], result["rule"]) == ("load", "truncated_traceback")
+    # one frame after a record header is one record, not a flattened traceback
+    one = diagnose('(EngineCore_DP0 pid=68) ERROR 02-06 16:34:06 [core.py:936] File "/opt/vllm/v1/worker/'
+                   'gpu_worker.py", line 209, in init_device')
+    assert one["phase"] == "load"
+
+
+def test_a_notebooks_traceback_frames_name_the_step():
+    # OffsetBias#2 and vllm#1386 (training): IPython's rendering ("File path:N, in Class.method(args)", "---> N" source)
+    load = "\n".join([
+        "File ~/anaconda3/lib/python3.11/site-packages/vllm/worker/worker.py:139, in Worker.load_model(self)",
+        "    138 def load_model(self):",
+        "--> 139     self.model_runner.load_model()"])
+    assert (diagnose(load)["phase"], diagnose(load)["rule"]) == ("load", "truncated_traceback")
+    generate = "\n".join([
+        "AssertionError                            Traceback (most recent call last)",
+        "File /local_disk0/envs/lib/python3.10/site-packages/vllm/entrypoints/llm.py:157, in LLM.generate(self, "
+        "prompts)",
+        "    156     self._add_request(prompt, sampling_params, token_ids)",
+        "--> 157 return self._run_engine(use_tqdm)"])
+    assert diagnose(generate)["phase"] == "runtime"
+    # the older rendering and Colab's link form ("[/path.py](https://...) in func(args)")
+    colab = "[/usr/local/lib/python3.11/dist-packages/vllm/entrypoints/llm.py](https://localhost:8080/#) in " \
+            "__init__(self, model)"
+    assert diagnose(colab)["phase"] == "load"
+
+
+@pytest.mark.parametrize(("frame", "phase"), [
+    # AutoWeightsLoader reading a checkpoint into the model (vllm-ascend#955), the config resolved from the model's
+    # files (vllm#15300, verl#649), V0's async engine taking a request in (vllm#9050)
+    ('  File "/vllm/vllm/model_executor/models/utils.py", line 213, in _load_module', "load"),
+    ('  File "/env/vllm/engine/arg_utils.py", line 1206, in create_engine_config', "load"),
+    ('  File "/env/vllm/config.py", line 1764, in _get_and_verify_max_len', "load"),
+    ('  File "/env/vllm/engine/async_llm_engine.py", line 661, in add_request_async', "runtime"),
+])
+def test_frames_of_loading_and_of_taking_a_request_name_their_step(frame, phase):
+    assert diagnose("Traceback (most recent call last):\n" + frame)["phase"] == phase
+
+
+def test_a_wrapper_logged_at_start_or_while_serving_says_which():
+    # vllm-ascend#2948 (twelfth-round training): a worker dies under load; V1 dumps the step's input after it
+    died = ("(EngineCore_DP0 pid=289378) ERROR 09-19 12:43:07 [multiproc_executor.py:149] Worker proc VllmWorker-3 "
+            "died unexpectedly, shutting down executor.")
+    serving = diagnose("\n".join([died, "(EngineCore_DP0 pid=289378) ERROR 09-19 12:43:10 [dump_input.py:69] Dumping "
+                                        "input data for V1 LLM engine (v0.10.2) with config: model='gemma-3-27b-it'"]))
+    assert (serving["phase"], serving["rule"]) == ("runtime", "engine_dead")
+    assert "while serving" in serving["cause"]
+    # the same wrapper during graph capture is a failed start, and says so
+    starting = diagnose("\n".join(["INFO 09-19 12:40:01 [gpu_model_runner.py:2000] Capturing cudagraphs", died]))
+    assert (starting["phase"], starting["rule"]) == ("startup", "engine_startup_failed")
+    assert "failed to start" in starting["cause"]
