@@ -57,10 +57,11 @@ TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.js
                   "twelfth-heldout.jsonl", "thirteenth-training.jsonl", "thirteenth-heldout.jsonl",
                   "fourteenth-training.jsonl", "fourteenth-heldout.jsonl", "fifteenth-training.jsonl",
                   "fifteenth-heldout.jsonl", "sixteenth-training.jsonl", "sixteenth-heldout.jsonl",
-                  "seventeenth-training.jsonl")
-HELDOUT_FILE = "seventeenth-heldout.jsonl"
+                  "seventeenth-training.jsonl", "seventeenth-heldout.jsonl", "eighteenth-training.jsonl")
+HELDOUT_FILE = "eighteenth-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"seventeenth-heldout.jsonl": "seventeenth-heldout.sha256",
+HASHED_FILES = {"eighteenth-heldout.jsonl": "eighteenth-heldout.sha256",
+                "seventeenth-heldout.jsonl": "seventeenth-heldout.sha256",
                 "sixteenth-heldout.jsonl": "sixteenth-heldout.sha256",
                 "fifteenth-heldout.jsonl": "fifteenth-heldout.sha256",
                 "fourteenth-heldout.jsonl": "fourteenth-heldout.sha256",
