@@ -328,6 +328,9 @@ _MILESTONES = (
     ("runtime", re.compile(_SERVING_TEXT + r"|Available routes are|Added request|Received request"
                            r"|Processed prompts:|seconds to fall asleep|Sleep mode freed|sleep freed [\d.]+ GiB"
                            r'|"(?:POST|GET|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" 5\d\d'
+                           # an API client's report of a 5xx answer (the OpenAI SDK's "Error code: 500", "Internal
+                           # Server Error"): the server was up and took the request
+                           r"|\bError code: 5\d\d\b|\bInternal Server Error\b"
                            # V1's engine core runs a client's utility call (collective_rpc: an RL trainer's weight
                            # sync, a cache reset) only once it is up; its failure is logged as it happens
                            r"|Invocation of \w+ method failed")),
@@ -345,7 +348,9 @@ _FRAME_STAGES = (
         # V0's async engine takes a request in and preprocesses it (tokens, multimodal inputs) as it arrives
         r"|add_request_async|preprocess_async"
         # the API server's per-request handling (an endpoint, an HTTP middleware), never run by the lifespan
-        r"|run_endpoint_function|call_next)\b"
+        r"|run_endpoint_function|call_next"
+        # uvicorn running the app for one HTTP request; the API client reading a step's outputs from the engine core
+        r"|run_asgi|get_output_async|process_outputs_socket)\b"
         # V1 runs execute_model for scheduled requests only (its memory profile and warm-up are dummy runs); V0's
         # profile run went through execute_model too, so only V1's paths count
         r"|vllm/v1/(?:worker|executor)/\w+\.py\", line \d+, in execute_model\b"
@@ -780,6 +785,26 @@ _row("weight_name_mismatch", 1, rf"KeyError: {_WEIGHT_KEY}|^{_WEIGHT_KEY}$",
            'Check that config.json matches the weights (same model, same quantization format)'])
 
 
+# AutoWeightsLoader: "There is no module or parameter named 'lm_head.weight_packed' in Qwen2ForCausalLM". A name whose
+# last part is a quantized tensor's (packed weights, scales, zero points, group indices) is a quantization format that
+# vLLM's model code does not apply to that layer; any other name is a layout this release does not know.
+_QUANTIZED_TENSOR = (r"(?:weight_packed|qweight|qzeros|scales|g_idx|weight_scale\w*|input_scale|weight_zero_point"
+                     r"|absmax)")
+_row("quantized_tensor_not_in_model", 1, rf"There is no module or parameter named '[\w.]*\.{_QUANTIZED_TENSOR}' in \w+",
+     cls="quantization_unsupported", default_phase="load",
+     cause="The checkpoint holds a quantized tensor for a layer that vLLM's model code loads unquantized: this "
+           "vLLM release does not apply the checkpoint's quantization to that layer (often lm_head, an "
+           "embedding or a vision tower).",
+     steps=["Requantize leaving that layer unquantized (e.g. llm-compressor's ignore=['lm_head'])",
+            "Or serve a vLLM release whose model code quantizes that layer for this format"])
+_row("weight_name_not_in_model", 1, rf"There is no module or parameter named '(?![\w.]*\.{_QUANTIZED_TENSOR}')",
+     cls="weights_mismatch", default_phase="load",
+     cause="The checkpoint holds a tensor name vLLM's model code has no parameter for: the checkpoint layout "
+           "and this vLLM release disagree (a checkpoint for another architecture or version, or a loader bug).",
+     steps=["Check that config.json's architectures and the weights come from the same model and export",
+            "Serve the vLLM release the model's recipe names, or upgrade to one whose loader knows the name"])
+
+
 _row("weight_shape_mismatch", 1,
      r"size mismatch for|[Ss]hape mismatch|Attempted to load weight \(torch\.Size|param_data\.shape == "
      r"loaded_weight\.shape|loaded_weight\.shape",
@@ -853,6 +878,14 @@ def _quantization_gpu(hit: _Hit) -> Finding:
         cause=f"The checkpoint's quantization format is not supported on this GPU or vLLM build{detail}.",
         steps=["Use a checkpoint in a format this GPU supports (e.g. another quantization or bf16/fp16)",
                "Or run on GPUs with the required compute capability"])
+
+
+_row("kv_cache_dtype_invalid", 1, r"Invalid kv_cache_dtype: \S+|Unknown kv cache dtype: \S+",
+     cls="dtype_unsupported", default_phase="load",
+     cause="The KV cache dtype asked for is not one this vLLM build and platform support (the message lists the "
+           "valid ones).",
+     steps=["Start with --kv-cache-dtype auto (the model's dtype), or one of the values the message lists"],
+     changes={"kv_cache_dtype": "auto"})
 
 
 _row("dtype_unsupported_on_gpu", 1, r"Bfloat16 is only supported on GPUs", default_phase="load",
@@ -939,7 +972,7 @@ _row("port_bind_denied", 1, r"error while attempting to bind|Errno 13\].{0,40}bi
 
 @_rule("kv_cache_too_small_for_max_model_len", 1,
        r"max seq len \((\d+)\),?\s*\(?\s*([\d.]+) GiB KV cache is needed.{0,80}?available KV cache memory "
-       r"\(([\d.]+) GiB\)|max seq len \((\d+)\) is larger than the maximum number of tokens that can be "
+       r"\(([\d.]+) GiB\)|max \w{3} len \((\d+)\) is larger than the maximum number of tokens that can be "
        r"stored in KV cache \((\d+)\)",
        default_phase="startup")
 def _kv_too_small(hit: _Hit) -> Finding:
