@@ -78,7 +78,9 @@ _COMPOSE_PREFIX = re.compile(r"^[\w.-]+(?:-\d+)?\s+\|\s?")
 _GUTTER_PREFIX = re.compile(r"^ {2}\| ")
 _RUNNER_TAG = re.compile(r"^\[[\w-]+\]\s+(?=(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+\d\d-\d\d\s)")
 # CI and job runners: "[2025-03-10T15:07:20Z] ", "2024-04-09T23:20:46Z [job] ".
-_ISO_PREFIX = re.compile(r"^\[?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z?\]?\s+(?:\[[\w-]+\]\s+)?")
+# (docker/podman --timestamps write a UTC "Z" or the host's offset: "2025-09-02T08:04:02.874660099-07:00 ")
+_ISO_PREFIX = re.compile(r"^\[?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s+"
+                         r"(?:\[[\w-]+\]\s+)?")
 # FastChat's workers: "2023-12-12 19:38:39 | ERROR | stderr | " (everything on stderr is tagged ERROR: not a level).
 _FASTCHAT_PREFIX = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \| [A-Z]+ \| [\w.-]+ \| ?")
 _RANK_PREFIX = re.compile(r"^\[rank\d+\]:\s*")
@@ -87,7 +89,9 @@ _COMPILE_ID = re.compile(r"^\[\d+/\d+(?:_\d+)?\] ?")
 # "(Worker pid=22095) ", "(VllmWorker rank=3 pid=1090) ", "(EngineCore_DP0 pid=12) "; a named Ray actor
 # ("(worker-oss-llama7b, pid=41756) ") and a Ray Serve replica ("(ServeReplica:app:Deployment pid=7, ip=10.0.0.1) ").
 # One space after the tag: the indentation that follows is the traceback's ("(Worker pid=1)     raise X(").
-_PROC_TAG = re.compile(r"^\(([\w:.-]+),?(?: rank=\d+)? pid=\d+(?:, ip=[\d.]+)?\) ?")
+# vLLM 0.10+ names a worker by its rank in each parallel group ("(VllmWorker TP0 pid=442) ", "(VllmWorker TP1 EP1
+# pid=7) "); Ray's unnamed tasks and actors print only their pid ("(pid=41424) ").
+_PROC_TAG = re.compile(r"^\((?:([\w:.-]+),?(?: rank=\d+| (?:[A-Z]{2}\d+ ?)+)? )?pid=\d+(?:, ip=[\d.]+)?\) ?")
 # vLLM V1: "ERROR 11-30 07:08:28 [core.py:1510] "; V0: "INFO 02-03 03:43:49 model_runner.py:629] ".
 _VLLM_HEADER = re.compile(
     r"^(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\d\d-\d\d\s+\d\d:\d\d:\d\d(?:\.\d+)?\s+"
@@ -156,7 +160,7 @@ def _parse_line(index: int, raw: str) -> Line:
     # The API server prefixes its children's output with its own tag: "(APIServer pid=1) (EngineCore_DP0 pid=68)
     # ERROR ...". The innermost tag names the process that logged the line.
     while proc := _PROC_TAG.match(text):
-        tag = proc.group(1)
+        tag = proc.group(1) or "pid"
         text = text[proc.end():]
     # (FastChat's worker run as a Ray actor: its stderr prefix follows the actor's tag)
     text = _FASTCHAT_PREFIX.sub("", text, count=1)
@@ -330,7 +334,7 @@ _MILESTONES = (
                            r'|"(?:POST|GET|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" 5\d\d'
                            # an API client's report of a 5xx answer (the OpenAI SDK's "Error code: 500", "Internal
                            # Server Error"): the server was up and took the request
-                           r"|\bError code: 5\d\d\b|\bInternal Server Error\b"
+                           r'|\bError code: 5\d\d\b|\bInternal Server Error\b|"code": ?5\d\d\b'
                            # V1's engine core runs a client's utility call (collective_rpc: an RL trainer's weight
                            # sync, a cache reset) only once it is up; its failure is logged as it happens
                            r"|Invocation of \w+ method failed")),
@@ -1116,6 +1120,19 @@ _row("too_many_open_files", 1, r"Too many open files|Errno 24\]", default_phase=
      cause='The process hit its open-file limit (ulimit -n).',
      steps=[
            'Raise LimitNOFILE in the unit (e.g. 1048576) and restart'])
+
+
+# A process that cannot start one more thread (EAGAIN from pthread_create): the user's or the container's limit on
+# processes and threads is reached (Ray and torch start many threads per worker).
+_row("thread_limit_reached", 1,
+     r"thread: Resource temporarily unavailable|can't start new thread|pthread_create failed"
+     r"|Resource temporarily unavailable \[system:11\]",
+     cls="resource_limit", default_phase="load",
+     cause="A process could not start a new thread: the limit on processes and threads for the user or the "
+           "container (ulimit -u, the container's pids limit) is reached.",
+     steps=["Raise the limit: TasksMax=infinity and LimitNPROC in the unit, ulimit -u for a shell, the pod's or "
+            "container's pids limit (--pids-limit)",
+            "Or start fewer threads per process (OMP_NUM_THREADS, fewer Ray workers per node)"])
 
 
 # ----- startup: parallel layout, distributed, drivers ------------------------------------------
@@ -2852,6 +2869,11 @@ def _step_in_progress(run: _Run, line: Line) -> tuple[str, Finding] | None:
     return None
 
 
+# V1's multiproc executor: "RuntimeError: Worker failed with error 'cu_seqlens_q must be on CUDA', please check the
+# stack trace above for the root cause".
+_QUOTED_WORKER_ERROR = re.compile(r"Worker failed with error '(.+)', please check the stack trace above")
+
+
 def _what_a_wrapper_wraps(run: _Run, lines: list[Line], line: Line, phase: str, first_error: Line | None,
                           outcome: _Outcome) -> dict[str, Any] | None:
     """A wrapper line's cause from a warning logged before it, from the traceback frames above it, or from the step
@@ -2860,6 +2882,16 @@ def _what_a_wrapper_wraps(run: _Run, lines: list[Line], line: Line, phase: str, 
     if risk is not None:
         return _result(phase, _risk_finding(risk, line.message.strip()[:200]), risk["rule"], risk["explains"],
                        _evidence(lines, [line]), first_error, outcome)
+    quoted = _QUOTED_WORKER_ERROR.search(line.message)
+    if quoted is not None:
+        # The executor re-raises a worker's error where it waited for the reply: its frames are the wait's, the error
+        # is the quoted one (had a rule known it, that rule would have matched this line).
+        text = quoted.group(1)
+        finding = Finding(cause=f"A worker failed with an error no rule recognises, quoted by the engine: {text[:300]}",
+                          steps=[f"Read the worker's own traceback above this line for: {text[:200]}",
+                                 *_gather_more(_frame_text(lines, line.index))[1:]])
+        return _result(phase, finding, "worker_error_quoted", "unknown", _evidence(lines, [line]), first_error,
+                       outcome)
     named = _frame_cause(_frame_text(lines, line.index))
     if named is not None:
         return _result(phase, named[1], "traceback_frames", named[0], _evidence(lines, [line]), first_error, outcome)
