@@ -1773,10 +1773,25 @@ def test_a_wrapper_logged_at_start_or_while_serving_says_which():
     ("The model\u2019s max sew len (32768) is larger than the maximum number of tokens that can be stored in KV cache "
      "(18896). Try increasing \u2018gpu_memory_utilization\u2019 or decreasing \u2018max_model_len\u2019",
      "startup", "kv_cache_too_small_for_max_model_len", "kv_cache_insufficient"),
+    # After the eighteenth measurement, from its held-out misses:
+    # vllm#27340 (eighteenth-round held-out): the executor re-raises a worker's error while it waits for the reply in
+    # the memory profile; the wait's frames are not a timeout
+    ('  File "/root/conda/lib/python3.10/site-packages/vllm/v1/executor/abstract.py", line 85, in '
+     "determine_available_memory\n"
+     '  File "/root/conda/lib/python3.10/site-packages/vllm/v1/executor/multiproc_executor.py", line 248, in '
+     "get_response\n    raise RuntimeError(\nRuntimeError: Worker failed with error 'cu_seqlens_q must be on CUDA', "
+     "please check the stack trace above for the root cause",
+     "startup", "worker_error_quoted", "unknown"),
+    # vllm#878 (eighteenth-round held-out): Ray's worker cannot start a thread
+    ("(pid=5623) [2023-08-25 00:42:40,265 E 5623 7733] logging.cc:97: Unhandled exception: N5boost10wrapexceptINS_6"
+     "system12system_errorEEE. what(): thread: Resource temporarily unavailable [system:11]",
+     "load", "thread_limit_reached", "resource_limit"),
 ])
-def test_readings_of_the_eighteenth_rounds_training_part(text, phase, rule, cause_class):
+def test_readings_of_the_eighteenth_round(text, phase, rule, cause_class):
     result = diagnose(text)
     assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
+    # the worker's own error, not the executor's wait, is what is reported
+    assert rule != "worker_error_quoted" or "cu_seqlens_q must be on CUDA" in result["cause"]
 
 
 @pytest.mark.parametrize("text", [
@@ -1807,23 +1822,3 @@ def test_prefixes_of_newer_workers_ray_tasks_and_local_timestamps_are_read():
     ray = diagnose("\n".join(f"2025-07-17 17:00:39 | ERROR | stderr | (pid=41424) 2025-07-17 17:00:39 | ERROR | "
                              f"stderr | {line}" for line in init))
     assert (ray["phase"], ray["rule"]) == ("load", "truncated_traceback")
-
-
-@pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), [
-    # vllm#27340 (same): the executor re-raises a worker's error while waiting for its reply in the memory profile;
-    # the wait's frames are not a timeout
-    ('  File "/root/conda/lib/python3.10/site-packages/vllm/v1/executor/abstract.py", line 85, in '
-     "determine_available_memory\n"
-     '  File "/root/conda/lib/python3.10/site-packages/vllm/v1/executor/multiproc_executor.py", line 248, in '
-     "get_response\n    raise RuntimeError(\nRuntimeError: Worker failed with error 'cu_seqlens_q must be on CUDA', "
-     "please check the stack trace above for the root cause",
-     "startup", "worker_error_quoted", "unknown"),
-    # vllm#878 (same): Ray's worker cannot start a thread
-    ("(pid=5623) [2023-08-25 00:42:40,265 E 5623 7733] logging.cc:97: Unhandled exception: N5boost10wrapexceptINS_6"
-     "system12system_errorEEE. what(): thread: Resource temporarily unavailable [system:11]",
-     "load", "thread_limit_reached", "resource_limit"),
-])
-def test_readings_after_the_eighteenth_measurement(text, phase, rule, cause_class):
-    result = diagnose(text)
-    assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
-    assert "cu_seqlens_q must be on CUDA" in result["cause"] or rule != "worker_error_quoted"
