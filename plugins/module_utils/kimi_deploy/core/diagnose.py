@@ -83,6 +83,8 @@ _ISO_PREFIX = re.compile(r"^\[?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]
                          r"(?:\[[\w-]+\]\s+)?")
 # FastChat's workers: "2023-12-12 19:38:39 | ERROR | stderr | " (everything on stderr is tagged ERROR: not a level).
 _FASTCHAT_PREFIX = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \| [A-Z]+ \| [\w.-]+ \| ?")
+# TorchServe's model log: "2024-10-03T17:37:44,150 [INFO ] W-9000-model_1.0-stdout MODEL_LOG - " before each line.
+_TORCHSERVE_PREFIX = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d,\d+ \[[A-Z]+ ?\] \S+ MODEL_LOG - ")
 _RANK_PREFIX = re.compile(r"^\[rank\d+\]:\s*")
 # torch.compile's frame id after a glog header: "... triton_heuristics.py:539] [0/0] ".
 _COMPILE_ID = re.compile(r"^\[\d+/\d+(?:_\d+)?\] ?")
@@ -155,6 +157,7 @@ def _parse_line(index: int, raw: str) -> Line:
     text = _GUTTER_PREFIX.sub("", text, count=1)
     text = _ISO_PREFIX.sub("", text, count=1)
     text = _FASTCHAT_PREFIX.sub("", text, count=1)
+    text = _TORCHSERVE_PREFIX.sub("", text, count=1)
     text = _RANK_PREFIX.sub("", text, count=1)
     tag = ""
     # The API server prefixes its children's output with its own tag: "(APIServer pid=1) (EngineCore_DP0 pid=68)
@@ -283,6 +286,9 @@ _VLLM_ACTIVITY = re.compile(
     r"|Automatically detected platform|Using max model len"
     # platform plugins are resolved as the process starts, before the args are read
     r"|Platform plugin \w+ is activated|Available plugins for group vllm\.|No platform detected, vLLM is running"
+    r"|No plugins for group vllm\.platform_plugins found|Checking if \w+ platform is available"
+    # the multiprocessing executor starting its workers
+    r"|Reducing Torch parallelism from \d+ threads"
 )
 _LOAD_DONE_TEXT = (
     r"Loading weights took|Model loading took|Loading model weights took|model weights took"
@@ -884,6 +890,15 @@ def _quantization_gpu(hit: _Hit) -> Finding:
                "Or run on GPUs with the required compute capability"])
 
 
+# vLLM's bitsandbytes loader needs the model's packed_modules_mapping to quantize its fused layers.
+_row("bitsandbytes_unsupported_for_model", 1, r"does not support BitsAndBytes quantization",
+     cls="quantization_unsupported", default_phase="load",
+     cause="This vLLM release cannot load the model with bitsandbytes (in-flight or a bnb checkpoint): its model "
+           "code has no mapping of the fused layers that bitsandbytes quantizes.",
+     steps=["Serve the model unquantized, or with a quantization its model code supports (a GPTQ/AWQ/FP8 "
+            "checkpoint)", "Or upgrade to a vLLM release whose model code lists bitsandbytes for it"])
+
+
 _row("kv_cache_dtype_invalid", 1, r"Invalid kv_cache_dtype: \S+|Unknown kv cache dtype: \S+",
      cls="dtype_unsupported", default_phase="load",
      cause="The KV cache dtype asked for is not one this vLLM build and platform support (the message lists the "
@@ -1456,6 +1471,20 @@ _row("request_media_load_failed", 2, r"Error in loading multi-modal data",
            "request failed, the server kept serving.",
      steps=["Check the URL is reachable from the server (proxy, DNS, --allowed-local-media-path for file URLs) and the "
             "data decodes; clients can send the media inline as base64"])
+# A multimodal request's prompt and its media disagree: the processor finds no placeholder token to replace with an
+# image's features ("Expected there to be 1 prompt updates corresponding to 1 image items, but instead found 0"), or
+# the model's HF processor raises on the request's data.
+_row("request_multimodal_prompt_mismatch", 2,
+     r"Expected there to be \d+ prompt updates? corresponding to \d+ \w+ items|Failed to apply prompt replacement "
+     r"for mm_items|Failed to apply \w*Processor on data=",
+     cls="request_invalid", default_phase="runtime",
+     cause="A multimodal request could not be turned into the model's inputs: its prompt lacks the placeholder "
+           "token for an image (or has too many), or the model's processor failed on its media (size, count, "
+           "format).",
+     steps=["Send images through the chat API's content parts (the chat template inserts the placeholders), or "
+            "put the model's image placeholder in a raw prompt once per image",
+            "Check the request's media against --limit-mm-per-prompt and the processor's size limits "
+            "(--mm-processor-kwargs)"])
 _row("request_token_out_of_vocabulary", 2, r"Token id -?\d+ is out of vocabulary", default_phase="runtime",
      cause='A request carried token ids outside the vocabulary; vLLM rejected it with 400.',
      steps=[
