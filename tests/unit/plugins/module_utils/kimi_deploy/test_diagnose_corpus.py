@@ -261,6 +261,9 @@ def test_no_rounds_heldout_part_regresses(name, phase_right, cause_right, entrie
 HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-13117-bench-initial-run-not-found": "a benchmark client's start; the 404 it got is only in the title",
     "litellm-7291-hosted-vllm-no-api-key-connection-error": "a proxy's connection error: by its lines vLLM may be down",
+    "vllm-12886-error-response-max-context-400": "vLLM's 400 body alone, which the reference catalog reads as the "
+                                                 "request's error while serving",
+    "vllmpr16571-server-info-endpoint-example-answer": "an endpoint's example JSON answer: no line of a log",
 }
 
 
