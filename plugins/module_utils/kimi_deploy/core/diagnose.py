@@ -826,6 +826,15 @@ _row("weight_shape_mismatch", 1,
            'Otherwise use a vLLM release that supports this checkpoint layout'])
 
 
+# transformers' message for a config.json it cannot parse (an empty or truncated file in the model's snapshot)
+_row("config_file_not_json", 1, r"It looks like the config file at '[^']*' is not a valid JSON file",
+     cls="config_invalid", default_phase="load",
+     cause="The model's config.json is not valid JSON (empty or truncated: a broken upload or an interrupted "
+           "download).",
+     steps=["Re-download the snapshot (or that file) and check its size and sha256 against the hub; if the "
+            "repository's own file is empty, take config.json from the model's original repository"])
+
+
 # ----- load: tokenizer -------------------------------------------------------------------------
 
 _row("tokenizer_file_invalid", 1, r"JSONDecodeError|Expecting value|Unterminated string|Expecting ',' delimiter",
@@ -840,7 +849,9 @@ _row("tokenizer_file_invalid", 1, r"JSONDecodeError|Expecting value|Unterminated
 _row("tokenizer_load_failed", 1,
      r"data did not match any variant of untagged enum|Can't load tokenizer|Couldn't instantiate the backend "
      r"tokenizer|Tokenizer class \w+ does not exist|Unable to load vocabulary|Error loading tokenizer"
-     r"|Failed to load (?:the )?tokenizer|No tokenizer file found",
+     r"|Failed to load (?:the )?tokenizer|No tokenizer file found"
+     # transformers building a fast tokenizer from a checkpoint that has neither tokenizer.json nor a slow one
+     r"|Converting from SentencePiece and Tiktoken failed",
      default_phase="load",
      cause='The tokenizer could not be loaded: missing or corrupt tokenizer files, a tokenizer format newer '
            'than the installed tokenizers/transformers, or a tokenizer that needs remote code.',
@@ -1167,7 +1178,7 @@ def _heads(hit: _Hit) -> Finding:
 _row("parallel_layout_invalid", 1,
      # (Ray's "Waiting for creating a placement group" is a wait on the cluster: ray_placement_group_waiting)
      r"number of required GPUs exceeds|(?<!creating a )[Pp]lacement group"
-     r"|(?:tensor|pipeline|data|expert|context)[ _]parallel(?:[ _]size)?"
+     r"|(?:[Tt]ensor|[Pp]ipeline|[Dd]ata|[Ee]xpert|[Cc]ontext)[ _]parallel(?:[ _]size)?"
      r".{0,80}(?:must|exceed|greater than|larger than|divisible|not enough|available)"
      r"|\b(?:tp|pp|dp|ep|cp)_(?:world_)?size\b.{0,60}(?:must|divisible|positive|exceed)"
      r"|divisible by (?:ep_size|tp_size|world_size)|world[_ ]size.{0,60}(?:must|exceed|greater|positive)"
@@ -1255,7 +1266,16 @@ _row("nccl_error", 2,
            'NCCL_SOCKET_IFNAME, NCCL_DMABUF_ENABLE=0 on some IB setups'])
 
 
-_row("ray_error", 2, r"RayActorError|ray\.exceptions\.|RaySystemError|Ray cluster|raylet|Failed to connect to GCS",
+# Ray's compiled graph carries each step between the engine and its workers over mutable-object channels; one that
+# breaks while serving is a node, its raylet or the network between them going away.
+_row("ray_compiled_graph_channel_failed", 1, r"Error pushing mutable object|mutable object provider",
+     cls="ray_error", default_phase="runtime",
+     cause="A Ray compiled-graph channel between the engine and a worker broke while serving: the worker's node, "
+           "its raylet or the network between the nodes went away.",
+     steps=["Check `ray status` and the lost node's raylet and dmesg logs (OOM kill, network drop)",
+            "Rerun with VLLM_USE_RAY_COMPILED_DAG=0 to tell a compiled-graph bug from a lost node"])
+_row("ray_error", 2,
+     r"RayActorError|ray\.exceptions\.|RaySystemError|Ray cluster|raylet|Failed to (?:connect to|start) GCS",
      default_phase="load",  # Ray's workers are created, and die, while the engine is built
      cause='The Ray cluster the executor runs on failed or is incomplete.',
      steps=[
@@ -1588,12 +1608,21 @@ _row("cxx_compiler_missing", 1, r"InvalidCxxCompiler|No working C\+\+ compiler f
            "K2.5/K3 vision tower's position embedding on the first image).",
      steps=["Install a C++ compiler and the Python headers on the host (Debian/Ubuntu: g++ python3-dev), then "
             "restart the unit; the deploy's preflight checks for them on CPU hosts that need them"])
+# (Dynamo ends its error with "You can suppress this exception and fall back to eager by setting: ...")
 _row("compile_failed", 2, r"InductorError|BackendCompilerFailed|torch\._dynamo\.exc\.|CompilationError|"
+     r"fall back to eager by setting|"
      r"triton\.compiler\.errors|^error: [\w./-]+\.py:\d+:\d+: ",
      cls="compile_error", default_phase="startup",
      cause="torch.compile (Dynamo/Inductor/Triton) failed while compiling the model.",
      steps=["Start with --enforce-eager or -O0 to skip compilation; clear VLLM_CACHE_ROOT's torch_compile_cache",
             "Check the Triton/torch build supports this GPU; report the compile error upstream"])
+# Ascend's graph engine (GE, torchair's graph mode) failing to load the graph it compiled for the model
+_row("ascend_graph_load_failed", 1, r"Load graph failed, error code|Failed to execute init graph",
+     cls="compile_error", default_phase="startup",
+     cause="Ascend's graph engine could not load the graph compiled for the model (torchair graph mode): a CANN, "
+           "torch_npu and vllm-ascend mismatch or an operator the graph mode does not support.",
+     steps=["Start in eager mode (--enforce-eager, or torchair's graph mode off in --additional-config) to confirm",
+            "Match CANN, torch_npu and vllm-ascend to the versions vllm-ascend's release names"])
 _row("hip_arch_not_in_build", 1, r"HIP error: invalid device function|hipErrorInvalidDeviceFunction"
      r"|hipErrorNoBinaryForGpu|hipErrorInvalidImage|No compatible code objects found"
      # rocBLAS without a kernel library for the GPU's target ("TensileLibrary.dat: ... for GPU arch : gfx1150")
