@@ -300,7 +300,7 @@ _LOAD_DONE = re.compile(_LOAD_DONE_TEXT)
 _SERVING_TEXT = (
     r"Application startup complete|Uvicorn running on|Starting vLLM (?:API )?server (?:\d+ )?on https?://"
     # a request answered with 2xx or 4xx (a client's error is an answer too): the server was listening
-    r'|"GET /health HTTP/[\d.]+" 200|Avg prompt throughput|"(?:POST|GET|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" [24]\d\d'
+    r'|"GET /health HTTP/[\d.]+" 200|Avg prompt throughput|"(?:POST|GET|PUT|DELETE|PATCH) /?\S* HTTP/[\d.]+" [24]\d\d'
     r"|Route: /\S*, Methods:|Available routes are|Started server process"
     # the API server logs each request it takes (V0's and V1's request logger)
     r"|Received request \S+: prompt"
@@ -322,7 +322,7 @@ _MILESTONES = (
         _VLLM_ACTIVITY.pattern + r"|Loading weights on|Using model weights format|Loading model from scratch"
         r"|rank \d+ in world size \d+ is assigned|distributed_init_method=\S+ backend=|world_size=\d+ rank=\d+"
         r"|Using \w+ (?:attention )?backend|Defaulting to use (?:mp|ray) for distributed|Started engine process"
-        r"|Connect(?:ing to existing|ed to) Ray cluster"
+        r"|Connect(?:ing to existing|ed to) Ray cluster|Using address \S+ set in the environment variable RAY_ADDRESS"
         # NCCL is found and loaded as the workers set up their communicators (distributed init)
         r"|vLLM is using nccl==|Found nccl from library"
         # NCCL_DEBUG=INFO's report of a communicator's set-up ("NCCL INFO ncclCommInitRank comm 0x26 rank 1 ...")
@@ -1798,6 +1798,26 @@ _row("failed_execution_cuda_error", 1, r"Failed to pickle inputs of failed execu
      steps=["Rerun with CUDA_LAUNCH_BLOCKING=1 to see the failing kernel; check the quantization's kernels support "
             "this GPU (FP8 needs compute capability 8.9 or newer for native kernels)",
             "Start with --enforce-eager to rule out CUDA-graph capture"])
+# vLLM's kernels are custom ops of its compiled extension (vllm._C); one the build lacks fails the first forward pass:
+# "Error in calling custom op awq_dequantize: '_OpNamespace' '_C' object has no attribute 'awq_dequantize'". A
+# quantization method's kernel missing is that method unsupported by this build (ROCm builds leave several out).
+_QUANT_KERNEL = (r"\w*(?:awq|gptq|marlin|gguf|ggml|fp8|fp4|int8|int4|w8a8|w4a16|machete|cutlass_scaled|squeezellm"
+                 r"|aqlm)\w*")
+_row("quantization_kernel_not_in_build", 1,
+     rf"Error in calling custom op {_QUANT_KERNEL}:|'_OpNamespace' '_C' object has no attribute '{_QUANT_KERNEL}'",
+     cls="quantization_unsupported", default_phase="startup",
+     cause="The installed vLLM build has no kernel for this quantization method (its compiled extension lacks the "
+           "op): the method is not built for this platform, or the build is stale.",
+     steps=["Serve a checkpoint in a quantization this build supports on this platform (vLLM's quantization "
+            "support table), or install a build that includes the op",
+            "For a source build, rebuild cleanly (remove build/ and vllm/*.so) with the platform's kernels enabled"])
+_row("custom_op_not_in_build", 2,
+     r"Error in calling custom op \w+:|'_OpNamespace' '_C' object has no attribute '\w+'",
+     cls="dependency_error", default_phase="startup",
+     cause="The installed vLLM build lacks one of its own compiled kernels (vllm._C): a stale or partial build, or "
+           "a wheel built for another torch/platform.",
+     steps=["Reinstall vLLM from a wheel that matches the installed torch and platform, or rebuild cleanly "
+            "(remove build/ and vllm/*.so)"])
 # An object without an attribute its caller expects: most often two packages of different releases (an integration
 # built for another vLLM, a library's renamed field). A last resort: a rule that knows the message wins.
 _row("attribute_missing_between_packages", 3,
