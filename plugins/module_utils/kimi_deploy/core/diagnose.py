@@ -68,9 +68,11 @@ _ANSI = re.compile(r"(?:\x1b|\^\[)\[[0-9;]*[A-Za-z]")
 # The same codes with their escape lost in a paste ("36m(EngineCore_DP0 pid=820)0m ERROR", "1;36m(VllmWorker ..."):
 # only around a process tag at the start of a line, where no text of a log begins with a digit and 'm('.
 _BARE_COLOUR = re.compile(r"^\[?\d{1,2}(?:;\d{1,2})*m(?=\()|(?<=\))\[?0m(?= )")
-# "Nov 30 07:14:30 host kimi-vllm[123]: " (journalctl's default short format) or ISO timestamps.
+# "Nov 30 07:14:30 host kimi-vllm[123]: " (journalctl's default short format; short-precise adds microseconds,
+# short-iso an ISO timestamp, short-monotonic "[  123.456789]").
 _JOURNAL_PREFIX = re.compile(
-    r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\S*) \S+ [^\s:\[]+(?:\[\d+\])?: "
+    r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\S*|\[ *\d+\.\d+\]) \S+ "
+    r"[^\s:\[]+(?:\[\d+\])?: "
 )
 _COMPOSE_PREFIX = re.compile(r"^[\w.-]+(?:-\d+)?\s+\|\s?")
 # A CI log viewer's gutter ("  | " before each line, Buildkite's) and a runner's bracketed tag ahead of vLLM's record

@@ -1895,3 +1895,17 @@ def test_prefixes_of_newer_workers_ray_tasks_and_local_timestamps_are_read():
     ray = diagnose("\n".join(f"2025-07-17 17:00:39 | ERROR | stderr | (pid=41424) 2025-07-17 17:00:39 | ERROR | "
                              f"stderr | {line}" for line in init))
     assert (ray["phase"], ray["rule"]) == ("load", "truncated_traceback")
+
+
+@pytest.mark.parametrize("prefix", [
+    "Nov 30 07:14:30 gpu1 kimi-vllm[123]: ",  # journalctl's default
+    "Nov 30 07:14:30.123456 gpu1 kimi-vllm[123]: ",  # -o short-precise
+    "2026-11-30T07:14:30+0000 gpu1 kimi-vllm[123]: ",  # -o short-iso
+    "[  123.456789] gpu1 kimi-vllm[123]: ",  # -o short-monotonic
+])
+def test_every_short_journal_format_is_read(prefix):
+    # the prefix comes off, so the frame under it is a frame: a traceback cut in the weights' loading
+    frame = '  File "/opt/kimi/venv/lib/python3.12/site-packages/vllm/model_executor/models/utils.py", line 213, in ' \
+            "_load_module"
+    result = diagnose("\n".join(prefix + line for line in ["Traceback (most recent call last):", frame]))
+    assert (result["phase"], result["rule"]) == ("load", "truncated_traceback")
