@@ -59,10 +59,12 @@ TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.js
                   "fourteenth-training.jsonl", "fourteenth-heldout.jsonl", "fifteenth-training.jsonl",
                   "fifteenth-heldout.jsonl", "sixteenth-training.jsonl", "sixteenth-heldout.jsonl",
                   "seventeenth-training.jsonl", "seventeenth-heldout.jsonl", "eighteenth-training.jsonl",
-                  "eighteenth-heldout.jsonl", "nineteenth-training.jsonl")
-HELDOUT_FILE = "nineteenth-heldout.jsonl"
+                  "eighteenth-heldout.jsonl", "nineteenth-training.jsonl", "nineteenth-heldout.jsonl",
+                  "twentieth-training.jsonl")
+HELDOUT_FILE = "twentieth-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"nineteenth-heldout.jsonl": "nineteenth-heldout.sha256",
+HASHED_FILES = {"twentieth-heldout.jsonl": "twentieth-heldout.sha256",
+                "nineteenth-heldout.jsonl": "nineteenth-heldout.sha256",
                 "eighteenth-heldout.jsonl": "eighteenth-heldout.sha256",
                 "seventeenth-heldout.jsonl": "seventeenth-heldout.sha256",
                 "sixteenth-heldout.jsonl": "sixteenth-heldout.sha256",

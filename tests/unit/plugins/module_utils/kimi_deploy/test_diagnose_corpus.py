@@ -47,9 +47,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "sixteenth-training.jsonl", "sixteenth-heldout.jsonl",
                                         "seventeenth-training.jsonl", "seventeenth-heldout.jsonl",
                                         "eighteenth-training.jsonl", "eighteenth-heldout.jsonl",
-                                        "nineteenth-training.jsonl", "nineteenth-heldout.jsonl")}
-HELDOUT = FILES["nineteenth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "nineteenth-heldout.jsonl" for entry in entries]
+                                        "nineteenth-training.jsonl", "nineteenth-heldout.jsonl",
+                                        "twentieth-training.jsonl", "twentieth-heldout.jsonl")}
+HELDOUT = FILES["twentieth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "twentieth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -68,7 +69,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("sixteenth-training.jsonl", "sixteenth-heldout.jsonl", "sixteenth-heldout.sha256"),
           ("seventeenth-training.jsonl", "seventeenth-heldout.jsonl", "seventeenth-heldout.sha256"),
           ("eighteenth-training.jsonl", "eighteenth-heldout.jsonl", "eighteenth-heldout.sha256"),
-          ("nineteenth-training.jsonl", "nineteenth-heldout.jsonl", "nineteenth-heldout.sha256"))
+          ("nineteenth-training.jsonl", "nineteenth-heldout.jsonl", "nineteenth-heldout.sha256"),
+          ("twentieth-training.jsonl", "twentieth-heldout.jsonl", "twentieth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -105,7 +107,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("sixteenth-training.jsonl", "sixteenth-heldout.jsonl", 20261215),
                           ("seventeenth-training.jsonl", "seventeenth-heldout.jsonl", 20261216),
                           ("eighteenth-training.jsonl", "eighteenth-heldout.jsonl", 20261217),
-                          ("nineteenth-training.jsonl", "nineteenth-heldout.jsonl", 20261218)])
+                          ("nineteenth-training.jsonl", "nineteenth-heldout.jsonl", 20261218),
+                          ("twentieth-training.jsonl", "twentieth-heldout.jsonl", 20261219)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -119,13 +122,14 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_nineteenth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_twentieth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
                     "tenth-heldout.jsonl", "eleventh-heldout.jsonl", "twelfth-heldout.jsonl",
                     "thirteenth-heldout.jsonl", "fourteenth-heldout.jsonl", "fifteenth-heldout.jsonl",
-                    "sixteenth-heldout.jsonl", "seventeenth-heldout.jsonl", "eighteenth-heldout.jsonl"):
+                    "sixteenth-heldout.jsonl", "seventeenth-heldout.jsonl", "eighteenth-heldout.jsonl",
+                    "nineteenth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -188,9 +192,10 @@ def test_training_part_accuracy():
     # and the nineteenth round's training part added: 994 and 736 of 1212 at the split's rules; 999 and 743 with the
     # readings written from its training entries before the held-out scoring (a capitalised parallel-size check, Ray's
     # GCS, an empty config.json, Dynamo's footer, Ascend's graph load, a tokenizer with no converter, a Ray
-    # compiled-graph channel breaking while serving).
+    # compiled-graph channel breaking while serving). With the nineteenth round's held-out part and the twentieth
+    # round's training part added: 1030 and 766 of 1269 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 999 / 1212 and cause >= 743 / 1212, (phase, cause)
+    assert phase >= 1030 / 1269 and cause >= 766 / 1269, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -209,7 +214,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("sixteenth-training.jsonl", "sixteenth-heldout.jsonl"),
                               ("seventeenth-training.jsonl", "seventeenth-heldout.jsonl"),
                               ("eighteenth-training.jsonl", "eighteenth-heldout.jsonl"),
-                              ("nineteenth-training.jsonl", "nineteenth-heldout.jsonl")):
+                              ("nineteenth-training.jsonl", "nineteenth-heldout.jsonl"),
+                              ("twentieth-training.jsonl", "twentieth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -268,6 +274,12 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-12886-error-response-max-context-400": "vLLM's 400 body alone, which the reference catalog reads as the "
                                                  "request's error while serving",
     "vllmpr16571-server-info-endpoint-example-answer": "an endpoint's example JSON answer: no line of a log",
+    "ogx2303-remote-vllm-health-v1-models-answer": "a /v1/models answer quoted in a pull request: no line of a log",
+    "vllm-4852-tpot-client-report-fixed": "a benchmark client's own report of latencies: no line of vLLM's",
+    "vllm-14693-bge-reranker-rerank-api-not-supported-intermittent": "vLLM's 400 message alone, read as the request's "
+                                                                       "error as the reference catalog does",
+    "milvus42551-rerank-function-vllm07-model-field-400": "a client's exception quoting vLLM's 400: no line of vLLM's",
+    "vllm-8819-opt125m-metrics-endpoint-ttft-degradation": "vLLM's /metrics answer: counters, no line of a log",
 }
 
 
