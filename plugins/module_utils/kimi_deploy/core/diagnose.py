@@ -306,6 +306,9 @@ _SERVING_TEXT = (
     r"|Route: /\S*, Methods:|Available routes are|Started server process"
     # the API server logs each request it takes (V0's and V1's request logger)
     r"|Received request \S+: prompt"
+    # the server's /metrics answer (Prometheus text, "vllm:request_params_n_count{model_name=...} 1.0"): only a
+    # running API server exposes vllm: metrics
+    r"|^vllm:\w+(?:\{[^}]*\})? -?[\d.]+(?:e[+-]?\d+)?\s*$"
 )
 _SERVING = re.compile(_SERVING_TEXT)
 # An offline run (LLM.generate) whose progress bar reached the end: every prompt it was given was served.
@@ -837,6 +840,23 @@ _row("config_file_not_json", 1, r"It looks like the config file at '[^']*' is no
             "repository's own file is empty, take config.json from the model's original repository"])
 
 
+# A prebuilt binary (a kernel library's AOT build, a wheel's extension) linked against a newer C library than the image
+# has: "OSError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.32' not found (required by .../flashinfer/...)".
+_row("system_library_too_old", 1, r"version .(?:GLIBC|GLIBCXX|CXXABI)_[\d.]+' not found",
+     cls="dependency_error", default_phase="load",
+     cause="A prebuilt library needs a newer C or C++ runtime (glibc/libstdc++) than the image or host has: the "
+           "package was built for a newer distribution.",
+     steps=["Run on an image whose distribution is as new as the package needs (vLLM's own image), or install a "
+            "build of that package made for this distribution", "Check `ldd --version` against the version named"])
+# OpenShift runs containers as an arbitrary UID with no passwd entry; torch's cache-dir lookup asks for the user name.
+_row("container_user_unknown", 1, r"getpwuid\(\): uid not found",
+     cls="dependency_error", default_phase="load",
+     cause="The container runs as a user ID with no entry in /etc/passwd (OpenShift's arbitrary UID), and torch "
+           "(its inductor cache directory) asks for the user's name.",
+     steps=["Set USER and HOME (and TORCHINDUCTOR_CACHE_DIR, HF_HOME) to writable paths in the container's "
+            "environment, or give the UID a passwd entry (nss_wrapper, a group-writable /etc/passwd)"])
+
+
 # ----- load: tokenizer -------------------------------------------------------------------------
 
 _row("tokenizer_file_invalid", 1, r"JSONDecodeError|Expecting value|Unterminated string|Expecting ',' delimiter",
@@ -910,6 +930,14 @@ _row("bitsandbytes_unsupported_for_model", 1, r"does not support BitsAndBytes qu
            "code has no mapping of the fused layers that bitsandbytes quantizes.",
      steps=["Serve the model unquantized, or with a quantization its model code supports (a GPTQ/AWQ/FP8 "
             "checkpoint)", "Or upgrade to a vLLM release whose model code lists bitsandbytes for it"])
+
+
+# Punica's LoRA kernels are built for a list of hidden sizes; a model whose size is not on it has no kernel.
+_row("lora_kernel_shape_unsupported", 1, r"No suitable kernel\. h_in=\d+ h_out=\d+",
+     cls="architecture_unsupported", default_phase="load",
+     cause="vLLM's LoRA kernels (punica) have no kernel for this model's layer sizes with this adapter rank.",
+     steps=["Serve the model without LoRA or merge the adapter into the weights",
+            "Or upgrade to a vLLM release whose LoRA kernels cover the model's hidden sizes"])
 
 
 _row("kv_cache_dtype_invalid", 1, r"Invalid kv_cache_dtype: \S+|Unknown kv cache dtype: \S+",
@@ -2004,6 +2032,8 @@ _WRAPPER_RUNTIME = (
     r"|Engine background task failed"
     # the API server's output handler, which reads the engine core's outputs, logs the core's death first
     r"|AsyncLLM output_handler failed"
+    # V0's AsyncLLMEngine when its engine loop ended with an error
+    r"|Task finished unexpectedly\. This should never happen"
 )
 _WRAPPER_SYSTEMD = r"Main process exited, code=|Failed with result '(?:exit-code|signal|core-dump)'"
 

@@ -193,9 +193,12 @@ def test_training_part_accuracy():
     # readings written from its training entries before the held-out scoring (a capitalised parallel-size check, Ray's
     # GCS, an empty config.json, Dynamo's footer, Ascend's graph load, a tokenizer with no converter, a Ray
     # compiled-graph channel breaking while serving). With the nineteenth round's held-out part and the twentieth
-    # round's training part added: 1030 and 766 of 1269 at the split's rules.
+    # round's training part added: 1030 and 766 of 1269 at the split's rules; 1033 and 771 with the readings written
+    # from its training entries before the held-out scoring (a C runtime older than a prebuilt library needs, a
+    # container user without a passwd entry, punica without a kernel for the model, V0's loop ending, the /metrics
+    # answer).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1030 / 1269 and cause >= 766 / 1269, (phase, cause)
+    assert phase >= 1033 / 1269 and cause >= 771 / 1269, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -279,7 +282,6 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-14693-bge-reranker-rerank-api-not-supported-intermittent": "vLLM's 400 message alone, read as the request's "
                                                                        "error as the reference catalog does",
     "milvus42551-rerank-function-vllm07-model-field-400": "a client's exception quoting vLLM's 400: no line of vLLM's",
-    "vllm-8819-opt125m-metrics-endpoint-ttft-degradation": "vLLM's /metrics answer: counters, no line of a log",
 }
 
 
@@ -1871,6 +1873,23 @@ def test_a_wrapper_logged_at_start_or_while_serving_says_which():
     # vllm#14349: Ray's client connecting through RAY_ADDRESS opens the start, the traceback after it cut
     ("2025-03-06 17:44:11,132\tINFO worker.py:1514 -- Using address ray://192.168.1.67:10001 set in the environment "
      "variable RAY_ADDRESS\nTraceback (most recent call last):\n  File \"/", "load", "truncated_traceback", "unknown"),
+    # written from the twentieth round's training entries, before its held-out part is scored:
+    # modal-examples#1318: FlashInfer's prebuilt library needs a newer glibc than the image
+    ("ERROR 08-04 07:35:11 [core.py:515] OSError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.32' not found "
+     "(required by /usr/local/lib/python3.12/site-packages/flashinfer/data/aot/sampling.so)",
+     "load", "system_library_too_old", "dependency_error"),
+    # vllm#44548: OpenShift's arbitrary UID without a passwd entry
+    ("KeyError: 'getpwuid(): uid not found: 1000910000'", "load", "container_user_unknown", "dependency_error"),
+    # LlamaFactory#3645: punica has no LoRA kernel for the model's hidden size
+    ("RuntimeError: No suitable kernel. h_in=8 h_out=18944 dtype=Float out_dtype=BFloat16",
+     "load", "lora_kernel_shape_unsupported", "architecture_unsupported"),
+    # worker-vllm#68: V0's async engine reporting that its loop ended with an error, under a serving step's frames
+    ('"error": "handler: Task finished unexpectedly. This should never happen! Please open an issue on Github. See '
+     'stack trace above for the actual cause.\n  File "/vllm/engine/async_llm_engine.py", line 414, in run_engine_loop',
+     "runtime", "engine_dead", "engine_died_unexplained"),
+    # vllm#8819: the server's /metrics answer is a server that is up
+    ('vllm:request_params_n_count{model_name="facebook/opt-125m"} 1.0\n'
+     'vllm:request_params_n_sum{model_name="facebook/opt-125m"} 1.0', "none", "no_error_serving", "healthy"),
 ])
 def test_readings_since_the_eighteenth_round(text, phase, rule, cause_class):
     result = diagnose(text)
