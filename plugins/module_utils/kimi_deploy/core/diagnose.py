@@ -1282,7 +1282,9 @@ _row("collective_timeout", 1,
 
 _row("nccl_error", 2,
      # (torch's warning at any exit without destroy_process_group() is not NCCL's error)
-     r"\bNCCL error\b|nccl\w*Error|NCCL WARN|ProcessGroupNCCL(?!\.cpp:\d+\] Warning: WARNING: destroy_process_group)"
+     r"\bNCCL error\b|nccl\w*Error|NCCL WARN"
+     r"|(?<!destruct )ProcessGroupNCCL"
+     r"(?!\.cpp:\d+\] Warning: WARNING: (?:destroy_process_group|process group has NOT been destroyed))"
      r"|DistBackendError|unhandled (?:system|cuda) error"
      # Ascend's collectives (HCCL, through torch_npu): "ERR02200 DIST call hccl api failed."
      r"|DIST call hccl api failed"
@@ -2021,6 +2023,8 @@ _WRAPPER_STARTUP = (
     r"|WorkerProc initialization failed|WorkerProc failed to start|Error executing method '?\w+'?\. This might cause"
     r"|EngineCore hit an exception|[Gg]ot fatal signal from worker processes"
     r"|Worker proc \S+ died unexpectedly|Failed core proc"
+    # Unsloth's launcher of a vLLM server subprocess, when the server stops before it reports ready
+    r"|vllm_process failed to load|Stdout stream ended before readiness message"
     r"|Error initializing vLLM engine|Exception in worker \w+ while processing method \w+\.?$"
 )
 _WRAPPER_RUNTIME = (
@@ -2164,6 +2168,12 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
      "FlashInfer is not installed, so top-p/top-k sampling runs PyTorch's native implementation: slower sampling, "
      "same results.",
      "Install the FlashInfer build for the installed torch/CUDA if sampling speed matters; nothing to fix otherwise"),
+    # torch's warning when a process exits without tearing its process group down: teardown, not a failure
+    ("process_group_not_destroyed", r"destroy_process_group\(\) was not called|process group has NOT been destroyed "
+     r"before we destruct ProcessGroupNCCL", None,
+     "A process exited without tearing down its torch.distributed process group: pending NCCL work may not have "
+     "finished, and a restart right after can find the GPUs still held.",
+     "If a restart then hangs, check no old worker still holds the GPUs (nvidia-smi) before starting again"),
     ("swap_space_large", r"Possibly too large swap space", "host_oom",
      "swap_space asks for a large share of host RAM: loading can run the host out of memory.",
      "Lower --swap-space (GiB per GPU)"),

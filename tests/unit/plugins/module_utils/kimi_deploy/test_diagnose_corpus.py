@@ -1,12 +1,12 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is nineteenth-heldout.jsonl: logs collected on 2026-12-04 (nineteenth round), split off (a third of
+The held-out part is twentieth-heldout.jsonl: logs collected on 2026-12-04 (twentieth round), split off (a third of
 each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw them.
 Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl,
 third-heldout.jsonl, fourth-heldout.jsonl, fifth-heldout.jsonl, sixth-heldout.jsonl, seventh-heldout.jsonl,
 eighth-heldout.jsonl, ninth-heldout.jsonl, tenth-heldout.jsonl, eleventh-heldout.jsonl, twelfth-heldout.jsonl,
 thirteenth-heldout.jsonl, fourteenth-heldout.jsonl, fifteenth-heldout.jsonl, sixteenth-heldout.jsonl,
-seventeenth-heldout.jsonl, eighteenth-heldout.jsonl), which were
+seventeenth-heldout.jsonl, eighteenth-heldout.jsonl, nineteenth-heldout.jsonl), which were
 measured and read. Rules are tuned on the training part only, so the thresholds below are asserted on it. The held-out
 figures are printed once, by benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score
 held-out parts are regression floors at their measured figures, each added after its part's one measurement.
@@ -196,15 +196,16 @@ def test_training_part_accuracy():
     # round's training part added: 1030 and 766 of 1269 at the split's rules; 1033 and 771 with the readings written
     # from its training entries before the held-out scoring (a C runtime older than a prebuilt library needs, a
     # container user without a passwd entry, punica without a kernel for the model, V0's loop ending, the /metrics
-    # answer).
+    # answer); the same with the readings written after the measurement (torch's teardown warning as a risk,
+    # Unsloth's launcher as a start wrapper).
     phase, cause = _accuracy(TRAIN)
     assert phase >= 1033 / 1269 and cause >= 771 / 1269, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the nineteenth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the twentieth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to nineteenth-round entry
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to twentieth-round entry
     # whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -231,6 +232,7 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
 # issue's 90/80 % targets; the earlier parts are training now. These floors only keep what was measured from
 # regressing while rules change; they are not targets to tune.
 HELDOUT_FLOORS = [
+    ("twentieth-heldout.jsonl", 14, 11, 21, (10, 6, 6)),
     ("nineteenth-heldout.jsonl", 14, 10, 22, (12, 9, 9)),
     ("eighteenth-heldout.jsonl", 16, 10, 24, (13, 10, 6)),
     ("seventeenth-heldout.jsonl", 13, 9, 23, (10, 5, 4)),
@@ -1890,6 +1892,14 @@ def test_a_wrapper_logged_at_start_or_while_serving_says_which():
     # vllm#8819: the server's /metrics answer is a server that is up
     ('vllm:request_params_n_count{model_name="facebook/opt-125m"} 1.0\n'
      'vllm:request_params_n_sum{model_name="facebook/opt-125m"} 1.0', "none", "no_error_serving", "healthy"),
+    # written after the twentieth measurement, from its held-out misses:
+    # vllm#13294: torch's teardown warning alone is a risk, not NCCL's error
+    ("`[rank0]:[W313 03:10:56.503853755 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been "
+     "destroyed before we destruct ProcessGroupNCCL. On normal program exit, the application should call "
+     "destroy_process_group", "unknown", "warnings_only", "risk_only"),
+    # unsloth#2528: Unsloth's launcher reporting that the server subprocess stopped before it was ready
+    ("Stdout stream ended before readiness message detected.\nRuntimeError: Unsloth: vllm_process failed to load!",
+     "startup", "engine_startup_failed", "engine_died_unexplained"),
 ])
 def test_readings_since_the_eighteenth_round(text, phase, rule, cause_class):
     result = diagnose(text)
