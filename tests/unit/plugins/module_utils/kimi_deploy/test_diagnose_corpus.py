@@ -281,8 +281,8 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllmpr16571-server-info-endpoint-example-answer": "an endpoint's example JSON answer: no line of a log",
     "ogx2303-remote-vllm-health-v1-models-answer": "a /v1/models answer quoted in a pull request: no line of a log",
     "vllm-4852-tpot-client-report-fixed": "a benchmark client's own report of latencies: no line of vLLM's",
-    "vllm-14693-bge-reranker-rerank-api-not-supported-intermittent": "vLLM's 400 message alone, read as the request's "
-                                                                       "error as the reference catalog does",
+    "vllm-14693-bge-reranker-rerank-api-not-supported-intermittent":
+        "vLLM's 400 message alone, read as the request's error as the reference catalog does",
     "milvus42551-rerank-function-vllm07-model-field-400": "a client's exception quoting vLLM's 400: no line of vLLM's",
 }
 
