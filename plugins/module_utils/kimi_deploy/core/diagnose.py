@@ -216,8 +216,45 @@ def _records(log_text: str) -> list[str]:
     return records
 
 
+# Where a line of vLLM's, Ray's or Python's own output starts: a record header, a process tag, a traceback.
+_OWN_LINE_START = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d|\((?:[\w:.-]+,? )?"
+                            r"(?:rank=\d+ )?pid=\d+(?:, ip=[\d.]+)?\) |Traceback \(most recent call last\):"
+                            r'|File "[^"]+", line \d+, in ')
+
+
+def _prefix_shape(prefix: str) -> str:
+    """A pattern for a prefix a tool puts before each line: its text, any run of digits standing for any other."""
+    return "".join(r"\d+" if part.isdigit() else re.escape(part) for part in re.split(r"(\d+)", prefix) if part)
+
+
+def _learned_prefix(lines: list[Line]) -> re.Pattern[str] | None:
+    """The prefix an unknown tool (a job runner, a platform's log export) put before each line, learned from the log.
+
+    A line whose own output starts after some text ("[2025-09-25 20:03:20] [/bin/sh]:   File ...") shows the prefix;
+    one that recurs (digits aside) on several lines is the tool's, and comes off every line that starts with it (the
+    source lines under a frame too)."""
+    shapes: dict[str, int] = {}
+    for line in lines:
+        found = _OWN_LINE_START.search(line.message)
+        if found is None or found.start() == 0 or line.level is not None or line.is_frame:
+            continue
+        prefix = line.message[:found.start()].rstrip()
+        if prefix and len(prefix) <= 80 and '"' not in prefix:
+            shape = _prefix_shape(prefix)
+            shapes[shape] = shapes.get(shape, 0) + 1
+    if not shapes:
+        return None
+    shape, count = max(shapes.items(), key=lambda item: item[1])
+    return re.compile(f"^{shape} ?") if count >= 2 else None
+
+
 def _parse(log_text: str) -> list[Line]:
-    lines = [_parse_line(i, raw) for i, raw in enumerate(_records(log_text))]
+    records = _records(log_text)
+    lines = [_parse_line(i, raw) for i, raw in enumerate(records)]
+    learned = _learned_prefix(lines)
+    if learned is not None:
+        lines = [_parse_line(i, learned.sub("", line.message, count=1))
+                 if line.level is None and learned.match(line.message) else line for i, line in enumerate(lines)]
     # The source line printed under a frame ("    raise ValueError(") is part of the frame.
     # So are the indented lines after it (a multi-line call: `raise ValueError("No available ... "`, `"Try ..."`).
     previous_frame_by_tag: dict[str, bool] = {}
@@ -2038,6 +2075,8 @@ _WRAPPER_RUNTIME = (
     r"|AsyncLLM output_handler failed"
     # V0's AsyncLLMEngine when its engine loop ended with an error
     r"|Task finished unexpectedly\. This should never happen"
+    # the API server's launcher when a request finds the engine dead (it then stops the server)
+    r"|AsyncLLMEngine (?:has failed|is already dead), terminating server process"
 )
 _WRAPPER_SYSTEMD = r"Main process exited, code=|Failed with result '(?:exit-code|signal|core-dump)'"
 
@@ -2110,7 +2149,13 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
      "weight loading or quantization, a stuck collective).",
      "If it repeats for many minutes, dump the workers' stacks (py-spy dump --pid) and rerun with "
      "NCCL_DEBUG=INFO; during a first compile it is expected"),
-    ("vllm_kernels_not_loaded", r"Failed to import from vllm\._C", "dependency_error",
+    # (the library it could not open being the GPU driver's own: no driver in the container, not a wrong wheel)
+    ("gpu_driver_library_missing", r"Failed to import from vllm\._C .*libcuda\.so", "driver_or_runtime",
+     "vLLM's compiled kernels did not load because the GPU driver's library (libcuda.so) is not there: the container "
+     "or host has no NVIDIA driver mounted, so no GPU is usable.",
+     "Run the container with the GPU runtime (--gpus all / the NVIDIA device plugin) and check `nvidia-smi` inside "
+     "it"),
+    ("vllm_kernels_not_loaded", r"Failed to import from vllm\._C(?!.*libcuda\.so)", "dependency_error",
      "vLLM's compiled kernels (vllm._C) did not load: the wheel does not match the installed torch/CUDA, so "
      "the first kernel call fails.",
      "Reinstall vLLM built for the installed torch and CUDA (a clean venv from the release's lock file)"),
@@ -2522,6 +2567,11 @@ _ENGINE_START_FRAMES = re.compile(r"\b(?:run_engine_core|run_mp_engine|from_engi
 _DEAD_ENGINE_QUOTING = re.compile(r"Engine loop is not running\. Inspect the stacktrace to find the original error")
 
 
+# V0's worker reporting which of the executor's calls it failed in ("Exception in worker VllmWorkerProcess while
+# processing method determine_num_available_blocks").
+_WORKER_METHOD = re.compile(r"while processing method \w+")
+
+
 def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
     stage = _later(run.stage_at(line.index), _frame_stage(_frame_text(lines, line.index)))
     if stage is None and any(_CONFIG_VALIDATION.search(near.message)
@@ -2544,7 +2594,13 @@ def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
         stage = ("startup" if default == "runtime" else None) if told == "before serving" else told
     if stage is None and default == "runtime":
         return default  # a family that strikes while serving (a kernel fault): a bare forward pass is a request's
-    return stage or _forward_stage(_frame_text(lines, line.index)) or default
+    stage = stage or _forward_stage(_frame_text(lines, line.index))
+    if stage is None and default == "unknown":
+        # Workers fail together and their tracebacks interleave (or are cut): a step another process names in its
+        # frames, or in its "while processing method" line, is the step this error came in.
+        stage = _frame_stage("\n".join(ln.message for ln in run.lines
+                                       if ln.is_frame or _WORKER_METHOD.search(ln.message)))
+    return stage or default
 
 
 def _promoted(risks: list[dict[str, Any]], before: int) -> dict[str, Any] | None:

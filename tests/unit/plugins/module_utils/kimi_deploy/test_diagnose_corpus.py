@@ -1950,3 +1950,54 @@ def test_every_short_journal_format_is_read(prefix):
             "_load_module"
     result = diagnose("\n".join(prefix + line for line in ["Traceback (most recent call last):", frame]))
     assert (result["phase"], result["rule"]) == ("load", "truncated_traceback")
+
+
+@pytest.mark.parametrize("prefix", [
+    "[2025-09-25 20:03:20] [/bin/sh]: ",  # Mini-o3#16 (training): a job runner's timestamp and shell
+    "job-7f3a2 | step 12 | ",  # any other tool's: learned from the log, not listed
+])
+def test_a_prefix_an_unknown_tool_puts_before_each_line_is_learned_and_comes_off(prefix):
+    lines = ["Traceback (most recent call last):",
+             '  File "/usr/lib/python3.11/site-packages/vllm/v1/engine/core.py", line 623, in run_engine_core',
+             "    engine_core = EngineCoreProc(*args, **kwargs)",
+             '  File "/usr/lib/python3.11/site-packages/vllm/v1/worker/gpu_worker.py", line 136, in load_model',
+             "    self.model_runner.load_model()"]
+    result = diagnose("\n".join(prefix + line for line in lines))
+    assert (result["phase"], result["rule"]) == ("load", "truncated_traceback")
+    # one line's text before a frame is not a prefix: nothing is learned from it
+    once = diagnose("\n".join(["the reporter wrote: " + lines[1], "RuntimeError: boom"]))
+    assert once["rule"] == "unclassified_error"
+
+
+def test_an_error_no_rule_knows_takes_the_step_another_worker_names():
+    # vllm#14447 (training): workers' tracebacks interleaved and cut; one names the executor call they failed in
+    log = "\n".join([
+        "(VllmWorkerProcess pid=528) ERROR 04-12 05:35:29 [multiproc_worker_utils.py:238] Exception in worker "
+        "VllmWorkerProcess while processing method determine_num_available_blocks.",
+        "(VllmWorkerProcess pid=570) ERROR 04-12 05:35:29 [multiproc_worker_utils.py:238] Traceback (most recent call "
+        "last):",
+        "(VllmWorkerProcess pid=570) ERROR 04-12 05:35:29 [multiproc_worker_utils.py:238] RuntimeError: marlin kernel "
+        "failed"])
+    assert diagnose(log)["phase"] == "startup"
+
+
+def test_the_launcher_stopping_a_server_whose_engine_died_is_a_death_while_serving():
+    # vllm#8016 (training): V0's launcher, on a request that finds the engine failed
+    log = "\n".join(["CRITICAL 08-30 19:24:28 launcher.py:82] AsyncLLMEngine has failed, terminating server process",
+                     'INFO:     10.94.91.181:55960 - "POST /v1/completions HTTP/1.1" 500 Internal Server Error'])
+    result = diagnose(log)
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("runtime", "engine_dead",
+                                                                        "engine_died_unexplained")
+
+
+def test_vllms_kernels_not_loading_for_want_of_the_drivers_library_is_the_driver():
+    # kserve#4657 (training): a container without the GPU driver mounted
+    missing = ("WARNING 09-02 06:44:03 [_custom_ops.py:20] Failed to import from vllm._C with ImportError("
+               "'libcuda.so.1: cannot open shared object file: No such file or directory')")
+    assert [risk["rule"] for risk in diagnose(missing)["risks"]] == ["gpu_driver_library_missing"]
+    # and the failure that follows it is the driver's
+    failed = diagnose("\n".join([missing, "RuntimeError: No CUDA GPUs are available"]))
+    assert failed["cause_class"] == "driver_or_runtime"
+    wheel = ("WARNING 09-02 06:44:03 [_custom_ops.py:20] Failed to import from vllm._C with ImportError("
+             "'/venv/vllm/_C.abi3.so: undefined symbol: _ZN3c104cuda9SetDeviceEi')")
+    assert [risk["rule"] for risk in diagnose(wheel)["risks"]] == ["vllm_kernels_not_loaded"]
