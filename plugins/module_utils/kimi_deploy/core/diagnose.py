@@ -2572,8 +2572,20 @@ _DEAD_ENGINE_QUOTING = re.compile(r"Engine loop is not running\. Inspect the sta
 _WORKER_METHOD = re.compile(r"while processing method \w+")
 
 
+def _step_any_process_names(run: _Run) -> str | None:
+    """Workers fail together and their tracebacks interleave (or are cut): a step another process names in its
+    frames, or in its "while processing method" line, is the step the start was in."""
+    return _frame_stage(_ENGINE_START_FRAMES.sub("", "\n".join(
+        line.message for line in run.lines if line.is_frame or _WORKER_METHOD.search(line.message))))
+
+
 def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
-    stage = _later(run.stage_at(line.index), _frame_stage(_frame_text(lines, line.index)))
+    frames = _frame_text(lines, line.index)
+    frame_stage = _frame_stage(frames)
+    if frame_stage == "load" and _frame_stage(_ENGINE_START_FRAMES.sub("", frames)) is None:
+        # only the engine's own start frames, which span every step of a start: another process may name the step
+        frame_stage = _step_any_process_names(run) or frame_stage
+    stage = _later(run.stage_at(line.index), frame_stage)
     if stage is None and any(_CONFIG_VALIDATION.search(near.message)
                              for near in lines[max(0, line.index - 6):line.index + 7]):
         return "load"  # pydantic validates the config before anything starts (what fails with it fails then)
@@ -2595,12 +2607,7 @@ def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
     if stage is None and default == "runtime":
         return default  # a family that strikes while serving (a kernel fault): a bare forward pass is a request's
     stage = stage or _forward_stage(_frame_text(lines, line.index))
-    if stage is None and default == "unknown":
-        # Workers fail together and their tracebacks interleave (or are cut): a step another process names in its
-        # frames, or in its "while processing method" line, is the step this error came in.
-        stage = _frame_stage("\n".join(ln.message for ln in run.lines
-                                       if ln.is_frame or _WORKER_METHOD.search(ln.message)))
-    return stage or default
+    return stage or _step_any_process_names(run) or default
 
 
 def _promoted(risks: list[dict[str, Any]], before: int) -> dict[str, Any] | None:

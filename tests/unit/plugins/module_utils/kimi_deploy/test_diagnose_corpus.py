@@ -1979,6 +1979,16 @@ def test_an_error_no_rule_knows_takes_the_step_another_worker_names():
         "(VllmWorkerProcess pid=570) ERROR 04-12 05:35:29 [multiproc_worker_utils.py:238] RuntimeError: marlin kernel "
         "failed"])
     assert diagnose(log)["phase"] == "startup"
+    # vllm-ascend#1249 (training): data-parallel engine cores fail together; the one whose wrapper is read shows only
+    # its process's start frames, another names the KV cache's set-up
+    cores = "\n".join([
+        "(EngineCore_2 pid=198384) ERROR 06-30 16:46:05 [core.py:500] EngineCore failed to start.",
+        "(EngineCore_2 pid=198384) ERROR 06-30 16:46:05 [core.py:500] Traceback (most recent call last):",
+        '(EngineCore_2 pid=198384) ERROR 06-30 16:46:05 [core.py:500]   File "/env/vllm/v1/engine/core.py", line 489, '
+        "in run_engine_core",
+        '(EngineCore_0 pid=198367) ERROR 06-30 16:46:05 [core.py:500]   File "/env/vllm/v1/engine/core.py", line 164, '
+        "in _initialize_kv_caches"])
+    assert (diagnose(cores)["phase"], diagnose(cores)["rule"]) == ("startup", "engine_startup_failed")
 
 
 def test_the_launcher_stopping_a_server_whose_engine_died_is_a_death_while_serving():
