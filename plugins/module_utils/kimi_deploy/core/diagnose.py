@@ -1881,12 +1881,27 @@ _row("quantization_kernel_not_in_build", 1,
             "support table), or install a build that includes the op",
             "For a source build, rebuild cleanly (remove build/ and vllm/*.so) with the platform's kernels enabled"])
 _row("custom_op_not_in_build", 2,
-     r"Error in calling custom op \w+:|'_OpNamespace' '_C' object has no attribute '\w+'",
+     # (torch.ops.vllm.* too: ops a platform or attention backend registers at import)
+     r"Error in calling custom op \w+:|'_OpNamespace' '(?:_C|_C_\w+|vllm|_moe_C|_rocm_C)' object has no attribute "
+     r"'\w+'",
      cls="dependency_error", default_phase="startup",
      cause="The installed vLLM build lacks one of its own compiled kernels (vllm._C): a stale or partial build, or "
            "a wheel built for another torch/platform.",
      steps=["Reinstall vLLM from a wheel that matches the installed torch and platform, or rebuild cleanly "
             "(remove build/ and vllm/*.so)"])
+# A call that does not fit the callee's signature inside the serving stack: one package calling another's changed API
+# (a model file or plugin written for another vLLM, a processor for another transformers). A last resort, like the
+# missing attribute below.
+_row("signature_mismatch_between_packages", 3,
+     r"^(?:\w+\.)*TypeError: [\w.]+\(\) (?:missing \d+ required (?:positional|keyword-only) arguments?"
+     r"|got multiple values for (?:keyword )?argument|takes (?:from \d+ to )?\d+ positional arguments? but \d+ "
+     r"(?:were|was) given)",
+     cls="dependency_error", default_phase="load",
+     cause="Code called a function with arguments its installed version does not take: usually two packages of "
+           "different releases (a model, plugin or integration written for another vLLM, transformers or torch).",
+     steps=["Read the frame that made the call and the package that defines the callee: install the versions that "
+            "belong together (the integration's pinned vLLM, the transformers release the model names); `pip check` "
+            "lists conflicts"])
 # An object without an attribute its caller expects: most often two packages of different releases (an integration
 # built for another vLLM, a library's renamed field). A last resort: a rule that knows the message wins.
 _row("attribute_missing_between_packages", 3,
@@ -1946,6 +1961,15 @@ _row("jit_kernel_build_failed", 1, r"jit/kernel_runtime\.hpp:\d+\): exit_code ==
      steps=["Rerun with the package's JIT debug output (DG_JIT_DEBUG=1 for DeepGEMM) to see the compiler's error; "
             "use the CUDA toolkit and package versions vLLM's release pins, or disable the JIT backend "
             "(VLLM_USE_DEEP_GEMM=0)"])
+# The PTX assembler of the toolchain in use (Triton's bundled ptxas, the CUDA toolkit's) does not know this GPU's
+# architecture yet: a Blackwell card (sm_100/sm_120) under a toolchain older than CUDA 12.8.
+_row("ptx_toolchain_lacks_gpu_target", 1,
+     r"PTX \.version [\d.]+ does not support \.target sm_\d+|ptxas fatal\s*: Value 'sm_\d+a?' is not defined",
+     cls="gpu_arch_unsupported", default_phase="startup",
+     cause="The PTX toolchain the kernels are compiled with (Triton's ptxas or the CUDA toolkit's) is older than this "
+           "GPU's architecture, so kernels compiled at start cannot target it.",
+     steps=["Use a vLLM/torch/Triton build with a CUDA 12.8+ toolchain for Blackwell GPUs (or point TRITON_PTXAS_PATH "
+            "at a new enough ptxas)"])
 # FlashAttention's version check refuses GPUs below compute capability 8.0 (a T4, a V100) for the V1 backend.
 _row("flash_attention_refuses_gpu", 1, r"Cannot use FA version \d+ is not supported due to|FA\d is only supported on "
      r"devices with compute capability",

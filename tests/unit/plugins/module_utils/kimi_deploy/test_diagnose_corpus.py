@@ -2011,3 +2011,23 @@ def test_vllms_kernels_not_loading_for_want_of_the_drivers_library_is_the_driver
     wheel = ("WARNING 09-02 06:44:03 [_custom_ops.py:20] Failed to import from vllm._C with ImportError("
              "'/venv/vllm/_C.abi3.so: undefined symbol: _ZN3c104cuda9SetDeviceEi')")
     assert [risk["rule"] for risk in diagnose(wheel)["risks"]] == ["vllm_kernels_not_loaded"]
+
+
+@pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), [
+    # GLM-V#8 and kexaone#2 (training): one package calling another's changed signature
+    ("TypeError: Glm4vProcessor.__init__() got multiple values for argument 'tokenizer'",
+     "load", "signature_mismatch_between_packages", "dependency_error"),
+    ("(Worker_TP4 pid=562311) ERROR 01-14 22:58:25 [multiproc_executor.py:749] TypeError: "
+     "FusedMoE.make_expert_params_mapping() missing 1 required positional argument: 'model'",
+     "load", "signature_mismatch_between_packages", "dependency_error"),
+    # nixpkgs#406675 (training): Triton's ptxas older than an RTX 5090's sm_120a
+    ("[rank0]:E0701 14:28:21.083000 911603 torch/_inductor/runtime/triton_heuristics.py:539] [0/0] ptxas "
+     "/tmp/tmpmwke15zw.ptx, line 6; error   : PTX .version 8.4 does not support .target sm_120a",
+     "startup", "ptx_toolchain_lacks_gpu_target", "gpu_arch_unsupported"),
+    # vllm#2021 (training): an op registered under torch.ops.vllm missing from a source build
+    ("AttributeError: Error in model execution (input dumped to /tmp/err.pkl): '_OpNamespace' 'vllm' object has no "
+     "attribute 'unified_attention_with_output'", "startup", "custom_op_not_in_build", "dependency_error"),
+])
+def test_readings_before_the_twenty_first_split(text, phase, rule, cause_class):
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
