@@ -1344,7 +1344,9 @@ _row("ray_compiled_graph_channel_failed", 1, r"Error pushing mutable object|muta
      steps=["Check `ray status` and the lost node's raylet and dmesg logs (OOM kill, network drop)",
             "Rerun with VLLM_USE_RAY_COMPILED_DAG=0 to tell a compiled-graph bug from a lost node"])
 _row("ray_error", 2,
-     r"RayActorError|ray\.exceptions\.|RaySystemError|Ray cluster|raylet|Failed to (?:connect to|start) GCS",
+     r"RayActorError|ray\.exceptions\.|RaySystemError|Ray cluster|raylet|Failed to (?:connect to|start) GCS"
+     # Ray's head bringing up its own services (a local instance started for the executor)
+     r"|Failed to start the dashboard",
      default_phase="load",  # Ray's workers are created, and die, while the engine is built
      cause='The Ray cluster the executor runs on failed or is incomplete.',
      steps=[
@@ -2086,6 +2088,8 @@ _WRAPPER_STARTUP = (
     r"|Worker proc \S+ died unexpectedly|Failed core proc"
     # Unsloth's launcher of a vLLM server subprocess, when the server stops before it reports ready
     r"|vllm_process failed to load|Stdout stream ended before readiness message"
+    # other launchers' report that the vLLM server they started never became ready (InstructLab's ilab)
+    r"|\bvLLM failed to start\b"
     r"|Error initializing vLLM engine|Exception in worker \w+ while processing method \w+\.?$"
 )
 _WRAPPER_RUNTIME = (

@@ -2027,6 +2027,12 @@ def test_vllms_kernels_not_loading_for_want_of_the_drivers_library_is_the_driver
     # vllm#2021 (training): an op registered under torch.ops.vllm missing from a source build
     ("AttributeError: Error in model execution (input dumped to /tmp/err.pkl): '_OpNamespace' 'vllm' object has no "
      "attribute 'unified_attention_with_output'", "startup", "custom_op_not_in_build", "dependency_error"),
+    # langchain#9646 (training): Ray's head failing to bring up its dashboard as the executor starts a local cluster
+    ("2023-08-23 08:52:55,683\tERROR services.py:1207 -- Failed to start the dashboard, return code -11",
+     "load", "ray_error", "ray_error"),
+    # instructlab#3466 (training): a launcher's report that the server it started never became ready
+    ("vLLM failed to start.  Retry with --enable-serving-output to learn more about the failure.",
+     "startup", "engine_startup_failed", "engine_died_unexplained"),
 ])
 def test_readings_before_the_twenty_first_split(text, phase, rule, cause_class):
     result = diagnose(text)
