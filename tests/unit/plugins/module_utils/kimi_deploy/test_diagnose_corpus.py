@@ -48,9 +48,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "seventeenth-training.jsonl", "seventeenth-heldout.jsonl",
                                         "eighteenth-training.jsonl", "eighteenth-heldout.jsonl",
                                         "nineteenth-training.jsonl", "nineteenth-heldout.jsonl",
-                                        "twentieth-training.jsonl", "twentieth-heldout.jsonl")}
-HELDOUT = FILES["twentieth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "twentieth-heldout.jsonl" for entry in entries]
+                                        "twentieth-training.jsonl", "twentieth-heldout.jsonl",
+                                        "twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl")}
+HELDOUT = FILES["twentyfirst-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "twentyfirst-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -70,7 +71,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("seventeenth-training.jsonl", "seventeenth-heldout.jsonl", "seventeenth-heldout.sha256"),
           ("eighteenth-training.jsonl", "eighteenth-heldout.jsonl", "eighteenth-heldout.sha256"),
           ("nineteenth-training.jsonl", "nineteenth-heldout.jsonl", "nineteenth-heldout.sha256"),
-          ("twentieth-training.jsonl", "twentieth-heldout.jsonl", "twentieth-heldout.sha256"))
+          ("twentieth-training.jsonl", "twentieth-heldout.jsonl", "twentieth-heldout.sha256"),
+          ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl", "twentyfirst-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -108,7 +110,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("seventeenth-training.jsonl", "seventeenth-heldout.jsonl", 20261216),
                           ("eighteenth-training.jsonl", "eighteenth-heldout.jsonl", 20261217),
                           ("nineteenth-training.jsonl", "nineteenth-heldout.jsonl", 20261218),
-                          ("twentieth-training.jsonl", "twentieth-heldout.jsonl", 20261219)])
+                          ("twentieth-training.jsonl", "twentieth-heldout.jsonl", 20261219),
+                          ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl", 20261220)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -122,14 +125,14 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_twentieth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_twenty_first_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
                     "tenth-heldout.jsonl", "eleventh-heldout.jsonl", "twelfth-heldout.jsonl",
                     "thirteenth-heldout.jsonl", "fourteenth-heldout.jsonl", "fifteenth-heldout.jsonl",
                     "sixteenth-heldout.jsonl", "seventeenth-heldout.jsonl", "eighteenth-heldout.jsonl",
-                    "nineteenth-heldout.jsonl"):
+                    "nineteenth-heldout.jsonl", "twentieth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -197,9 +200,14 @@ def test_training_part_accuracy():
     # from its training entries before the held-out scoring (a C runtime older than a prebuilt library needs, a
     # container user without a passwd entry, punica without a kernel for the model, V0's loop ending, the /metrics
     # answer); the same with the readings written after the measurement (torch's teardown warning as a risk,
-    # Unsloth's launcher as a start wrapper).
+    # Unsloth's launcher as a start wrapper). 1036 and 771 with the readings written from training entries while the
+    # twenty-first round was collected (a prefix an unknown tool puts on each line learned from the log, the step
+    # another worker names, V0's launcher stopping a dead engine's server, libcuda missing, a signature mismatch
+    # between packages, ptxas older than the GPU, Ray's dashboard, a launcher's 'vLLM failed to start'). With the
+    # twentieth round's held-out part and the twenty-first round's training part added: 1080 and 806 of 1324 at the
+    # split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1033 / 1269 and cause >= 771 / 1269, (phase, cause)
+    assert phase >= 1080 / 1324 and cause >= 806 / 1324, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -219,7 +227,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("seventeenth-training.jsonl", "seventeenth-heldout.jsonl"),
                               ("eighteenth-training.jsonl", "eighteenth-heldout.jsonl"),
                               ("nineteenth-training.jsonl", "nineteenth-heldout.jsonl"),
-                              ("twentieth-training.jsonl", "twentieth-heldout.jsonl")):
+                              ("twentieth-training.jsonl", "twentieth-heldout.jsonl"),
+                              ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -284,6 +293,8 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-14693-bge-reranker-rerank-api-not-supported-intermittent":
         "vLLM's 400 message alone, read as the request's error as the reference catalog does",
     "milvus42551-rerank-function-vllm07-model-field-400": "a client's exception quoting vLLM's 400: no line of vLLM's",
+    "qwen3embedding15-reranker-rerank-score-api-400": "vLLM's 400 body alone, quoted in a title: the answer to one "
+                                                      "request, no line of a log",
 }
 
 
