@@ -26,9 +26,10 @@ hash checks, so their history stays verifiable. No two entries share an id, and 
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
 label's cause; both are also broken down by labelled phase and by cause family (the README's taxonomy table).
-A secondary held-out figure, fixed with the eighth split and kept for the ninth to the twenty-first, each time before the
-held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure, that is, all
-but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in the lines).
+A secondary held-out figure, fixed with the eighth split and kept for the ninth to the twenty-first, each time before
+the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure, that is,
+all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in the
+lines).
 From the tenth split on, the held-out third is drawn per (labelled phase, title-only mark), so both kinds keep their
 share of the held-out part.
 k-fold: the training part split into k folds by the sha256 of the id. The rules have no fitted parameters, so
