@@ -67,7 +67,7 @@ MAX_EVIDENCE_CHARS = 400
 _ANSI = re.compile(r"(?:\x1b|\^\[)\[[0-9;]*[A-Za-z]")
 # The same codes with their escape lost in a paste ("36m(EngineCore_DP0 pid=820)0m ERROR", "1;36m(VllmWorker ..."):
 # only around a process tag at the start of a line, where no text of a log begins with a digit and 'm('.
-_BARE_COLOUR = re.compile(r"^\[?\d{1,2}(?:;\d{1,2})*m(?=\()|(?<=\))\[?0m(?= )")
+_BARE_COLOUR = re.compile(r"^\[?\d{1,2}(?:;\d{1,2})*m(?=\()|(?<=\))\[?0(?:;0)?m(?= )")
 # "Nov 30 07:14:30 host kimi-vllm[123]: " (journalctl's default short format; short-precise adds microseconds,
 # short-iso an ISO timestamp, short-monotonic "[  123.456789]").
 _JOURNAL_PREFIX = re.compile(
@@ -401,8 +401,10 @@ _FRAME_STAGES = (
         r"|add_request_async|preprocess_async"
         # the API server's per-request handling (an endpoint, an HTTP middleware), never run by the lifespan
         r"|run_endpoint_function|call_next"
-        # uvicorn running the app for one HTTP request; the API client reading a step's outputs from the engine core
-        r"|run_asgi|get_output_async|process_outputs_socket)\b"
+        # uvicorn running the app for one HTTP request (and Starlette's per-request middleware); the API client
+        # reading a step's outputs from the engine core
+        r"|run_asgi|wrap_app_handling_exceptions|get_output_async|process_outputs_socket)\b"
+        r"|starlette/middleware/"
         # V1 runs execute_model for scheduled requests only (its memory profile and warm-up are dummy runs); V0's
         # profile run went through execute_model too, so only V1's paths count
         r"|vllm/v1/(?:worker|executor)/\w+\.py\", line \d+, in execute_model\b"
@@ -426,12 +428,12 @@ _FRAME_STAGES = (
         r"|_get_executor_cls|from_pretrained|_cuda_init|_lazy_init|new_group|GroupCoordinator"
         r"|make_layers|run_mp_engine|from_engine_args|_init_engine|run_engine_core|build_async_engine_client\w*"
         # the model built and its checkpoint read into it (_initialize_model, AutoWeightsLoader's _load_module)
-        r"|_?initialize_model|_load_module|_load_param|get_model_architecture"
+        r"|_?initialize_model|_load_module|_load_param|get_model_architecture|\w*weight_loader\w*"
         # the engine's config resolved from its arguments and the model's files, the tokenizer loaded
         r"|create_engine_config|create_model_config|_get_and_verify_max_len|load_params_config|get_hf_text_config"
         r"|get_tokenizer|cached_get_tokenizer|init_tokenizer_from_configs"
-        # the offline LLM's constructor builds its engine
-        r"|vllm/entrypoints/llm\.py\", line \d+, in __init__"
+        # the offline LLM's constructor builds its engine (V0's LLMEngine constructor, before it sizes the KV cache)
+        r"|vllm/entrypoints/llm\.py\", line \d+, in __init__|vllm/engine/llm_engine\.py\", line \d+, in __init__"
         r"|PyNcclCommunicator|ncclCommInitRank\w*|request_memory|_init_executor|_init_workers\w*"
         # V1's engine builds its executor (the workers' device init and model load) before it sizes the KV cache;
         # a checkpoint's weights are repacked for their kernels as they are loaded
@@ -471,12 +473,18 @@ def _forward_stage(text: str) -> str | None:
     return "startup" if _FORWARD_FRAMES.search(text) else None
 
 
+# The process tags of vLLM's own engine and worker processes ("(EngineCore_DP0 pid=12)", "(VllmWorker rank=1 pid=9)",
+# "(Worker_TP0 pid=5)", "(RayWorkerWrapper pid=812)", V0's "(VllmWorkerProcess pid=3)").
+_VLLM_PROCESS_TAG = re.compile(r"^(?:EngineCore\w*|VllmWorker\w*|Worker_\w+|RayWorkerWrapper)$")
+
+
 @dataclass
 class _Run:
     lines: list[Line]
     serving: int | None = None
     load_done: int | None = None
     activity: bool = False
+    process_up: bool = False  # a line of vLLM's engine core or a worker (its process tag)
     shutdown: int | None = None
     stages: list[tuple[int, str]] = field(default_factory=list)  # (line index, phase reached there)
 
@@ -493,6 +501,11 @@ class _Run:
                 self.activity = True
             if self.shutdown is None and _REQUESTED_SHUTDOWN.search(text):
                 self.shutdown = line.index
+            if _VLLM_PROCESS_TAG.match(line.tag):
+                # vLLM's engine core or a worker logging anything (a plugin's config, a warning): that process is up,
+                # so the start has reached the engine's construction at least (a weak sign: only when nothing else
+                # names the step)
+                self.activity = self.process_up = True
             if line.is_frame:
                 continue
             for stage, pattern in _MILESTONES:
@@ -1891,6 +1904,20 @@ _row("custom_op_not_in_build", 2,
            "a wheel built for another torch/platform.",
      steps=["Reinstall vLLM from a wheel that matches the installed torch and platform, or rebuild cleanly "
             "(remove build/ and vllm/*.so)"])
+# A process killed by a native crash (a segfault or an abort in C/C++/CUDA code: a kernel library, NCCL, a driver's
+# user-space part), which leaves no Python error to read. A last resort: a rule that knows the library's message wins.
+_row("native_crash", 3,
+     r"\*\*\* (?:SIGSEGV|SIGABRT|SIGBUS|SIGILL|SIGFPE) received|Fatal Python error: (?:Segmentation fault|Aborted|Bus "
+     r"error)|^Segmentation fault(?: \(core dumped\))?$|double free or corruption|free\(\): invalid pointer"
+     r"|terminate called after throwing an instance of",
+     cls="engine_died_unexplained", default_phase="unknown",
+     cause="A process died of a native crash (a segfault or abort in compiled code: a kernel library, NCCL, the "
+           "driver's user-space part, a mismatched extension), so no Python error says why.",
+     steps=["Read the native frames under the crash (the library named there: libnccl, a kernel package, libcuda); "
+            "rerun with PYTHONFAULTHANDLER=1 (and NCCL_DEBUG=INFO for a collective) to get the stack of every "
+            "thread",
+            "Check that the extensions were built for the installed torch/CUDA (vLLM, flash-attn, FlashInfer) and "
+            "that the driver matches"])
 # A call that does not fit the callee's signature inside the serving stack: one package calling another's changed API
 # (a model file or plugin written for another vLLM, a processor for another transformers). A last resort, like the
 # missing attribute below.
@@ -2747,6 +2774,16 @@ _FRAME_CAUSES = (
      ["Run `nvidia-smi` and `python -c 'import torch; print(torch.cuda.device_count())'` in the service's "
       "environment; match the driver to the CUDA of the torch build (Error 803/804: the container's CUDA user "
       "libraries do not match the host driver)"]),
+    # ... or a weight loader's check that a checkpoint tensor has the parameter's shape (the assert itself, printed
+    # as the frame's source line, with the AssertionError cut off)
+    (re.compile(r"(?s)\bassert (?:param(?:_data)?|loaded_weight)\.(?:shape|size\(\)|dtype)\b[^\n]*==[^\n]*"
+                r"(?:param(?:_data)?|loaded_weight)\b[^\n]*\s*(?:[~^]+\s*)?\Z"),
+     "weights_mismatch",
+     "The traceback ends in a weight loader's check that a checkpoint tensor fits its parameter (its error line is "
+     "not in the lines read): the checkpoint's tensors do not have the shapes this model code expects (another "
+     "quantization or packing, another revision of the model, a tensor-parallel split it does not divide).",
+     ["Check the checkpoint's format against what this vLLM loads for the model (quantization config, "
+      "load_format), and that tensor_parallel_size divides the sharded dimensions"]),
     (re.compile(r"\b_check_if_gpu_supports_dtype\b"), "dtype_unsupported",
      "The traceback ends in vLLM's check that the GPU supports the model's dtype (its message is not in the "
      "lines read): most often bfloat16 on a GPU older than compute capability 8.0.",
@@ -3217,6 +3254,8 @@ def _no_error(run: _Run, lines: list[Line]) -> dict[str, Any]:
             steps=["If its output is wrong rather than missing, compare the sampling parameters and the chat "
                    "template with the model's own; the engine did not log a failure"]),
             "offline_run_finished", "healthy", _evidence(lines, [done]), None, outcome)
+    if phase == "unknown" and run.process_up:
+        phase = "load"  # only lines of vLLM's engine or worker processes, none naming a step: they were up
     return _result(phase, Finding(
         cause=f"No error logged: the server was still in {phase} when the log ends (it was stopped, or it "
               "is still starting).",

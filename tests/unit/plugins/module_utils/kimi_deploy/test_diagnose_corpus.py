@@ -205,9 +205,13 @@ def test_training_part_accuracy():
     # another worker names, V0's launcher stopping a dead engine's server, libcuda missing, a signature mismatch
     # between packages, ptxas older than the GPU, Ray's dashboard, a launcher's 'vLLM failed to start'). With the
     # twentieth round's held-out part and the twenty-first round's training part added: 1080 and 806 of 1324 at the
-    # split's rules.
+    # split's rules; 1088 and 805 with the readings written from this round's training entries before the held-out
+    # scoring (Starlette's per-request middleware and V0's engine constructor as steps, a weight loader's shape
+    # assert, a colour reset with its escape lost, a native crash, and a log of vLLM's worker processes that names no
+    # step read as a start in load: two title-only entries whose excerpt is only such lines lose their cause `unknown`
+    # to "no failure yet").
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1080 / 1324 and cause >= 806 / 1324, (phase, cause)
+    assert phase >= 1088 / 1324 and cause >= 805 / 1324, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -2046,5 +2050,33 @@ def test_vllms_kernels_not_loading_for_want_of_the_drivers_library_is_the_driver
      "startup", "engine_startup_failed", "engine_died_unexplained"),
 ])
 def test_readings_before_the_twenty_first_split(text, phase, rule, cause_class):
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
+
+
+@pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), [
+    # LMCache#1088 (twenty-first round, training): only a plugin's lines, logged by vLLM's two TP workers
+    ("(VllmWorker rank=1 pid=213949) [2025-07-18 06:32:49,159] LMCache INFO: LMCache Configuration: {'chunk_size': "
+     "256}\n(VllmWorker rank=0 pid=213948) [2025-07-18 06:32:49,159] LMCache INFO: LMCache Configuration: "
+     "{'chunk_size': 256}", "load", "no_error_not_serving", "no_failure_yet"),
+    # vllm#20745 (same): the colour reset after the tag kept as "[0;0m" once its escape is lost
+    ("[1;36m(VllmWorker rank=4 pid=317)[0;0m INFO 07-10 10:07:16 [shm_broadcast.py:289] vLLM message queue "
+     "communication handle: Handle(local_reader_ranks=[0])", "load", "no_error_not_serving", "no_failure_yet"),
+    # vllm#12180 (same): a weight loader's shape assert, the AssertionError cut off
+    ('  File "/env/vllm/model_executor/layers/linear.py", line 1087, in weight_loader\n'
+     "    assert param_data.shape == loaded_weight.shape", "load", "traceback_frames", "weights_mismatch"),
+    # vllm#6722 (same): Starlette's middleware runs per request
+    ('  File "/env/starlette/middleware/errors.py", line 164, in __call__\n    await self.app(scope, receive, _send)',
+     "runtime", "truncated_traceback", "unknown"),
+    # vllm#7141 (same): V0's engine constructor in a VS Code notebook's rendering
+    ("File ~/.venv/lib/python3.10/site-packages/vllm/engine/llm_engine.py:251, in LLMEngine.__init__(self, "
+     "model_config)", "load", "truncated_traceback", "unknown"),
+    # vllm#16766 (twentieth round, training): a Ray worker's segfault in NCCL, no Python error
+    ("(RayWorkerWrapper pid=812) [2025-04-17 15:09:14,925 E 812 812] logging.cc:447: *** SIGSEGV received at "
+     "time=1744873754 on cpu 137 ***\n(RayWorkerWrapper pid=812) [2025-04-17 15:09:14,925 E 812 812] "
+     "logging.cc:447: PC: @     0x7f817f64c0ad  (unknown)  addCBDCollToPlan()", "unknown", "native_crash",
+     "engine_died_unexplained"),
+])
+def test_readings_from_the_twenty_first_rounds_training_entries(text, phase, rule, cause_class):
     result = diagnose(text)
     assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
