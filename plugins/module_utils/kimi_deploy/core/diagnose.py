@@ -753,7 +753,9 @@ def _largest_divisor_at_most(total: int, limit: int) -> int:
 @_rule("architecture_not_supported", 1,
        r"architectures? .{0,200}?(?:are|is) not supported|Cannot find model module"
        r"|but Transformers does not recognize this architecture|No model architectures are specified"
-       r"|is not a supported (?:model|architecture)",
+       r"|is not a supported (?:model|architecture)"
+       # the Transformers fallback (0.8+) refusing it too: no implementation vLLM can run
+       r"|has no vLLM implementation and the Transformers implementation is not compatible",
        default_phase="load")
 def _architecture(hit: _Hit) -> Finding:
     names = re.search(r"\[([^\]]*)\]", hit.line.message) or re.search(r"model type `?([\w-]+)`?",
@@ -1580,7 +1582,9 @@ _row("request_media_load_failed", 2, r"Error in loading multi-modal data",
 # the model's HF processor raises on the request's data.
 _row("request_multimodal_prompt_mismatch", 2,
      r"Expected there to be \d+ prompt updates? corresponding to \d+ \w+ items|Failed to apply prompt replacement "
-     r"for mm_items|Failed to apply \w*Processor on data=",
+     r"for mm_items|Failed to apply \w*Processor on data="
+     # V0's merge of the media's embeddings into the prompt: more media tokens than the prompt has placeholders for
+     r"|Attempted to assign (?:\d+ x \d+ = )?\d+ (?:multimodal|image) tokens to \d+ placeholders",
      cls="request_invalid", default_phase="runtime",
      cause="A multimodal request could not be turned into the model's inputs: its prompt lacks the placeholder "
            "token for an image (or has too many), or the model's processor failed on its media (size, count, "
@@ -1904,6 +1908,16 @@ _row("custom_op_not_in_build", 2,
            "a wheel built for another torch/platform.",
      steps=["Reinstall vLLM from a wheel that matches the installed torch and platform, or rebuild cleanly "
             "(remove build/ and vllm/*.so)"])
+# The C toolchain a run-time compile needs (Triton builds its launcher stubs with the system's C compiler and linker;
+# Inductor too) is missing from the host or image.
+_row("c_toolchain_missing", 1,
+     r"collect2: (?:fatal )?error: cannot find .ld.|Failed to find C compiler\. Please specify via CC"
+     r"|error: command '(?:gcc|cc|x86_64-linux-gnu-gcc)' failed: No such file",
+     cls="compile_error", default_phase="startup",
+     cause="A kernel compiled at run time (Triton's launcher, Inductor's code) needs a C compiler and linker, and the "
+           "host or image has none (gcc or ld missing).",
+     steps=["Install the C toolchain in the image (build-essential / gcc and binutils), or set CC to a compiler "
+            "that exists; --enforce-eager avoids the compile only where the kernels need none"])
 # A process killed by a native crash (a segfault or an abort in C/C++/CUDA code: a kernel library, NCCL, a driver's
 # user-space part), which leaves no Python error to read. A last resort: a rule that knows the library's message wins.
 _row("native_crash", 3,
@@ -2980,6 +2994,11 @@ def _stalled(run: _Run, lines: list[Line], outcome: _Outcome) -> dict[str, Any] 
     return None
 
 
+# The engine's step loop: an error raised under these frames stopped the engine, not just one request's handling.
+_ENGINE_LOOP_FRAMES = re.compile(r"\b(?:run_engine_loop|engine_step|run_busy_loop|_process_engine_step"
+                                 r"|step_with_batch_queue)\b")
+
+
 def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any],
                   windows: list[tuple[Stamp, Stamp]]) -> dict[str, Any] | None:
     """The diagnosis of one start, or None when it logged no error."""
@@ -2999,6 +3018,10 @@ def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any],
     if serving_engine and not failures and (clients or outcome.client_errors):
         return _healthy(run, lines, clients, outcome)
     best = _best(failures) or (None if serving_engine else _best(clients))
+    if best is not None and best.rule.tier == 4:
+        # Only a wrapper failed (the engine is dead, requests got 500s), and a request's error was raised in the
+        # engine's own loop: that request killed the engine (V0 let a bad multimodal input reach the step).
+        best = next((m for m in clients if _ENGINE_LOOP_FRAMES.search(_frame_text(lines, m.line.index))), best)
     if best is None:
         return _no_rule_matched(run, lines, first_error, bool(clients), outcome)
     return _diagnose_match(run, lines, params, best, first_error, outcome)

@@ -2081,3 +2081,24 @@ def test_readings_before_the_twenty_first_split(text, phase, rule, cause_class):
 def test_readings_from_the_twenty_first_rounds_training_entries(text, phase, rule, cause_class):
     result = diagnose(text)
     assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
+
+
+@pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), [
+    # written after the twenty-first measurement, from its held-out misses:
+    # HabanaAI/vllm-fork#841: a request's multimodal input killed V0's engine loop; the launcher's and the 500's
+    # wrappers are its consequence
+    ("CRITICAL 03-04 17:31:43 launcher.py:99] MQLLMEngine is already dead, terminating server process\n"
+     'INFO:     127.0.0.1:51112 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error\n'
+     "ERROR 03-04 17:31:43 engine.py:136] ValueError('Attempted to assign 1 x 576 = 576 multimodal tokens to 0 "
+     "placeholders')\nERROR 03-04 17:31:43 engine.py:136] Traceback (most recent call last):\n"
+     'ERROR 03-04 17:31:43 engine.py:136]   File "/vllm/engine/multiprocessing/engine.py", line 197, in '
+     "run_engine_loop", "runtime", "request_multimodal_prompt_mismatch", "request_invalid"),
+    # LlamaFactory#7922: the Transformers fallback refusing the architecture too
+    ("ValueError: InternVLForConditionalGeneration has no vLLM implementation and the Transformers implementation is "
+     "not compatible with vLLM.", "load", "architecture_not_supported", "architecture_unsupported"),
+    # vllm#13819: the linker missing for a run-time compile
+    ("collect2: fatal error: cannot find \u2018ld\u2019", "startup", "c_toolchain_missing", "compile_error"),
+])
+def test_readings_after_the_twenty_first_measurement(text, phase, rule, cause_class):
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
