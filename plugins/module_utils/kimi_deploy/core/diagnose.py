@@ -217,9 +217,9 @@ def _records(log_text: str) -> list[str]:
 
 
 # Where a line of vLLM's, Ray's or Python's own output starts: a record header, a process tag, a traceback.
-_OWN_LINE_START = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d|\((?:[\w:.-]+,? )?"
-                            r"(?:rank=\d+ )?pid=\d+(?:, ip=[\d.]+)?\) |Traceback \(most recent call last\):"
-                            r'|File "[^"]+", line \d+, in ')
+_OWN_LINE_START = re.compile(
+    r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d|\((?:[\w:.-]+,? )?(?:rank=\d+ )?pid=\d+"
+    r"(?:, ip=[\d.]+)?\) |Traceback \(most recent call last\):|File \"[^\"]+\", line \d+, in ")
 
 
 def _prefix_shape(prefix: str) -> str:
