@@ -3369,8 +3369,14 @@ def diagnose(log_text: str, *, context: Mapping[str, Any] | None = None,
     stuck = _stuck_wait(lines, "load")
     if stuck is not None:
         return _result("load", stuck[0], "stuck_wait", "timeout", _evidence(lines, [stuck[1]]), None)
+    if any(_VLLM_OWN_LINE.search(line.raw) for line in lines):
+        # vLLM's records, but only of data (a dump's rows, a request's tokens) or of nothing the rules read
+        cause = ("The text holds lines of vLLM's log but none that names a step of the start or an error a rule "
+                 "knows (only data, such as a dump's rows).")
+    else:
+        cause = "The text holds no vLLM log lines and no recognisable error."
     return _result("unknown", Finding(
-        cause="The text holds no vLLM log lines and no recognisable error.",
+        cause=cause,
         steps=["Read the first error line of the service's journal yourself; check the unit name and read "
                "more lines (`lines`, `since`), or pass the log file the server wrote"]),
         "no_vllm_log", "unknown", [], None)
