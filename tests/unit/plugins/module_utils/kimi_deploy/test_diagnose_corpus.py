@@ -49,9 +49,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "eighteenth-training.jsonl", "eighteenth-heldout.jsonl",
                                         "nineteenth-training.jsonl", "nineteenth-heldout.jsonl",
                                         "twentieth-training.jsonl", "twentieth-heldout.jsonl",
-                                        "twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl")}
-HELDOUT = FILES["twentyfirst-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "twentyfirst-heldout.jsonl" for entry in entries]
+                                        "twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl",
+                                        "twentysecond-training.jsonl", "twentysecond-heldout.jsonl")}
+HELDOUT = FILES["twentysecond-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "twentysecond-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -72,7 +73,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("eighteenth-training.jsonl", "eighteenth-heldout.jsonl", "eighteenth-heldout.sha256"),
           ("nineteenth-training.jsonl", "nineteenth-heldout.jsonl", "nineteenth-heldout.sha256"),
           ("twentieth-training.jsonl", "twentieth-heldout.jsonl", "twentieth-heldout.sha256"),
-          ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl", "twentyfirst-heldout.sha256"))
+          ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl", "twentyfirst-heldout.sha256"),
+          ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl", "twentysecond-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -111,7 +113,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("eighteenth-training.jsonl", "eighteenth-heldout.jsonl", 20261217),
                           ("nineteenth-training.jsonl", "nineteenth-heldout.jsonl", 20261218),
                           ("twentieth-training.jsonl", "twentieth-heldout.jsonl", 20261219),
-                          ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl", 20261220)])
+                          ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl", 20261220),
+                          ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl", 20261221)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -125,14 +128,14 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_twenty_first_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_twenty_second_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
                     "tenth-heldout.jsonl", "eleventh-heldout.jsonl", "twelfth-heldout.jsonl",
                     "thirteenth-heldout.jsonl", "fourteenth-heldout.jsonl", "fifteenth-heldout.jsonl",
                     "sixteenth-heldout.jsonl", "seventeenth-heldout.jsonl", "eighteenth-heldout.jsonl",
-                    "nineteenth-heldout.jsonl", "twentieth-heldout.jsonl"):
+                    "nineteenth-heldout.jsonl", "twentieth-heldout.jsonl", "twentyfirst-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -209,9 +212,10 @@ def test_training_part_accuracy():
     # scoring (Starlette's per-request middleware and V0's engine constructor as steps, a weight loader's shape
     # assert, a colour reset with its escape lost, a native crash, and a log of vLLM's worker processes that names no
     # step read as a start in load: two title-only entries whose excerpt is only such lines lose their cause `unknown`
-    # to "no failure yet").
+    # to "no failure yet"). With the twenty-first round's held-out part and the twenty-second round's training part
+    # added: 1123 and 827 of 1384 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1088 / 1324 and cause >= 805 / 1324, (phase, cause)
+    assert phase >= 1123 / 1384 and cause >= 827 / 1384, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -232,7 +236,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("eighteenth-training.jsonl", "eighteenth-heldout.jsonl"),
                               ("nineteenth-training.jsonl", "nineteenth-heldout.jsonl"),
                               ("twentieth-training.jsonl", "twentieth-heldout.jsonl"),
-                              ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl")):
+                              ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl"),
+                              ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -300,6 +305,9 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "milvus42551-rerank-function-vllm07-model-field-400": "a client's exception quoting vLLM's 400: no line of vLLM's",
     "qwen3embedding15-reranker-rerank-score-api-400": "vLLM's 400 body alone, quoted in a title: the answer to one "
                                                       "request, no line of a log",
+    "vllm-15933-r1-low-parallel-normal-stream-answer": "a client's print of its request and the streamed answer: no "
+                                                       "line of vLLM's",
+    "vllm-4702-benchmark-throughput-llama3-8b-a6000-healthy": "benchmark_throughput's result line alone",
 }
 
 
