@@ -349,7 +349,8 @@ _SERVING_TEXT = (
 )
 _SERVING = re.compile(_SERVING_TEXT)
 # An offline run (LLM.generate) whose progress bar reached the end: every prompt it was given was served.
-_OFFLINE_RUN_DONE = re.compile(r"Processed prompts: 100%\|[^|]*\|\s*(\d+)/\1\b")
+# (benchmark_throughput's result line is printed once its offline run has processed every prompt)
+_OFFLINE_RUN_DONE = re.compile(r"Processed prompts: 100%\|[^|]*\|\s*(\d+)/\1\b|^Throughput: [\d.]+ requests/s, ")
 _REQUESTED_SHUTDOWN = re.compile(
     r"shutdown triggered|trigger received signal=SIG(?:TERM|INT)|[Rr]eceived (?:signal )?SIG(?:TERM|INT)"
     r"|^KeyboardInterrupt|^Stopping .*\.service"
@@ -378,7 +379,8 @@ _MILESTONES = (
     # A request answered with 5xx is a milestone too (the server was listening and took it), though not a sign of a
     # healthy serving engine (_SERVING): what fails after it fails while serving.
     ("runtime", re.compile(_SERVING_TEXT + r"|Available routes are|Added request|Received request"
-                           r"|Processed prompts:|seconds to fall asleep|Sleep mode freed|sleep freed [\d.]+ GiB"
+                           r"|Processed prompts:|^Throughput: [\d.]+ requests/s, "
+                           r"|seconds to fall asleep|Sleep mode freed|sleep freed [\d.]+ GiB"
                            r'|"(?:POST|GET|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" 5\d\d'
                            # an API client's report of a 5xx answer (the OpenAI SDK's "Error code: 500", "Internal
                            # Server Error"): the server was up and took the request
@@ -417,6 +419,8 @@ _FRAME_STAGES = (
         r"\b(?:_initialize_kv_caches|initialize_kv_cache|determine_num_available_blocks|determine_available_memory"
         r"|profile_run|profile_cudagraph_memory|_dummy_run|_dummy_sampler_run|capture_model|initialize_cache"
         r"|raise_if_cache_size_invalid|initialize_from_config"
+        # a device runner's warm-up of its graphs and shapes (HPU, TPU) before the server listens
+        r"|warmup_model|warmup_graphs|warmup_scenario"
         # the API server waiting for its engine core to report ready (the engine-start wrapper's family)
         r"|wait_for_engine_startup|_wait_for_engine_startup|launch_core_engines"
         r"|_?check_enough_kv_cache_memory|get_kv_cache_configs?|compile_or_warm_up_model)\b"
@@ -1031,7 +1035,10 @@ _row("hub_access_failed", 1,
      r"|couldn't connect to .{0,40}hugging ?face|We couldn't connect|RepositoryNotFoundError|Repository Not Found"
      r"|GatedRepoError|Cannot access gated repo|Access to model .{0,80} is restricted|401 Client Error"
      r"|403 Client Error|is not a local folder and is not a valid model identifier|HFValidationError"
-     r"|Repo id must be in the form|Invalid repository ID or local directory",
+     r"|Repo id must be in the form|Invalid repository ID or local directory"
+     # the hub's host not answering (a firewall, no route, a proxy), and ModelScope's hub refusing the repo or revision
+     r"|HTTPSConnectionPool\(host='(?:huggingface\.co|hf-mirror\.com|www\.modelscope\.cn|modelscope\.cn)'"
+     r"|modelscope\.hub\.errors\.\w+",
      default_phase="load",
      cause='vLLM tried to fetch the model or tokenizer from the hub and could not (offline, no access, a '
            'wrong repo id, or a path that does not exist).',
@@ -1908,6 +1915,21 @@ _row("custom_op_not_in_build", 2,
            "a wheel built for another torch/platform.",
      steps=["Reinstall vLLM from a wheel that matches the installed torch and platform, or rebuild cleanly "
             "(remove build/ and vllm/*.so)"])
+# The loader's check after reading every shard: parameters of the model that no checkpoint tensor filled.
+_row("weights_not_in_checkpoint", 1, r"Following weights were not initialized from checkpoint",
+     cls="weights_missing", default_phase="load",
+     cause="The checkpoint lacks tensors the model needs (layers the config declares that no shard holds): an "
+           "incomplete download, shards missing from the directory, or a config that does not match the weights.",
+     steps=["Check that every shard the index (model.safetensors.index.json) names is present and complete, and "
+            "that config.json (num_hidden_layers, architecture) belongs to these weights"])
+# Ascend's device runtime reporting an exception in an AI core or vector core while a kernel ran.
+_row("npu_core_exception", 1, r"there is an exception of (?:fftsplus )?(?:aivector|aicore|aic|aiv) error"
+     r"|(?:aivector|aicore) (?:error|exception) (?:code|occurred)",
+     cls="gpu_kernel_fault", default_phase="runtime",
+     cause="A kernel faulted on the NPU (an AI core or vector core exception reported by Ascend's runtime): an "
+           "operator's bug or an input it does not support, often only in graph mode or under concurrency.",
+     steps=["Rerun with ASCEND_LAUNCH_BLOCKING=1 to find the operator; try eager mode (--enforce-eager) to tell a "
+            "graph-mode kernel from the op itself, and check the CANN / vllm-ascend versions against each other"])
 # The C toolchain a run-time compile needs (Triton builds its launcher stubs with the system's C compiler and linker;
 # Inductor too) is missing from the host or image.
 _row("c_toolchain_missing", 1,

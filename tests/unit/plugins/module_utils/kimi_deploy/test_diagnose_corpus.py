@@ -213,9 +213,11 @@ def test_training_part_accuracy():
     # assert, a colour reset with its escape lost, a native crash, and a log of vLLM's worker processes that names no
     # step read as a start in load: two title-only entries whose excerpt is only such lines lose their cause `unknown`
     # to "no failure yet"). With the twenty-first round's held-out part and the twenty-second round's training part
-    # added: 1123 and 827 of 1384 at the split's rules.
+    # added: 1123 and 827 of 1384 at the split's rules; 1128 and 833 with the readings written from its training entries
+    # before the held-out scoring (weights not filled from the checkpoint, the hub's host or ModelScope refusing, an
+    # NPU core exception, a device runner's warm-up, benchmark_throughput's result line).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1123 / 1384 and cause >= 827 / 1384, (phase, cause)
+    assert phase >= 1128 / 1384 and cause >= 833 / 1384, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -307,7 +309,6 @@ HEALTHY_BY_THE_THREAD_ONLY = {
                                                       "request, no line of a log",
     "vllm-15933-r1-low-parallel-normal-stream-answer": "a client's print of its request and the streamed answer: no "
                                                        "line of vLLM's",
-    "vllm-4702-benchmark-throughput-llama3-8b-a6000-healthy": "benchmark_throughput's result line alone",
 }
 
 
@@ -2088,7 +2089,26 @@ def test_vllms_kernels_not_loading_for_want_of_the_drivers_library_is_the_driver
      "not compatible with vLLM.", "load", "architecture_not_supported", "architecture_unsupported"),
     # vllm#13819: the linker missing for a run-time compile
     ("collect2: fatal error: cannot find \u2018ld\u2019", "startup", "c_toolchain_missing", "compile_error"),
+    # from the twenty-second round's training entries, before its held-out scoring:
+    # vllm#12860: the loader's check that every parameter was filled from the checkpoint
+    ("ValueError: Following weights were not initialized from checkpoint: {'model.layers.47.mlp.gate_up_proj.weight'}",
+     "load", "weights_not_in_checkpoint", "weights_missing"),
+    # vllm#9033 and vllm-ascend#829: the hub's host not answering, ModelScope refusing a revision
+    ("requests.exceptions.ConnectTimeout: (MaxRetryError(\"HTTPSConnectionPool(host='huggingface.co', port=443): Max "
+     "retries exceeded with url: /Qwen/Qwen2.5-7B-Instruct/resolve/main/config.json", "load", "hub_access_failed",
+     "model_download"),
+    ("modelscope.hub.errors.NotExistError: The model: Qwen/Qwen2.5-VL-7B-Instruct has no revision: main !",
+     "load", "hub_access_failed", "model_download"),
+    # vllm-ascend#6018: an AI vector core's exception reported by Ascend's runtime
+    ("[ERROR] RUNTIME(129510,all__):2026-01-20-09:48:14.623.865 [device_error_core_proc.cc:333]133843 "
+     "ProcessStarsCoreErrorInfo:The error from device(chipId:5, dieId:0), serial number is 59, there is an exception "
+     "of fftsplus aivector error, core id is 8", "runtime", "npu_core_exception", "gpu_kernel_fault"),
+    # HabanaAI/vllm-fork#1557: the HPU runner's graph warm-up is the start's last step
+    ('  File "/wm/vllm-fork/vllm/worker/hpu_model_runner.py", line 2904, in warmup_model\nNotImplementedError',
+     "startup", "unclassified_error", "unknown"),
+    # vllm#4702: benchmark_throughput's result line, printed once every prompt was processed
+    ("Throughput: 16.90 requests/s, 4326.03 tokens/s", "none", "offline_run_finished", "healthy"),
 ])
-def test_readings_of_the_twenty_first_round(text, phase, rule, cause_class):
+def test_readings_of_the_twenty_first_and_second_rounds(text, phase, rule, cause_class):
     result = diagnose(text)
     assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
