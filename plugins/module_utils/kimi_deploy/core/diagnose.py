@@ -2620,6 +2620,9 @@ _FAILED_TO_START = re.compile(r"Engine core initialization failed|EngineCore fai
 _DIED_WHILE_SERVING = re.compile(r"EngineDeadError|MQLLMEngine is already dead|AsyncEngineDeadError|Background loop "
                                  r"has errored|Engine process \(pid \d+\) died"
                                  r"|Dumping (?:input data for V1 LLM engine|scheduler output for model execution)")
+# V1's crash dump of a failed step has its own logger ("ERROR 08-13 08:25:56 [dump_input.py:69] ..."): its records,
+# even cut before their words, are a step of scheduled requests failing.
+_STEP_DUMP_LOGGER = re.compile(r"\[dump_input\.py:\d+\]")
 _ANSWERED = re.compile(r'"(?:GET|POST|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" \d{3}')
 
 
@@ -2629,7 +2632,7 @@ def _phase_told_by_the_engine(run: _Run, lines: list[Line], line: Line, limit: i
         return "runtime"  # the request that hit the error was answered (a 500): the server was serving
     if any(_FAILED_TO_START.search(text) for text in after):
         return "before serving"
-    if any(_DIED_WHILE_SERVING.search(ln.message) for ln in run.lines):
+    if any(_DIED_WHILE_SERVING.search(ln.message) or _STEP_DUMP_LOGGER.search(ln.raw) for ln in run.lines):
         return "runtime"
     return None
 
