@@ -50,9 +50,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "nineteenth-training.jsonl", "nineteenth-heldout.jsonl",
                                         "twentieth-training.jsonl", "twentieth-heldout.jsonl",
                                         "twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl",
-                                        "twentysecond-training.jsonl", "twentysecond-heldout.jsonl")}
-HELDOUT = FILES["twentysecond-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "twentysecond-heldout.jsonl" for entry in entries]
+                                        "twentysecond-training.jsonl", "twentysecond-heldout.jsonl",
+                                        "twentythird-training.jsonl", "twentythird-heldout.jsonl")}
+HELDOUT = FILES["twentythird-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "twentythird-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -74,7 +75,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("nineteenth-training.jsonl", "nineteenth-heldout.jsonl", "nineteenth-heldout.sha256"),
           ("twentieth-training.jsonl", "twentieth-heldout.jsonl", "twentieth-heldout.sha256"),
           ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl", "twentyfirst-heldout.sha256"),
-          ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl", "twentysecond-heldout.sha256"))
+          ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl", "twentysecond-heldout.sha256"),
+          ("twentythird-training.jsonl", "twentythird-heldout.jsonl", "twentythird-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -114,7 +116,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("nineteenth-training.jsonl", "nineteenth-heldout.jsonl", 20261218),
                           ("twentieth-training.jsonl", "twentieth-heldout.jsonl", 20261219),
                           ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl", 20261220),
-                          ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl", 20261221)])
+                          ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl", 20261221),
+                          ("twentythird-training.jsonl", "twentythird-heldout.jsonl", 20261222)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -128,14 +131,15 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_twenty_second_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_twenty_third_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
                     "tenth-heldout.jsonl", "eleventh-heldout.jsonl", "twelfth-heldout.jsonl",
                     "thirteenth-heldout.jsonl", "fourteenth-heldout.jsonl", "fifteenth-heldout.jsonl",
                     "sixteenth-heldout.jsonl", "seventeenth-heldout.jsonl", "eighteenth-heldout.jsonl",
-                    "nineteenth-heldout.jsonl", "twentieth-heldout.jsonl", "twentyfirst-heldout.jsonl"):
+                    "nineteenth-heldout.jsonl", "twentieth-heldout.jsonl", "twentyfirst-heldout.jsonl",
+                    "twentysecond-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -218,9 +222,10 @@ def test_training_part_accuracy():
     # NPU core exception, a device runner's warm-up, benchmark_throughput's result line, V1's step dump's logger);
     # 1129 and 832 with the readings written after its measurement (V0's and V1's notices of a dead worker or engine
     # core as wrappers: a training log labelled `unknown`, a worker killed during the profile run, now reads as the
-    # start's wrapper).
+    # start's wrapper). With the twenty-second round's held-out part and the twenty-third round's training part added:
+    # 1165 and 858 of 1441 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1129 / 1384 and cause >= 832 / 1384, (phase, cause)
+    assert phase >= 1165 / 1441 and cause >= 858 / 1441, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -242,7 +247,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("nineteenth-training.jsonl", "nineteenth-heldout.jsonl"),
                               ("twentieth-training.jsonl", "twentieth-heldout.jsonl"),
                               ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl"),
-                              ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl")):
+                              ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl"),
+                              ("twentythird-training.jsonl", "twentythird-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -313,6 +319,12 @@ HEALTHY_BY_THE_THREAD_ONLY = {
                                                       "request, no line of a log",
     "vllm-15933-r1-low-parallel-normal-stream-answer": "a client's print of its request and the streamed answer: no "
                                                        "line of vLLM's",
+    "vllm-5334-echo-prompt-logprobs-client-output": "a client's print of vLLM's answer (text, tokens, logprobs): no "
+                                                    "line of vLLM's",
+    "lmcache-621-v1-metrics-curl-lmcache-counters-cut": "a /metrics answer listing only a plugin's counters",
+    "ray55369-serve-llm-ignores-vllm-api-key": "a /v1/models answer body alone",
+    "vllm-2850-comment-api-server-metrics-python-gc-only-cut": "a /metrics answer cut after the Python process's "
+                                                               "first metric",
 }
 
 
