@@ -346,6 +346,10 @@ _SERVING_TEXT = (
     # the server's /metrics answer (Prometheus text, "vllm:request_params_n_count{model_name=...} 1.0"): only a
     # running API server exposes vllm: metrics
     r"|^vllm:\w+(?:\{[^}]*\})? -?[\d.]+(?:e[+-]?\d+)?\s*$"
+    # (its metadata lines, whichever metrics it lists: the Python process's, a plugin's such as LMCache's)
+    r"|^# (?:HELP [\w:]+ \S|TYPE [\w:]+ (?:counter|gauge|histogram|summary|untyped)\s*$)"
+    # the server's /v1/models answer: a model it serves
+    r'|"id": ?"[^"]+", ?"object": ?"model"'
 )
 _SERVING = re.compile(_SERVING_TEXT)
 # An offline run (LLM.generate) whose progress bar reached the end: every prompt it was given was served.
@@ -1915,6 +1919,22 @@ _row("custom_op_not_in_build", 2,
            "a wheel built for another torch/platform.",
      steps=["Reinstall vLLM from a wheel that matches the installed torch and platform, or rebuild cleanly "
             "(remove build/ and vllm/*.so)"])
+# Tracing asked for (--otlp-traces-endpoint) in an image or venv without OpenTelemetry's packages.
+_row("tracing_packages_missing", 1, r"OpenTelemetry is not available|OpenTelemetry packages must be installed",
+     cls="dependency_error", default_phase="load",
+     cause="Tracing was configured (otlp_traces_endpoint) but OpenTelemetry's packages are not installed where the "
+           "server runs.",
+     steps=["Install opentelemetry-sdk, opentelemetry-api and opentelemetry-exporter-otlp (and "
+            "opentelemetry-semantic-conventions-ai) in the image or venv, or drop --otlp-traces-endpoint"])
+# A cache directory the server's user cannot write (a root-owned ~/.cache from an earlier run, a read-only or
+# HOME-less container under an arbitrary UID: OpenShift).
+_row("cache_directory_not_writable", 1,
+     r"(?i)permission ?error: \[(?:errno|error) 13\] permission denied: '[^']*(?:cache|huggingface|triton|/\.\w+)",
+     cls="config_invalid", default_phase="load",
+     cause="The server cannot write a cache directory (vLLM's, Hugging Face's, Triton's or torch's compile cache): "
+           "it belongs to another user, or HOME points somewhere read-only.",
+     steps=["Point the caches at a directory the service's user owns: VLLM_CACHE_ROOT, HF_HOME, TRITON_CACHE_DIR "
+            "and XDG_CACHE_HOME (or HOME); on OpenShift mount a writable volume there"])
 # The loader's check after reading every shard: parameters of the model that no checkpoint tensor filled.
 _row("weights_not_in_checkpoint", 1, r"Following weights were not initialized from checkpoint",
      cls="weights_missing", default_phase="load",

@@ -223,9 +223,11 @@ def test_training_part_accuracy():
     # 1129 and 832 with the readings written after its measurement (V0's and V1's notices of a dead worker or engine
     # core as wrappers: a training log labelled `unknown`, a worker killed during the profile run, now reads as the
     # start's wrapper). With the twenty-second round's held-out part and the twenty-third round's training part added:
-    # 1165 and 858 of 1441 at the split's rules.
+    # 1165 and 858 of 1441 at the split's rules; 1171 and 865 with the readings written from its training entries
+    # before the held-out scoring (a /metrics answer's metadata lines and a /v1/models answer as a server that is up,
+    # OpenTelemetry's packages missing, a cache directory the server cannot write).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1165 / 1441 and cause >= 858 / 1441, (phase, cause)
+    assert phase >= 1171 / 1441 and cause >= 865 / 1441, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -321,10 +323,6 @@ HEALTHY_BY_THE_THREAD_ONLY = {
                                                        "line of vLLM's",
     "vllm-5334-echo-prompt-logprobs-client-output": "a client's print of vLLM's answer (text, tokens, logprobs): no "
                                                     "line of vLLM's",
-    "lmcache-621-v1-metrics-curl-lmcache-counters-cut": "a /metrics answer listing only a plugin's counters",
-    "ray55369-serve-llm-ignores-vllm-api-key": "a /v1/models answer body alone",
-    "vllm-2850-comment-api-server-metrics-python-gc-only-cut": "a /metrics answer cut after the Python process's "
-                                                               "first metric",
 }
 
 
@@ -2125,6 +2123,20 @@ def test_vllms_kernels_not_loading_for_want_of_the_drivers_library_is_the_driver
     # LMCache#1330: V1's step dump, cut before its words, after a plugin's failed allocation
     ("[2025-08-13 08:25:56,383] LMCache DEBUG: Failed to allocate memory for tensor because no memory is available\n"
      "ERROR 08-13 08:25:56 [dump_input.py:69] Dumping in", "runtime", "unclassified_error", "unknown"),
+    # from the twenty-third round's training entries, before its held-out scoring:
+    # vllm#2850 and LMCache#621: a /metrics answer's metadata, whichever metrics it lists; ray#55369: a model list
+    ("# HELP python_gc_objects_collected_total Objects collected during gc\n# TYPE python_gc_objects_collected_total "
+     "counter", "none", "no_error_serving", "healthy"),
+    ('{"data":[{"id":"microsoft/Phi-4-mini-instruct","object":"model","owned_by":"organization-owner"}],'
+     '"object":"list"}', "none", "no_error_serving", "healthy"),
+    # vllm#9340: tracing configured in an image without OpenTelemetry
+    ("ValueError: OpenTelemetry is not available. Unable to configure 'otlp_traces_endpoint'. Ensure OpenTelemetry "
+     "packages", "load", "tracing_packages_missing", "dependency_error"),
+    # vllm#20127 (as the reporter typed it) and EuroEval#1956: a cache directory the server cannot write
+    ("permissionError: [error 13] Permission denied: '/.cache'", "load", "cache_directory_not_writable",
+     "config_invalid"),
+    ("PermissionError: [Errno 13] Permission denied: '/home/u/.cache/vllm/modelinfos/tmp1'", "load",
+     "cache_directory_not_writable", "config_invalid"),
     # vllm#4702: benchmark_throughput's result line, printed once every prompt was processed
     ("Throughput: 16.90 requests/s, 4326.03 tokens/s", "none", "offline_run_finished", "healthy"),
     # written after the twenty-second measurement, from its held-out misses:
