@@ -1311,7 +1311,9 @@ _row("nccl_dmabuf", 1, r"dmabuf", default_phase="startup",
 _row("distributed_network", 1,
      r"DistNetworkError|DistStoreError|socket has timed out|TCPStore|rendezvous|Gloo connectFullMesh|GLOO_SOCKET_IFNAME"
      r"|waiting for clients\. \d+/\d+ clients joined|\[c10d\] .{0,120}timed out after \d+"
-     r"|Connection refused.{0,40}(?:master|store|:\d{4,5})",
+     r"|Connection refused.{0,40}(?:master|store|:\d{4,5})"
+     # torch's c10d client reaching the store's address
+     r"|client socket has failed to connect to any network address",
      default_phase="startup",
      cause='Workers could not reach each other (TCP store / Gloo / NCCL bootstrap): a wrong advertised IP, '
            'firewall, or the wrong network interface.',
@@ -1582,7 +1584,10 @@ _row("request_preprocessing_failed", 2, r"Error in preprocessing prompt inputs|j
             "if long prompts are expected"])
 # The OpenAI server fetches and decodes a request's images, audio or video before the engine sees it; a URL it cannot
 # reach or data it cannot decode fails that request only
-_row("request_media_load_failed", 2, r"Error in loading multi-modal data",
+_row("request_media_load_failed", 2, r"Error in loading multi-modal data"
+     # (the server's HTTP client fetching an image URL from a named host: aiohttp's connection error, a TLS
+     # certificate it cannot verify; not a proxy's connection to a backend's local port)
+     r"|Cannot connect to host (?!localhost\b)[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}:\d+ ssl:",
      cls="request_invalid", default_phase="runtime", server_side=True,
      cause="A request's multimodal input (an image, audio or video URL or data) could not be fetched or decoded; that "
            "request failed, the server kept serving.",

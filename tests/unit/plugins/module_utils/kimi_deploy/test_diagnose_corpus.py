@@ -263,6 +263,7 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
 # issue's 90/80 % targets; the earlier parts are training now. These floors only keep what was measured from
 # regressing while rules change; they are not targets to tune.
 HELDOUT_FLOORS = [
+    ("twentythird-heldout.jsonl", 13, 12, 20, (13, 9, 10)),
     ("twentysecond-heldout.jsonl", 11, 7, 21, (11, 5, 4)),
     ("twentyfirst-heldout.jsonl", 15, 6, 23, (14, 8, 5)),
     ("twentieth-heldout.jsonl", 14, 11, 21, (10, 6, 6)),
@@ -2149,7 +2150,19 @@ def test_vllms_kernels_not_loading_for_want_of_the_drivers_library_is_the_driver
      "AssertionError: Failed to apply prompt replacement for mm_items['image'][0]\n"
      "ERROR 09-09 03:01:31 [core_client.py:562] Engine core proc EngineCore_0 died unexpectedly, shutting down client.",
      "runtime", "request_multimodal_prompt_mismatch", "request_invalid"),
+    # written after the twenty-third measurement, from its held-out misses:
+    # vllm#2427: torch's c10d client cannot reach the store's address
+    ("RuntimeError: The client socket has failed to connect to any network address of (x.x.x.x, 48247).",
+     "startup", "distributed_network", "distributed_network"),
+    # Qwen3-VL#291: vLLM's 400 when it cannot fetch a request's image URL (a certificate it cannot verify)
+    ("openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': \"Cannot connect to host "
+     "modelscope.oss-cn-beijing.aliyuncs.com:443 ssl:True [SSLCertVerificationError: (1, '[SSL: "
+     "CERTIFICATE_VERIFY_FAILED] certificate verify failed')]\"", "runtime", "request_media_load_failed",
+     "request_invalid"),
+    # GPUStack#3727 (training): a proxy's connection to its backend's local port is not a media fetch
+    ("An unexpected error occurred: Cannot connect to host 127.0.0.1:40010 ssl:default [Connect call failed "
+     "('127.0.0.1', 40010)]", "unknown", "unclassified_error", "unknown"),
 ])
-def test_readings_of_the_twenty_first_and_second_rounds(text, phase, rule, cause_class):
+def test_readings_of_the_twenty_first_to_third_rounds(text, phase, rule, cause_class):
     result = diagnose(text)
     assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
