@@ -51,9 +51,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "twentieth-training.jsonl", "twentieth-heldout.jsonl",
                                         "twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl",
                                         "twentysecond-training.jsonl", "twentysecond-heldout.jsonl",
-                                        "twentythird-training.jsonl", "twentythird-heldout.jsonl")}
-HELDOUT = FILES["twentythird-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "twentythird-heldout.jsonl" for entry in entries]
+                                        "twentythird-training.jsonl", "twentythird-heldout.jsonl",
+                                        "twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl")}
+HELDOUT = FILES["twentyfourth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "twentyfourth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -76,7 +77,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("twentieth-training.jsonl", "twentieth-heldout.jsonl", "twentieth-heldout.sha256"),
           ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl", "twentyfirst-heldout.sha256"),
           ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl", "twentysecond-heldout.sha256"),
-          ("twentythird-training.jsonl", "twentythird-heldout.jsonl", "twentythird-heldout.sha256"))
+          ("twentythird-training.jsonl", "twentythird-heldout.jsonl", "twentythird-heldout.sha256"),
+          ("twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl", "twentyfourth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -117,7 +119,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("twentieth-training.jsonl", "twentieth-heldout.jsonl", 20261219),
                           ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl", 20261220),
                           ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl", 20261221),
-                          ("twentythird-training.jsonl", "twentythird-heldout.jsonl", 20261222)])
+                          ("twentythird-training.jsonl", "twentythird-heldout.jsonl", 20261222),
+                          ("twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl", 20261223)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -131,7 +134,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_twenty_third_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_twenty_fourth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -139,7 +142,7 @@ def test_the_retired_heldout_parts_are_training_and_the_twenty_third_is_not():
                     "thirteenth-heldout.jsonl", "fourteenth-heldout.jsonl", "fifteenth-heldout.jsonl",
                     "sixteenth-heldout.jsonl", "seventeenth-heldout.jsonl", "eighteenth-heldout.jsonl",
                     "nineteenth-heldout.jsonl", "twentieth-heldout.jsonl", "twentyfirst-heldout.jsonl",
-                    "twentysecond-heldout.jsonl"):
+                    "twentysecond-heldout.jsonl", "twentythird-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -225,9 +228,10 @@ def test_training_part_accuracy():
     # start's wrapper). With the twenty-second round's held-out part and the twenty-third round's training part added:
     # 1165 and 858 of 1441 at the split's rules; 1171 and 865 with the readings written from its training entries
     # before the held-out scoring (a /metrics answer's metadata lines and a /v1/models answer as a server that is up,
-    # OpenTelemetry's packages missing, a cache directory the server cannot write).
+    # OpenTelemetry's packages missing, a cache directory the server cannot write). With the twenty-third round's
+    # held-out part and the twenty-fourth round's training part added: 1194 and 891 of 1492 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1171 / 1441 and cause >= 865 / 1441, (phase, cause)
+    assert phase >= 1194 / 1492 and cause >= 891 / 1492, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -250,7 +254,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("twentieth-training.jsonl", "twentieth-heldout.jsonl"),
                               ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl"),
                               ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl"),
-                              ("twentythird-training.jsonl", "twentythird-heldout.jsonl")):
+                              ("twentythird-training.jsonl", "twentythird-heldout.jsonl"),
+                              ("twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -324,6 +329,16 @@ HEALTHY_BY_THE_THREAD_ONLY = {
                                                        "line of vLLM's",
     "vllm-5334-echo-prompt-logprobs-client-output": "a client's print of vLLM's answer (text, tokens, logprobs): no "
                                                     "line of vLLM's",
+    "vibevoice-248-vllm-plugin-test-502-http-proxy": "a test client's 502 that came from an HTTP proxy: no line of "
+                                                     "vLLM's",
+    "dolphin139-vllm-layout-boxes-differ-from-transformers": "the model's answers printed by the caller",
+    "verl3392-qwen3-4b-rollout-runs-to-max-tokens": "the model's answer printed by the caller",
+    "vllm-13952-llama31-8b-base-repeats-chat-turns": "the model's answer printed by the caller",
+    "vllm-1525-mlserver-llm-generate-truncated-response-json": "a serving wrapper's JSON answer printed by the caller",
+    "vllm-2196-llama2-chat-hello-unrelated-answer": "the model's answer printed by the caller",
+    "vllm-13259-added-request-slow-queue": "the engine adding requests, no answer or stats line yet",
+    "vllm-14226-qwen2vl-concurrent-added-request": "a request logged and added, no answer or stats line yet",
+    "vllm-9722-benchmark-concurrency-30-slow-ttft": "a benchmark client's report: every request succeeded, slowly",
 }
 
 
