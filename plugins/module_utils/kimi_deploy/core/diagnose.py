@@ -343,6 +343,8 @@ _SERVING_TEXT = (
     r"|Route: /\S*, Methods:|Available routes are|Started server process"
     # the API server logs each request it takes (V0's and V1's request logger)
     r"|Received request \S+: prompt"
+    # a benchmark client's report of requests the server completed (benchmark_serving, `vllm bench serve`)
+    r"|^Successful requests: +[1-9]\d*\s*$"
     # the server's /metrics answer (Prometheus text, "vllm:request_params_n_count{model_name=...} 1.0"): only a
     # running API server exposes vllm: metrics
     r"|^vllm:\w+(?:\{[^}]*\})? -?[\d.]+(?:e[+-]?\d+)?\s*$"
@@ -1924,6 +1926,21 @@ _row("custom_op_not_in_build", 2,
            "a wheel built for another torch/platform.",
      steps=["Reinstall vLLM from a wheel that matches the installed torch and platform, or rebuild cleanly "
             "(remove build/ and vllm/*.so)"])
+# A model directory with no config vLLM can read (no config.json, no Mistral params.json): a LoRA adapter's folder
+# served as the model, a download without its config, the wrong directory.
+_row("model_config_not_found", 1, r"No supported config format found in",
+     cls="weights_missing", default_phase="load",
+     cause="The model directory holds no config vLLM can read (config.json, or params.json for Mistral's format): "
+           "the wrong directory, a download without its config, or a LoRA adapter's folder served as the model.",
+     steps=["Point the model at the directory with config.json and the weights; serve a LoRA adapter with "
+            "--enable-lora --lora-modules name=path on top of its base model, or merge it first"])
+# An option that only applies to another kind of model (multimodal limits on a text-only model).
+_row("option_for_another_model_kind", 1, r"is only supported for multimodal models",
+     cls="config_invalid", default_phase="load",
+     cause="An option that applies only to multimodal models (limit_mm_per_prompt, mm_processor_kwargs) was given "
+           "for a model vLLM reads as text-only (often a converted checkpoint whose config lost its vision part).",
+     steps=["Drop the multimodal options, or check that config.json names the multimodal architecture the weights "
+            "belong to"])
 # Tracing asked for (--otlp-traces-endpoint) in an image or venv without OpenTelemetry's packages.
 _row("tracing_packages_missing", 1, r"OpenTelemetry is not available|OpenTelemetry packages must be installed",
      cls="dependency_error", default_phase="load",

@@ -229,9 +229,11 @@ def test_training_part_accuracy():
     # 1165 and 858 of 1441 at the split's rules; 1171 and 865 with the readings written from its training entries
     # before the held-out scoring (a /metrics answer's metadata lines and a /v1/models answer as a server that is up,
     # OpenTelemetry's packages missing, a cache directory the server cannot write). With the twenty-third round's
-    # held-out part and the twenty-fourth round's training part added: 1194 and 891 of 1492 at the split's rules.
+    # held-out part and the twenty-fourth round's training part added: 1194 and 891 of 1492 at the split's rules;
+    # 1197 and 894 with the readings written from its training entries before the held-out scoring (a benchmark
+    # client's count of successful requests, a model directory without a config, a multimodal-only option).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1194 / 1492 and cause >= 891 / 1492, (phase, cause)
+    assert phase >= 1197 / 1492 and cause >= 894 / 1492, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -338,7 +340,6 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-2196-llama2-chat-hello-unrelated-answer": "the model's answer printed by the caller",
     "vllm-13259-added-request-slow-queue": "the engine adding requests, no answer or stats line yet",
     "vllm-14226-qwen2vl-concurrent-added-request": "a request logged and added, no answer or stats line yet",
-    "vllm-9722-benchmark-concurrency-30-slow-ttft": "a benchmark client's report: every request succeeded, slowly",
 }
 
 
@@ -2153,6 +2154,16 @@ def test_vllms_kernels_not_loading_for_want_of_the_drivers_library_is_the_driver
      "config_invalid"),
     ("PermissionError: [Errno 13] Permission denied: '/home/u/.cache/vllm/modelinfos/tmp1'", "load",
      "cache_directory_not_writable", "config_invalid"),
+    # from the twenty-fourth round's training entries, before its held-out scoring:
+    # vllm#9722: a benchmark client's report of requests the server completed
+    ("============ Serving Benchmark Result ============\nSuccessful requests:                     100       \n"
+     "Benchmark duration (s):                  82.97", "none", "no_error_serving", "healthy"),
+    # unsloth#1191: a LoRA adapter's folder served as the model
+    ("ValueError: No supported config format found in unsloth_llama_3_1_adapter", "load", "model_config_not_found",
+     "weights_missing"),
+    # vllm#17801: a multimodal-only option for a model read as text-only
+    ("ValueError: 'limit_mm_per_prompt' is only supported for multimodal models.", "load",
+     "option_for_another_model_kind", "config_invalid"),
     # vllm#4702: benchmark_throughput's result line, printed once every prompt was processed
     ("Throughput: 16.90 requests/s, 4326.03 tokens/s", "none", "offline_run_finished", "healthy"),
     # written after the twenty-second measurement, from its held-out misses:
