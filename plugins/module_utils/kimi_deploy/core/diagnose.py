@@ -511,6 +511,8 @@ class _Run:
                 self.activity = True
             if self.shutdown is None and _REQUESTED_SHUTDOWN.search(text):
                 self.shutdown = line.index
+            if _STEP_DUMP_LOGGER.search(line.raw):
+                self.activity = True  # V1's crash dump of a failed step: an engine that was serving
             if _VLLM_PROCESS_TAG.match(line.tag):
                 # vLLM's engine core or a worker logging anything (a plugin's config, a warning): that process is up,
                 # so the start has reached the engine's construction at least (a weak sign: only when nothing else
@@ -3306,6 +3308,28 @@ def _stuck_wait(log_lines: list[Line], phase: str) -> tuple[Finding, Line] | Non
     return finding, tail[-1]
 
 
+def _served_or_dumped(run: _Run, lines: list[Line], outcome: _Outcome) -> dict[str, Any] | None:
+    """A start with no error that served (healthy), or whose only sign of a failure is V1's crash dump of a step."""
+    if run.serving is not None:
+        outcome.healthy = True
+        return _result("none", Finding(
+            cause="No error in the log: the server started and served.",
+            steps=["If a health or acceptance check failed, read that check's own output (status codes, "
+                   "latency, throughput); the engine did not log a failure"]),
+            "no_error_serving", "healthy", _evidence(lines, [lines[run.serving]]), None, outcome)
+    dump = next((ln for ln in run.lines if _STEP_DUMP_LOGGER.search(ln.raw)), None)
+    if dump is None:
+        return None
+    # Only the crash dump of a failed step is in the lines (its error is above or below what was read): the engine
+    # failed while serving.
+    return _result("runtime", Finding(
+        cause="The engine dumped the inputs of a step that failed while serving (V1's crash dump); the error itself "
+              "is not in the lines read.",
+        steps=["Read the lines around the dump for the engine core's traceback (raise `lines`); the dump names the "
+               "requests of that step, so the failing request can be replayed"]),
+        "engine_dead", "engine_died_unexplained", _evidence(lines, [dump]), None, outcome)
+
+
 def _no_error(run: _Run, lines: list[Line]) -> dict[str, Any]:
     """A start that logged no error: it served, or it was still starting when the log ends."""
     outcome = _Outcome(risks=_risks(run))
@@ -3321,13 +3345,9 @@ def _no_error(run: _Run, lines: list[Line]) -> dict[str, Any]:
             "warnings_while_serving", "risk_only", _evidence(lines, [lines[run.serving],
                                                                      lines[while_serving[0]["index"]]]),
             None, outcome)
-    if run.serving is not None:
-        outcome.healthy = True
-        return _result("none", Finding(
-            cause="No error in the log: the server started and served.",
-            steps=["If a health or acceptance check failed, read that check's own output (status codes, "
-                   "latency, throughput); the engine did not log a failure"]),
-            "no_error_serving", "healthy", _evidence(lines, [lines[run.serving]]), None, outcome)
+    served = _served_or_dumped(run, lines, outcome)
+    if served is not None:
+        return served
     last = next((ln for ln in reversed(run.lines) if ln.message.strip() and not ln.is_frame), run.lines[-1])
     phase = run.phase_at(last.index, "unknown")
     stuck = _stuck_wait(run.lines, run.phase_at(last.index, "load"))

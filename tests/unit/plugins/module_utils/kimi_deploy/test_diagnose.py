@@ -498,10 +498,14 @@ def test_text_without_vllm_lines_is_unknown_and_says_where_to_look():
     assert "first error line" in result["next_step"] and "`lines`" in result["next_step"]
     assert diagnose("")["phase"] == "unknown"
     assert "no vLLM log lines" in result["cause"]
-    # vllm#23814: vLLM's own records, but only a dump's rows: said as such, not as "no vLLM log lines"
-    rows = diagnose("ERROR 08-29 01:18:42 [dump_input.py:76]        [      -1,       -1,       -1, ...,       -1],\n"
-                    "ERROR 08-29 01:18:42 [dump_input.py:76]       shape=(5, 4008), dtype=int32)")
+    # vllm#13655: vLLM's own records, but only a tensor's rows: said as such, not as "no vLLM log lines"
+    rows = diagnose("ERROR 03-20 04:18:14 async_llm_engine.py:68]          [  0,   0,   0],\n"
+                    "ERROR 03-20 04:18:14 async_llm_engine.py:68]          [ 10,  10,  10],")
     assert rows["rule"] == "no_vllm_log" and "lines of vLLM's log" in rows["cause"]
+    # vllm#23814: the rows of V1's crash dump (its own logger) are a step that failed while serving
+    dump = diagnose("ERROR 08-29 01:18:42 [dump_input.py:76]        [      -1,       -1,       -1, ...,       -1],\n"
+                    "ERROR 08-29 01:18:42 [dump_input.py:76]       shape=(5, 4008), dtype=int32)")
+    assert (dump["phase"], dump["rule"]) == ("runtime", "engine_dead")
 
 
 def test_unknown_error_is_unknown_and_quotes_the_first_error_line():

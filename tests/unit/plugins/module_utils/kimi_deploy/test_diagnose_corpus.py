@@ -231,9 +231,10 @@ def test_training_part_accuracy():
     # OpenTelemetry's packages missing, a cache directory the server cannot write). With the twenty-third round's
     # held-out part and the twenty-fourth round's training part added: 1194 and 891 of 1492 at the split's rules;
     # 1197 and 894 with the readings written from its training entries before the held-out scoring (a benchmark
-    # client's count of successful requests, a model directory without a config, a multimodal-only option).
+    # client's count of successful requests, a model directory without a config, a multimodal-only option); 1198 and
+    # 894 with the reading written after its measurement (V1's crash dump alone as a step failing while serving).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1197 / 1492 and cause >= 894 / 1492, (phase, cause)
+    assert phase >= 1198 / 1492 and cause >= 894 / 1492, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -270,6 +271,7 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
 # issue's 90/80 % targets; the earlier parts are training now. These floors only keep what was measured from
 # regressing while rules change; they are not targets to tune.
 HELDOUT_FLOORS = [
+    ("twentyfourth-heldout.jsonl", 10, 13, 20, (15, 7, 13)),
     ("twentythird-heldout.jsonl", 13, 12, 20, (13, 9, 10)),
     ("twentysecond-heldout.jsonl", 11, 7, 21, (11, 5, 4)),
     ("twentyfirst-heldout.jsonl", 15, 6, 23, (14, 8, 5)),
