@@ -1,11 +1,11 @@
 #!/usr/bin/env python
-"""Accuracy of diagnose() on the real-failure corpus: the twenty-fourth held-out part, the training part, k-fold
+"""Accuracy of diagnose() on the real-failure corpus: the twenty-fifth held-out part, the training part, k-fold
 over it.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]
 
-The held-out part is twentyfourth-heldout.jsonl: logs collected on 2026-12-04 (twenty-fourth round) and split off (a
-stratified third, fixed seed) before any rule saw them; its sha256 (twentyfourth-heldout.sha256) was committed with it,
+The held-out part is twentyfifth-heldout.jsonl: logs collected on 2026-12-04 (twenty-fifth round) and split off (a
+stratified third, fixed seed) before any rule saw them; its sha256 (twentyfifth-heldout.sha256) was committed with it,
 and this script checks it first, so a changed held-out entry cannot slip through. Everything else is training:
 corpus.jsonl (its first held-out third, seen-heldout-ids.txt, was read while rules were written),
 training-additions.jsonl, fresh-training.jsonl, fresh-heldout.jsonl (the second round's held-out part, measured once
@@ -19,15 +19,16 @@ fourteenth-training.jsonl, fourteenth-heldout.jsonl, fifteenth-training.jsonl, f
 sixteenth-training.jsonl, sixteenth-heldout.jsonl, seventeenth-training.jsonl, seventeenth-heldout.jsonl,
 eighteenth-training.jsonl, eighteenth-heldout.jsonl, nineteenth-training.jsonl, nineteenth-heldout.jsonl,
 twentieth-training.jsonl, twentieth-heldout.jsonl, twentyfirst-training.jsonl, twentyfirst-heldout.jsonl,
-twentysecond-training.jsonl, twentysecond-heldout.jsonl, twentythird-training.jsonl, twentythird-heldout.jsonl (the
-fifth to twenty-third rounds' held-out parts, likewise) and twentyfourth-training.jsonl. The retired held-out parts
-keep their hash checks, so their history stays verifiable. No two entries share an id, and no source appears in two
-files. `--training-only` leaves the held-out part unscored (use it while tuning); `--misses` lists the training
-misses; `--heldout-misses` lists the held-out misses for the final report, not for tuning.
+twentysecond-training.jsonl, twentysecond-heldout.jsonl, twentythird-training.jsonl, twentythird-heldout.jsonl,
+twentyfourth-training.jsonl, twentyfourth-heldout.jsonl (the fifth to twenty-fourth rounds' held-out parts, likewise)
+and twentyfifth-training.jsonl. The retired held-out parts keep their hash checks, so their history stays verifiable.
+No two entries share an id, and no source appears in two files. `--training-only` leaves the held-out part unscored
+(use it while tuning); `--misses` lists the training misses; `--heldout-misses` lists the held-out misses for the
+final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
 label's cause; both are also broken down by labelled phase and by cause family (the README's taxonomy table).
-A secondary held-out figure, fixed with the eighth split and kept for the ninth to the twenty-fourth, each time before
+A secondary held-out figure, fixed with the eighth split and kept for the ninth to the twenty-fifth, each time before
 the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure, that is,
 all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in the
 lines).
@@ -67,10 +68,12 @@ TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.js
                   "twentieth-training.jsonl", "twentieth-heldout.jsonl", "twentyfirst-training.jsonl",
                   "twentyfirst-heldout.jsonl", "twentysecond-training.jsonl",
                   "twentysecond-heldout.jsonl", "twentythird-training.jsonl",
-                  "twentythird-heldout.jsonl", "twentyfourth-training.jsonl")
-HELDOUT_FILE = "twentyfourth-heldout.jsonl"
+                  "twentythird-heldout.jsonl", "twentyfourth-training.jsonl",
+                  "twentyfourth-heldout.jsonl", "twentyfifth-training.jsonl")
+HELDOUT_FILE = "twentyfifth-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"twentyfourth-heldout.jsonl": "twentyfourth-heldout.sha256",
+HASHED_FILES = {"twentyfifth-heldout.jsonl": "twentyfifth-heldout.sha256",
+                "twentyfourth-heldout.jsonl": "twentyfourth-heldout.sha256",
                 "twentythird-heldout.jsonl": "twentythird-heldout.sha256",
                 "twentysecond-heldout.jsonl": "twentysecond-heldout.sha256",
                 "twentyfirst-heldout.jsonl": "twentyfirst-heldout.sha256",

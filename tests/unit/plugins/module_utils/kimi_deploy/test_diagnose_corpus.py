@@ -52,9 +52,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl",
                                         "twentysecond-training.jsonl", "twentysecond-heldout.jsonl",
                                         "twentythird-training.jsonl", "twentythird-heldout.jsonl",
-                                        "twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl")}
-HELDOUT = FILES["twentyfourth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "twentyfourth-heldout.jsonl" for entry in entries]
+                                        "twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl",
+                                        "twentyfifth-training.jsonl", "twentyfifth-heldout.jsonl")}
+HELDOUT = FILES["twentyfifth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "twentyfifth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -78,7 +79,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl", "twentyfirst-heldout.sha256"),
           ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl", "twentysecond-heldout.sha256"),
           ("twentythird-training.jsonl", "twentythird-heldout.jsonl", "twentythird-heldout.sha256"),
-          ("twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl", "twentyfourth-heldout.sha256"))
+          ("twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl", "twentyfourth-heldout.sha256"),
+          ("twentyfifth-training.jsonl", "twentyfifth-heldout.jsonl", "twentyfifth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -120,7 +122,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl", 20261220),
                           ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl", 20261221),
                           ("twentythird-training.jsonl", "twentythird-heldout.jsonl", 20261222),
-                          ("twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl", 20261223)])
+                          ("twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl", 20261223),
+                          ("twentyfifth-training.jsonl", "twentyfifth-heldout.jsonl", 20261224)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -134,7 +137,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_twenty_fourth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_twenty_fifth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -142,7 +145,7 @@ def test_the_retired_heldout_parts_are_training_and_the_twenty_fourth_is_not():
                     "thirteenth-heldout.jsonl", "fourteenth-heldout.jsonl", "fifteenth-heldout.jsonl",
                     "sixteenth-heldout.jsonl", "seventeenth-heldout.jsonl", "eighteenth-heldout.jsonl",
                     "nineteenth-heldout.jsonl", "twentieth-heldout.jsonl", "twentyfirst-heldout.jsonl",
-                    "twentysecond-heldout.jsonl", "twentythird-heldout.jsonl"):
+                    "twentysecond-heldout.jsonl", "twentythird-heldout.jsonl", "twentyfourth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -232,9 +235,11 @@ def test_training_part_accuracy():
     # held-out part and the twenty-fourth round's training part added: 1194 and 891 of 1492 at the split's rules;
     # 1197 and 894 with the readings written from its training entries before the held-out scoring (a benchmark
     # client's count of successful requests, a model directory without a config, a multimodal-only option); 1198 and
-    # 894 with the reading written after its measurement (V1's crash dump alone as a step failing while serving).
+    # 894 with the reading written after its measurement (V1's crash dump alone as a step failing while serving). With
+    # the twenty-fourth round's held-out part and the twenty-fifth round's training part added: 1231 and 923 of 1549
+    # at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1198 / 1492 and cause >= 894 / 1492, (phase, cause)
+    assert phase >= 1231 / 1549 and cause >= 923 / 1549, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -258,7 +263,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("twentyfirst-training.jsonl", "twentyfirst-heldout.jsonl"),
                               ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl"),
                               ("twentythird-training.jsonl", "twentythird-heldout.jsonl"),
-                              ("twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl")):
+                              ("twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl"),
+                              ("twentyfifth-training.jsonl", "twentyfifth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -342,6 +348,11 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-2196-llama2-chat-hello-unrelated-answer": "the model's answer printed by the caller",
     "vllm-13259-added-request-slow-queue": "the engine adding requests, no answer or stats line yet",
     "vllm-14226-qwen2vl-concurrent-added-request": "a request logged and added, no answer or stats line yet",
+    "vllm-8968-llama32-3b-binary-search-answer-degraded": "the model's answer printed by the caller",
+    "vllm-1721-cu121-build-answer-differs": "the model's answers as the reporter typed them",
+    "vllm-7029-minicpm-2b-dpo-answer-differs-hf": "the model's answers as the reporter typed them",
+    "vllm-2167-qwen-a10-vs-a800-chat-answer": "the model's answers printed by the caller",
+    "vllm-34910-qwen3-embedding-sign-differences-vs-st": "a comparison script's table of embedding values",
 }
 
 
