@@ -1239,6 +1239,19 @@ _row("host_out_of_memory", 1,
            'Loading a large checkpoint needs RAM headroom: load one release at a time'])
 
 
+# The shell's report of its foreground job ending on SIGKILL ("Killed", or bash's "line 3: 4321 Killed  python ..."):
+# after a log that shows no error of its own, the sender is almost always the kernel's OOM killer. After an error
+# the kill is part of the shutdown that error started, so the rule reads only a log with no error above it.
+_row("killed_by_sigkill", 2, r"^\s*Killed\s*$|\bline \d+:\s+\d+ Killed\s",
+     cls="host_oom", default_phase="load",
+     context=r"^(?![\s\S]*(?:\bERROR\b|CRITICAL|Traceback|Error:|Exception:))",
+     cause="The process was killed with SIGKILL (the shell printed 'Killed') after a log that shows no error of "
+           "its own: on Linux that is almost always the kernel's OOM killer, the host's RAM ran out.",
+     steps=["Confirm with `dmesg -T | grep -i -E 'killed process|out of memory'` (or `journalctl -k`)",
+            "Free RAM or give the process more; lower swap_space / cpu_offload_gb (CPU blocks are host RAM), and "
+            "on unified-memory devices (Jetson, GH200) lower gpu_memory_utilization too"])
+
+
 _row("too_many_open_files", 1, r"Too many open files|Errno 24\]", default_phase="startup",
      cause='The process hit its open-file limit (ulimit -n).',
      steps=[
@@ -1696,7 +1709,8 @@ def _config_validation(hit: _Hit) -> Finding:
 # ----- wordings from the corpus's training part (tests/fixtures/vllm-failure-corpus) and vLLM's sources
 
 _row("free_memory_below_utilization", 1,
-     r"Free memory on device .{0,60}on startup is less than desired GPU memory utilization",
+     # (threads quote it with the middle elided: "Free memory on device cuda:0 (64.66/94.97 GiB) ... less than ...")
+     r"Free memory on device .{0,60}(?:on startup is |\.\.\. ?)less than desired GPU memory utilization",
      cls="gpu_memory_unavailable", default_phase="startup",
      cause="Less GPU memory was free at start than gpu_memory_utilization asks for: another process (a stale "
            "vLLM, another release, a notebook) holds memory on the GPU.",
@@ -2990,6 +3004,8 @@ def _truncated_traceback(run: _Run, lines: list[Line], outcome: _Outcome) -> dic
     if not frames:
         return None
     last = frames[-1]
+    # The evidence is the last frame or source line, not the caret marks Python 3.11+ prints under it.
+    shown = next((line for line in reversed(frames) if not _CARETS.match(line.message)), last)
     # The source line printed under each frame is part of it ("[rank0]: llm = LLM.from_engine_args(...)"
     # loses its indentation with the rank prefix).
     under = [lines[line.index + 1] for line in frames
@@ -3000,16 +3016,16 @@ def _truncated_traceback(run: _Run, lines: list[Line], outcome: _Outcome) -> dic
     risk = _promoted(outcome.risks, last.index)
     if risk is not None:
         return _result(phase, _risk_finding(risk, "a traceback whose error line is not in the lines read"),
-                       risk["rule"], risk["explains"], _evidence(lines, [last]), None, outcome)
+                       risk["rule"], risk["explains"], _evidence(lines, [shown]), None, outcome)
     named = _frame_cause(text)
     if named is not None:
         if phase == "unknown":
             phase = _CAUSE_FAMILY_PHASE.get(named[0], phase)
-        return _result(phase, named[1], "traceback_frames", named[0], _evidence(lines, [last]), None, outcome)
+        return _result(phase, named[1], "traceback_frames", named[0], _evidence(lines, [shown]), None, outcome)
     finding = Finding(cause="A traceback without its error line: the lines read stop inside it.",
                       steps=["Read more of the log (raise `lines`) for the exception at the end of the traceback",
                              *_gather_more(text)])
-    return _result(phase, finding, "truncated_traceback", "unknown", _evidence(lines, [last]), None, outcome)
+    return _result(phase, finding, "truncated_traceback", "unknown", _evidence(lines, [shown]), None, outcome)
 
 
 def _healthy(run: _Run, lines: list[Line], clients: list[_Match], outcome: _Outcome) -> dict[str, Any]:

@@ -239,7 +239,7 @@ def test_training_part_accuracy():
     # the twenty-fourth round's held-out part and the twenty-fifth round's training part added: 1231 and 923 of 1549
     # at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1231 / 1549 and cause >= 923 / 1549, (phase, cause)
+    assert phase >= 1232 / 1549 and cause >= 926 / 1549, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -2206,3 +2206,37 @@ def test_vllms_kernels_not_loading_for_want_of_the_drivers_library_is_the_driver
 def test_readings_of_the_twenty_first_to_third_rounds(text, phase, rule, cause_class):
     result = diagnose(text)
     assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
+
+
+# Readings from the twenty-fifth round's training entries (after its held-out part was measured once; not measured by
+# it): the shell's "Killed" after a log with no error of its own (jetson-containers#795; MU-GOT#17 in the eighth), and
+# the free-memory check quoted with its middle elided (LMCache#4851).
+@pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), [
+    ("INFO 01-23 07:32:42 model_runner.py:1071] Loading model weights took 4.3752 GB\n"
+     "INFO 01-23 07:34:26 gpu_executor.py:122] # GPU blocks: 11836, # CPU blocks: 4681\nKilled",
+     "startup", "killed_by_sigkill", "host_oom"),
+    ("./serve.sh: line 3:  4321 Killed                  python -m vllm.entrypoints.openai.api_server --model m",
+     "load", "killed_by_sigkill", "host_oom"),
+    ("Free memory on device cuda:0 (64.66/94.97 GiB) ... less than desired GPU memory utilization",
+     "startup", "free_memory_below_utilization", "gpu_memory_unavailable"),
+])
+def test_readings_of_the_twenty_fifth_rounds_training_part(text, phase, rule, cause_class):
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
+
+
+def test_a_kill_after_an_error_is_that_errors_shutdown_not_the_oom_killer():
+    text = ("ERROR 05-19 22:17:53 [core.py:386] RuntimeError: ('Worker failed with error %s, please check the stack "
+            "trace above for the root cause', \"'tuple' object has no attribute 'ndim'\")\n"
+            "CRITICAL 05-19 22:17:53 [core_client.py:359] Got fatal signal from worker processes, shutting down.\n"
+            "Killed")
+    assert diagnose(text)["rule"] != "killed_by_sigkill"
+
+
+def test_a_cut_tracebacks_evidence_is_its_last_frame_not_the_caret_marks():
+    text = ('ERROR 08-25 14:51:45 [engine.py:458]   File "/v/vllm/worker/worker_base.py", line 606, in init_device\n'
+            "ERROR 08-25 14:51:45 [engine.py:458]     self.worker.init_device()  # type: ignore\n"
+            "ERROR 08-25 14:51:45 [engine.py:458]     ^^^^^^^^^^^^^^^^^^^^^^^^^")
+    result = diagnose(text)
+    assert result["rule"] == "truncated_traceback"
+    assert result["evidence"] == ["ERROR 08-25 14:51:45 [engine.py:458]     self.worker.init_device()  # type: ignore"]
