@@ -2311,6 +2311,18 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
      "vLLM's compiled kernels (vllm._C) did not load: the wheel does not match the installed torch/CUDA, so "
      "the first kernel call fails.",
      "Reinstall vLLM built for the installed torch and CUDA (a clean venv from the release's lock file)"),
+    # vLLM's platform detection: no device platform found, or its install metadata missing (which can hide one)
+    ("vllm_install_metadata_missing", r"The vLLM package was not found, so its version could not be inspected",
+     "dependency_error",
+     "vLLM's install metadata is missing (a copied or half-installed package), so its platform detection can fail "
+     "and vLLM start with no GPU platform.",
+     "Install vLLM with pip into this environment (pip install -e . for a source tree) and check that the start "
+     "logs 'Automatically detected platform cuda' (or rocm)"),
+    ("no_gpu_platform_detected", r"No platform detected, vLLM is running on UnspecifiedPlatform", "driver_or_runtime",
+     "vLLM found no device platform (UnspecifiedPlatform): torch sees no CUDA/ROCm device or the driver's library "
+     "is not on the library path, so the engine cannot run on a GPU.",
+     "In the same environment run `nvidia-smi` and `python -c 'import torch; print(torch.cuda.is_available())'`; "
+     "fix the GPU runtime or LD_LIBRARY_PATH, or install the torch build for this GPU"),
     ("cuda_init_failed", r"CUDA initialization: .{0,120}(?:driver|cudaGetDeviceCount|Error \d+)"
      r"|NVIDIA driver on your system is too old", "driver_or_runtime",
      "CUDA could not initialise (the driver is older than the CUDA the torch build needs, or no GPU is "
@@ -2766,8 +2778,9 @@ def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
 
 
 def _promoted(risks: list[dict[str, Any]], before: int) -> dict[str, Any] | None:
-    """A risk logged before the failure that explains it, when the failure itself says nothing."""
-    return next((risk for risk in risks if risk["explains"] and risk["index"] <= before), None)
+    """The risk logged last before the failure, which explains it when the failure itself says nothing (of "no
+    device platform" and then "vllm._C did not load", the nearer one is the more specific)."""
+    return next((risk for risk in reversed(risks) if risk["explains"] and risk["index"] <= before), None)
 
 
 def _risk_finding(risk: dict[str, Any], what: str) -> Finding:

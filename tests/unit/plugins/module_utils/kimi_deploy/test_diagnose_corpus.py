@@ -2240,3 +2240,22 @@ def test_a_cut_tracebacks_evidence_is_its_last_frame_not_the_caret_marks():
     result = diagnose(text)
     assert result["rule"] == "truncated_traceback"
     assert result["evidence"] == ["ERROR 08-25 14:51:45 [engine.py:458]     self.worker.init_device()  # type: ignore"]
+
+
+NO_PLATFORM = "INFO 06-21 19:07:50 [__init__.py:243] No platform detected, vLLM is running on UnspecifiedPlatform"
+
+
+def test_no_device_platform_is_a_risk_alone_and_the_nearest_risk_explains_a_silent_failure():
+    # pascal-pkgs#35: vLLM's own warnings, then a start that goes on; nothing failed yet, so a risk and not a cause
+    alone = diagnose("WARNING 06-21 19:07:50 [__init__.py:25] The vLLM package was not found, so its version could "
+                     "not be inspected. This may cause platform detection to fail.\n" + NO_PLATFORM)
+    assert (alone["phase"], alone["cause_class"]) == ("load", "risk_only")
+    assert {risk["rule"] for risk in alone["risks"]} == {"vllm_install_metadata_missing", "no_gpu_platform_detected"}
+    # a traceback cut before its error line: the platform explains it
+    cut = NO_PLATFORM + '\nTraceback (most recent call last):\n  File "/v/bin/vllm", line 7, in <module>\n'
+    assert diagnose(cut)["cause_class"] == "driver_or_runtime"
+    # (ROCm#5668) vllm._C not loading, logged after it, is the nearer and more specific explanation
+    nearer = (NO_PLATFORM + "\nWARNING 11-20 18:08:11 [_custom_ops.py:20] Failed to import from vllm._C with "
+              "ImportError('libcudart.so.12: cannot open shared object file: No such file or directory')\n"
+              'Traceback (most recent call last):\n  File "/v/bin/vllm", line 7, in <module>\n')
+    assert diagnose(nearer)["cause_class"] == "dependency_error"
