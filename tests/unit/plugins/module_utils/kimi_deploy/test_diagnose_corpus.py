@@ -1,15 +1,12 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is twentieth-heldout.jsonl: logs collected on 2026-12-04 (twentieth round), split off (a third of
-each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw them.
-Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt, fresh-heldout.jsonl,
-third-heldout.jsonl, fourth-heldout.jsonl, fifth-heldout.jsonl, sixth-heldout.jsonl, seventh-heldout.jsonl,
-eighth-heldout.jsonl, ninth-heldout.jsonl, tenth-heldout.jsonl, eleventh-heldout.jsonl, twelfth-heldout.jsonl,
-thirteenth-heldout.jsonl, fourteenth-heldout.jsonl, fifteenth-heldout.jsonl, sixteenth-heldout.jsonl,
-seventeenth-heldout.jsonl, eighteenth-heldout.jsonl, nineteenth-heldout.jsonl), which were
-measured and read. Rules are tuned on the training part only, so the thresholds below are asserted on it. The held-out
-figures are printed once, by benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score
-held-out parts are regression floors at their measured figures, each added after its part's one measurement.
+The held-out part is twentysixth-heldout.jsonl: logs collected on 2026-12-04 (twenty-sixth round), split off (a third
+of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw them.
+Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to twenty-fifth
+rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training part only, so the
+thresholds below are asserted on it. The held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py,
+after the last rule change; the tests that score held-out parts are regression floors at their measured figures, each
+added after its part's one measurement.
 """
 
 from __future__ import annotations
@@ -53,9 +50,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "twentysecond-training.jsonl", "twentysecond-heldout.jsonl",
                                         "twentythird-training.jsonl", "twentythird-heldout.jsonl",
                                         "twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl",
-                                        "twentyfifth-training.jsonl", "twentyfifth-heldout.jsonl")}
-HELDOUT = FILES["twentyfifth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "twentyfifth-heldout.jsonl" for entry in entries]
+                                        "twentyfifth-training.jsonl", "twentyfifth-heldout.jsonl",
+                                        "twentysixth-training.jsonl", "twentysixth-heldout.jsonl")}
+HELDOUT = FILES["twentysixth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "twentysixth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -80,7 +78,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl", "twentysecond-heldout.sha256"),
           ("twentythird-training.jsonl", "twentythird-heldout.jsonl", "twentythird-heldout.sha256"),
           ("twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl", "twentyfourth-heldout.sha256"),
-          ("twentyfifth-training.jsonl", "twentyfifth-heldout.jsonl", "twentyfifth-heldout.sha256"))
+          ("twentyfifth-training.jsonl", "twentyfifth-heldout.jsonl", "twentyfifth-heldout.sha256"),
+          ("twentysixth-training.jsonl", "twentysixth-heldout.jsonl", "twentysixth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -99,7 +98,7 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
     digest = hashlib.sha256((CORPUS / heldout).read_bytes()).hexdigest()
     assert digest == (CORPUS / digest_file).read_text().split()[0]
     held, collected = FILES[heldout], FILES[training] + FILES[heldout]
-    assert len(held) * 3 >= len(collected) >= 45  # rounds of 45 to 68 logs
+    assert len(held) * 3 >= len(collected) >= 30  # rounds of 30 to 68 logs
     for phase in {entry["phase"] for entry in collected}:  # stratified: every phase keeps its third
         of_phase = [entry for entry in collected if entry["phase"] == phase]
         assert 3 * sum(entry in held for entry in of_phase) >= len(of_phase), phase
@@ -123,7 +122,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl", 20261221),
                           ("twentythird-training.jsonl", "twentythird-heldout.jsonl", 20261222),
                           ("twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl", 20261223),
-                          ("twentyfifth-training.jsonl", "twentyfifth-heldout.jsonl", 20261224)])
+                          ("twentyfifth-training.jsonl", "twentyfifth-heldout.jsonl", 20261224),
+                          ("twentysixth-training.jsonl", "twentysixth-heldout.jsonl", 20261225)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -137,7 +137,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_twenty_fifth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_twenty_sixth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -145,7 +145,8 @@ def test_the_retired_heldout_parts_are_training_and_the_twenty_fifth_is_not():
                     "thirteenth-heldout.jsonl", "fourteenth-heldout.jsonl", "fifteenth-heldout.jsonl",
                     "sixteenth-heldout.jsonl", "seventeenth-heldout.jsonl", "eighteenth-heldout.jsonl",
                     "nineteenth-heldout.jsonl", "twentieth-heldout.jsonl", "twentyfirst-heldout.jsonl",
-                    "twentysecond-heldout.jsonl", "twentythird-heldout.jsonl", "twentyfourth-heldout.jsonl"):
+                    "twentysecond-heldout.jsonl", "twentythird-heldout.jsonl", "twentyfourth-heldout.jsonl",
+                    "twentyfifth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -237,16 +238,18 @@ def test_training_part_accuracy():
     # client's count of successful requests, a model directory without a config, a multimodal-only option); 1198 and
     # 894 with the reading written after its measurement (V1's crash dump alone as a step failing while serving). With
     # the twenty-fourth round's held-out part and the twenty-fifth round's training part added: 1231 and 923 of 1549
-    # at the split's rules.
+    # at the split's rules; 1232 and 926 with the readings written after its measurement (the shell's "Killed", the
+    # free-memory check quoted with its middle elided). With the twenty-fifth round's held-out part and the
+    # twenty-sixth round's training part added: 1258 and 946 of 1588 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1232 / 1549 and cause >= 926 / 1549, (phase, cause)
+    assert phase >= 1258 / 1588 and cause >= 946 / 1588, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the twentieth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the twenty-sixth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to twentieth-round entry
-    # whose cause is not in its lines carries that mark.
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to twenty-sixth-round
+    # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -264,7 +267,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("twentysecond-training.jsonl", "twentysecond-heldout.jsonl"),
                               ("twentythird-training.jsonl", "twentythird-heldout.jsonl"),
                               ("twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl"),
-                              ("twentyfifth-training.jsonl", "twentyfifth-heldout.jsonl")):
+                              ("twentyfifth-training.jsonl", "twentyfifth-heldout.jsonl"),
+                              ("twentysixth-training.jsonl", "twentysixth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -354,6 +358,11 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-7029-minicpm-2b-dpo-answer-differs-hf": "the model's answers as the reporter typed them",
     "vllm-2167-qwen-a10-vs-a800-chat-answer": "the model's answers printed by the caller",
     "vllm-34910-qwen3-embedding-sign-differences-vs-st": "a comparison script's table of embedding values",
+    "qwen3-76-qwen15-vllm-vs-hf-story-output": "the model's answer printed by the caller",
+    "vllm-8846-qwen25-3b-math-answer-vs-opencompass": "the model's answer as the reporter pasted it",
+    "vllm-12999-r1-missing-think-tag": "the model's generated text: no line of vLLM's",
+    "vllm-43395-responses-api-gemma4-no-reasoning": "a client test script's printout of the answers: no line of "
+                                                    "vLLM's",
 }
 
 
