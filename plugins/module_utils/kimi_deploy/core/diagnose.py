@@ -1896,6 +1896,13 @@ _row("backend_package_import_failed", 1, r"^Failed to import (?!from )[\w.]+\.?\
            "for another torch/driver).",
      steps=["Install the package named (the one the platform plugin or backend needs, built for the installed "
             "torch) in the vLLM venv, then `python -c 'import <package>'` to see its own error"])
+# vLLM's optional extras (audio: librosa and soundfile; video) are imported when a request, or an audio model's profile
+# run, first needs them.
+_row("vllm_extra_missing", 1, r"Please install vllm\[\w+\] for \w+ support",
+     cls="dependency_error", default_phase="runtime",
+     cause="The vLLM venv lacks one of vLLM's optional extras (vllm[audio] or vllm[video]) that this input needs.",
+     steps=["Install the extra the message names at the same vLLM version in the venv or image "
+            "(pip install 'vllm[audio]==<version>'), then restart"])
 # transformers releases before Llama 3.1 validate rope_scaling as {type, factor} and refuse the llama3 rope format.
 _row("rope_scaling_format_unknown", 1, r"`rope_scaling` must be a dictionary with (?:two|with two) fields",
      cls="dependency_error", default_phase="load",

@@ -2235,6 +2235,16 @@ def test_readings_of_the_twenty_fifth_rounds_training_part(text, phase, rule, ca
     assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
 
 
+# Written after the twenty-sixth measurement, from its held-out misses (not measured by it): vLLM's own message for a
+# missing optional extra, here behind the "[error]" prefix of RunPod's worker (worker-vllm#223).
+@pytest.mark.parametrize("text", ["[error]Please install vllm[audio] for audio support",
+                                  "ImportError: Please install vllm[video] for video support"])
+def test_a_missing_optional_extra_of_vllm_is_a_dependency(text):
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("runtime", "vllm_extra_missing",
+                                                                        "dependency_error")
+
+
 def test_a_kill_after_an_error_is_that_errors_shutdown_not_the_oom_killer():
     text = ("ERROR 05-19 22:17:53 [core.py:386] RuntimeError: ('Worker failed with error %s, please check the stack "
             "trace above for the root cause', \"'tuple' object has no attribute 'ndim'\")\n"
