@@ -157,7 +157,7 @@ run_stages() {
 # a tuning run as printed) follows the single-host scenario, and the other lane takes the integration files
 # but the vision model's and the multinode scenario, whose fleet part runs the rolling deploy under client
 # load with both canaries (three more vLLM starts), so the unit stage runs in the host lane. Without the
-# rollout (KIMI_TEST_FLEET_ROLLOUT=0, for a quick run) the unit stage goes back to the other lane.
+# rollout (KIMI_TEST_FLEET_ROLLOUT=0: a quick run, and .ci/run) the unit stage goes back to the other lane.
 export KIMI_TEST_FLEET_ROLLOUT=${KIMI_TEST_FLEET_ROLLOUT:-1}
 if [ "$KIMI_TEST_FLEET_ROLLOUT" = 1 ]; then
   lane_host() { run_stages lint sanity unit "integration host" "scenario host" demo; }
