@@ -3428,6 +3428,13 @@ _VLLM_OWN_LINE = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d
                             r"|\((?:APIServer|EngineCore|VllmWorker)")
 
 
+# The model's output as a caller prints it: vLLM's offline result objects, its example script's "Generated text:", or
+# an OpenAI-style answer (choices, the assistant's message, token usage). Its presence means a request was served.
+_MODEL_OUTPUT = re.compile(r"\b(?:CompletionOutput|RequestOutput|ChatCompletion(?:Message)?)\(|Generated text: "
+                           r"|[\"']choices[\"']: *\[|[\"']role[\"']: *[\"']assistant[\"']"
+                           r"|[\"']completion_tokens[\"']: *\d|[\"']finish_reason[\"']: *[\"']")
+
+
 # A device's fault is nobody's own code: CUDA reports a kernel's failure at a later call, in whatever code makes it.
 _DEVICE_FAULT = re.compile(r"CUDA|NCCL|HIP error|OutOfMemory|out of memory|device-side|illegal memory"
                            r"|Segmentation fault|core dumped")
@@ -3495,9 +3502,25 @@ def diagnose(log_text: str, *, context: Mapping[str, Any] | None = None,
     active = [run for run in runs if run.activity or run.stages or _risks(run)]
     if active:
         return _no_error(active[-1], lines)
+    return _no_run(lines)
+
+
+def _no_run(lines: list[Line]) -> dict[str, Any]:
+    """A text with no start of vLLM's in it: a wait that never ends, the model's output, or nothing a rule reads."""
     stuck = _stuck_wait(lines, "load")
     if stuck is not None:
         return _result("load", stuck[0], "stuck_wait", "timeout", _evidence(lines, [stuck[1]]), None)
+    output = next((line for line in lines if _MODEL_OUTPUT.search(line.raw)), None)
+    if output is not None:
+        return _result("runtime", Finding(
+            cause="No error in the lines: they are the model's output as its caller printed it (a request that was "
+                  "served), so the engine was answering; what is wrong with the output is not in a log.",
+            steps=["Send the same prompt with temperature 0 to this server and to transformers (or the model's "
+                   "reference) and compare; then check the chat template, the generation config "
+                   "(`--generation-config vllm` to drop the model's defaults), the stop tokens and max_tokens",
+                   "If the output is garbled only here, check the dtype and the quantization tier against the "
+                   "model card, and whether the checkpoint's weights match its config"]),
+            "model_output_only", "unknown", _evidence(lines, [output]), None)
     if any(_VLLM_OWN_LINE.search(line.raw) for line in lines):
         # vLLM's records, but only of data (a dump's rows, a request's tokens) or of nothing the rules read
         cause = ("The text holds lines of vLLM's log but none that names a step of the start or an error a rule "

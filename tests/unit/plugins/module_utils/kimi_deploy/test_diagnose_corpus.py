@@ -2276,3 +2276,26 @@ def test_no_device_platform_is_a_risk_alone_and_the_nearest_risk_explains_a_sile
               "ImportError('libcudart.so.12: cannot open shared object file: No such file or directory')\n"
               'Traceback (most recent call last):\n  File "/v/bin/vllm", line 7, in <module>\n')
     assert diagnose(nearer)["cause_class"] == "dependency_error"
+
+
+# Readings from training entries written before the twenty-seventh split (so measured by it): the model's output as
+# its caller prints it is a request served, whatever is wrong with it (vllm#952, vllm#39827, CogAgent#46,
+# mistral-vibe#82); an error beside it still decides.
+@pytest.mark.parametrize("text", [
+    "Prompt: 'capital of france', Generated text: \"wide]{'}$-poss math\"\nPrompt: 'hi', Generated text: 'x y z'",
+    "[RequestOutput(request_id=0, prompt='Paris is', prompt_token_ids=[50429, 563], outputs=[CompletionOutput(index=0, "
+    "text=' the the the', token_ids=[506, 506, 506])])]",
+    '{\n  "messages": [\n    {\n      "role": "assistant",\n      "content": ""\n    }\n  ]\n}',
+    "{'text': '', 'usage': {'prompt_tokens': 33, 'completion_tokens': 1, 'total_tokens': 34}}",
+])
+def test_the_models_output_printed_by_its_caller_is_a_request_served(text):
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"], result["healthy"]) == (
+        "runtime", "model_output_only", "unknown", False)
+    assert "temperature 0" in result["next_step"]
+
+
+def test_an_error_beside_the_models_output_decides():
+    text = ("Prompt: 'hi', Generated text: 'hello'\n"
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.")
+    assert diagnose(text)["cause_class"] == "gpu_oom"
