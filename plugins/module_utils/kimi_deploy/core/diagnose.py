@@ -2811,6 +2811,11 @@ _BARE_TIMEOUT_FINDING = Finding(
 _GENERIC_EXCEPTION = re.compile(r"^(?:IndexError|KeyError|AttributeError|TypeError|ValueError|AssertionError)\b")
 
 
+# vLLM's error answer to a request, as a client shows it: its JSON body with a 4xx code (the server refused the request
+# and kept serving).
+_CLIENT_ERROR_ANSWER = re.compile(r"[\"']object[\"']: ?[\"']error[\"'].*[\"']code[\"']: ?(4\d\d)\b")
+
+
 def _unclassified(run: _Run, lines: list[Line], first_error: Line, default_phase: str,
                   also: list[Line], outcome: _Outcome) -> dict[str, Any]:
     found = _UNCLASSIFIED.match(first_error.message)
@@ -2831,6 +2836,17 @@ def _unclassified(run: _Run, lines: list[Line], first_error: Line, default_phase
         if _BARE_TIMEOUT.match(first_error.message):
             return _result(phase, _BARE_TIMEOUT_FINDING, "bare_timeout", "timeout",
                            _evidence(lines, [first_error, *also]), first_error, outcome)
+    refused = _CLIENT_ERROR_ANSWER.search(first_error.raw)
+    if refused is not None:
+        outcome.healthy = True
+        return _result("none", Finding(
+            cause=f"The server answered a request with {refused.group(1)}: it refused the client's request and kept "
+                  f"serving (a client error, not a failure of the server): {text[:200]}",
+            steps=["Fix the request: its message names what the server refused (a missing field, a route or task this "
+                   "model is not served for); compare with the route's schema at /docs",
+                   "If the route should work for this model, check the task it was started with (`--task`, "
+                   "`--runner`) in the unit's argv"]),
+            "client_request_refused", "healthy", _evidence(lines, [first_error]), first_error, outcome)
     finding = Finding(cause=f"An error no rule recognises: {text[:300]}",
                       steps=[f"Read the first error line and the traceback above it: {text[:300]}",
                              *_gather_more(_frame_text(lines, first_error.index))[1:]])

@@ -338,9 +338,6 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-4852-tpot-client-report-fixed": "a benchmark client's own report of latencies: no line of vLLM's",
     "vllm-14693-bge-reranker-rerank-api-not-supported-intermittent":
         "vLLM's 400 message alone, read as the request's error as the reference catalog does",
-    "milvus42551-rerank-function-vllm07-model-field-400": "a client's exception quoting vLLM's 400: no line of vLLM's",
-    "qwen3embedding15-reranker-rerank-score-api-400": "vLLM's 400 body alone, quoted in a title: the answer to one "
-                                                      "request, no line of a log",
     "vllm-15933-r1-low-parallel-normal-stream-answer": "a client's print of its request and the streamed answer: no "
                                                        "line of vLLM's",
     "vllm-5334-echo-prompt-logprobs-client-output": "a client's print of vLLM's answer (text, tokens, logprobs): no "
@@ -2299,3 +2296,25 @@ def test_an_error_beside_the_models_output_decides():
     text = ("Prompt: 'hi', Generated text: 'hello'\n"
             "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.")
     assert diagnose(text)["cause_class"] == "gpu_oom"
+
+
+# vLLM's JSON error answer with a 4xx code, whose message no rule reads, as a client shows it (Qwen3-Embedding#15,
+# milvus#42551): the server refused one request and kept serving. A message a rule reads keeps its reading.
+@pytest.mark.parametrize("text", [
+    '{"object":"error","message":"The model does not support Rerank (Score) API","type":"BadRequestError",'
+    '"param":null,"code":400}',
+    "pymilvus.exceptions.MilvusException: <MilvusException: (code=65535, message=Call rerank model failed: errs:[400 "
+    "Bad Request, {\"object\":\"error\",\"message\":\"[{'type': 'missing', 'loc': ('body', 'model')}]\","
+    "\"type\":\"BadRequestError\",\"param\":null,\"code\":400}]",
+])
+def test_vllms_error_answer_to_one_request_is_a_client_error(text):
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"], result["healthy"]) == (
+        "none", "client_request_refused", "healthy", True)
+    assert "400" in result["cause"]
+
+
+def test_a_server_error_answer_is_not_a_client_error():
+    text = ('{"object":"error","message":"EngineCore encountered an issue","type":"InternalServerError",'
+            '"param":null,"code":500}')
+    assert diagnose(text)["rule"] != "client_request_refused"
