@@ -328,6 +328,8 @@ _VLLM_ACTIVITY = re.compile(
     r"|No plugins for group vllm\.platform_plugins found|Checking if \w+ platform is available"
     # the multiprocessing executor starting its workers
     r"|Reducing Torch parallelism from \d+ threads"
+    # V0's API server choosing its engine's IPC path as it starts (0.6)
+    r"|Multiprocessing frontend to use ipc://"
 )
 _LOAD_DONE_TEXT = (
     r"Loading weights took|Model loading took|Loading model weights took|model weights took"
@@ -374,6 +376,8 @@ _MILESTONES = (
         r"|Connect(?:ing to existing|ed to) Ray cluster|Using address \S+ set in the environment variable RAY_ADDRESS"
         # NCCL is found and loaded as the workers set up their communicators (distributed init)
         r"|vLLM is using nccl==|Found nccl from library"
+        # the workers' shared-memory message queue set up with the executor (distributed init)
+        r"|vLLM message queue communication handle"
         # NCCL_DEBUG=INFO's report of a communicator's set-up ("NCCL INFO ncclCommInitRank comm 0x26 rank 1 ...")
         r"|NCCL INFO (?:ncclCommInitRank|Connected all (?:rings|trees)|Using network|Bootstrap|comm 0x)"
         r"|Initializing a V\d LLM engine")),
@@ -1019,7 +1023,10 @@ _row("dtype_unsupported_on_gpu", 1, r"Bfloat16 is only supported on GPUs", defau
 
 _row("cli_argument_error", 1,
      r"error: unrecognized arguments|error: argument --[\w-]+|invalid choice:|the following arguments are "
-     r"required|ambiguous option",
+     r"required|ambiguous option"
+     # argparse's usage text comes before its error line; a service never asks for --help, so alone (its error line
+     # cut off) it is the same rejection
+     r"|^usage: (?:vllm|[\w./-]*api_server\.py) \[-h\]",
      default_phase="load",
      cause='vLLM rejected its command line: a flag this vLLM release does not know or a bad value.',
      steps=[

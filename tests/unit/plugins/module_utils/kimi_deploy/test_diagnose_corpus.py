@@ -2318,3 +2318,21 @@ def test_a_server_error_answer_is_not_a_client_error():
     text = ('{"object":"error","message":"EngineCore encountered an issue","type":"InternalServerError",'
             '"param":null,"code":500}')
     assert diagnose(text)["rule"] != "client_request_refused"
+
+
+# Milestones of a start that the timeline did not know (vllm#16250, tt-inference-server#37), and argparse's usage text
+# whose error line was cut (vllm#2915, vllm#3651): all at load.
+@pytest.mark.parametrize(("text", "rule", "cause_class"), [
+    ("INFO 11-15 09:07:04 api_server.py:166] Multiprocessing frontend to use ipc:///tmp/652c for IPC Path.",
+     "no_error_not_serving", "no_failure_yet"),
+    ("(VllmWorker rank=0 pid=945959) INFO 04-02 10:01:02 [shm_broadcast.py:259] vLLM message queue communication "
+     "handle: Handle(local_reader_ranks=[0], buffer_handle=(1, 10485760, 10, 'psm_5efb1fd0'))",
+     "no_error_not_serving", "no_failure_yet"),
+    ("usage: api_server.py [-h] [--host HOST] [--port PORT] [--ssl-keyfile SSL_KEYFILE]\n"
+     "                     [--root-path ROOT_PATH] [--model MODEL]", "cli_argument_error", "config_invalid"),
+    ("usage: vllm [-h] [-v] {chat,complete,serve,bench,collect-env,run-batch} ...", "cli_argument_error",
+     "config_invalid"),
+])
+def test_a_starts_ipc_path_queue_handle_and_usage_text_are_load(text, rule, cause_class):
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == ("load", rule, cause_class)
