@@ -1,8 +1,8 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is twentysixth-heldout.jsonl: logs collected on 2026-12-04 (twenty-sixth round), split off (a third
-of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw them.
-Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to twenty-fifth
+The held-out part is twentyseventh-heldout.jsonl: logs collected on 2026-12-04 (twenty-seventh round), split off (a
+third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw them.
+Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to twenty-sixth
 rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training part only, so the
 thresholds below are asserted on it. The held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py,
 after the last rule change; the tests that score held-out parts are regression floors at their measured figures, each
@@ -51,9 +51,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "twentythird-training.jsonl", "twentythird-heldout.jsonl",
                                         "twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl",
                                         "twentyfifth-training.jsonl", "twentyfifth-heldout.jsonl",
-                                        "twentysixth-training.jsonl", "twentysixth-heldout.jsonl")}
-HELDOUT = FILES["twentysixth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "twentysixth-heldout.jsonl" for entry in entries]
+                                        "twentysixth-training.jsonl", "twentysixth-heldout.jsonl",
+                                        "twentyseventh-training.jsonl", "twentyseventh-heldout.jsonl")}
+HELDOUT = FILES["twentyseventh-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "twentyseventh-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -79,7 +80,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("twentythird-training.jsonl", "twentythird-heldout.jsonl", "twentythird-heldout.sha256"),
           ("twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl", "twentyfourth-heldout.sha256"),
           ("twentyfifth-training.jsonl", "twentyfifth-heldout.jsonl", "twentyfifth-heldout.sha256"),
-          ("twentysixth-training.jsonl", "twentysixth-heldout.jsonl", "twentysixth-heldout.sha256"))
+          ("twentysixth-training.jsonl", "twentysixth-heldout.jsonl", "twentysixth-heldout.sha256"),
+          ("twentyseventh-training.jsonl", "twentyseventh-heldout.jsonl", "twentyseventh-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -123,7 +125,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("twentythird-training.jsonl", "twentythird-heldout.jsonl", 20261222),
                           ("twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl", 20261223),
                           ("twentyfifth-training.jsonl", "twentyfifth-heldout.jsonl", 20261224),
-                          ("twentysixth-training.jsonl", "twentysixth-heldout.jsonl", 20261225)])
+                          ("twentysixth-training.jsonl", "twentysixth-heldout.jsonl", 20261225),
+                          ("twentyseventh-training.jsonl", "twentyseventh-heldout.jsonl", 20261226)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -137,7 +140,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_twenty_sixth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_twenty_seventh_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -146,7 +149,7 @@ def test_the_retired_heldout_parts_are_training_and_the_twenty_sixth_is_not():
                     "sixteenth-heldout.jsonl", "seventeenth-heldout.jsonl", "eighteenth-heldout.jsonl",
                     "nineteenth-heldout.jsonl", "twentieth-heldout.jsonl", "twentyfirst-heldout.jsonl",
                     "twentysecond-heldout.jsonl", "twentythird-heldout.jsonl", "twentyfourth-heldout.jsonl",
-                    "twentyfifth-heldout.jsonl"):
+                    "twentyfifth-heldout.jsonl", "twentysixth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -240,15 +243,19 @@ def test_training_part_accuracy():
     # the twenty-fourth round's held-out part and the twenty-fifth round's training part added: 1231 and 923 of 1549
     # at the split's rules; 1232 and 926 with the readings written after its measurement (the shell's "Killed", the
     # free-memory check quoted with its middle elided). With the twenty-fifth round's held-out part and the
-    # twenty-sixth round's training part added: 1258 and 946 of 1588 at the split's rules.
+    # twenty-sixth round's training part added: 1258 and 946 of 1588 at the split's rules; 1269 and 951 with the
+    # readings written from training entries while the twenty-seventh round was collected (the model's output as a
+    # request served, vLLM's 4xx answer as a client error, V0's IPC path, the workers' queue handle and argparse's
+    # usage text as load). With the twenty-sixth round's held-out part and the twenty-seventh round's training part
+    # added: 1309 and 993 of 1652 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1258 / 1588 and cause >= 946 / 1588, (phase, cause)
+    assert phase >= 1309 / 1652 and cause >= 993 / 1652, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the twenty-sixth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the twenty-seventh, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to twenty-sixth-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to twenty-seventh-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -268,7 +275,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("twentythird-training.jsonl", "twentythird-heldout.jsonl"),
                               ("twentyfourth-training.jsonl", "twentyfourth-heldout.jsonl"),
                               ("twentyfifth-training.jsonl", "twentyfifth-heldout.jsonl"),
-                              ("twentysixth-training.jsonl", "twentysixth-heldout.jsonl")):
+                              ("twentysixth-training.jsonl", "twentysixth-heldout.jsonl"),
+                              ("twentyseventh-training.jsonl", "twentyseventh-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -361,6 +369,11 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-12999-r1-missing-think-tag": "the model's generated text: no line of vLLM's",
     "vllm-43395-responses-api-gemma4-no-reasoning": "a client test script's printout of the answers: no line of "
                                                     "vLLM's",
+    "euroeval-1120-gpt-oss-120b-tp2-worker-init": "the workers' distributed set-up only: the thread says it works",
+    "llamafactory-7658-vllm-lora-server-start": "the API server's first three lines: it had not served yet",
+    "deepseek-r1-350-reasoning-content-null": "a chat completion as the client printed it: a request served, read at "
+                                              "runtime with no failure named",
+    "kserve-4282-reasoning-content-output": "the reasoning text a client printed: no line of vLLM's",
 }
 
 
