@@ -320,7 +320,7 @@ _RUN_START = re.compile(
 _VLLM_ACTIVITY = re.compile(
     # (V0's API server prints its parsed arguments, "api_server.py:727] args: Namespace(", as its start's first line)
     r"non-default args:|args: Namespace\(|vLLM API server version|Initializing an? (V1 )?LLM engine"
-    r"|Resolved architecture"
+    r"|Resolved architecture|This model supports multiple tasks"
     r"|Starting to load model|Loading safetensors checkpoint shards|vLLM (?:API server )?version \d+\.\d+\.\d+"
     r"|Automatically detected platform|Using max model len"
     # platform plugins are resolved as the process starts, before the args are read
@@ -1396,7 +1396,7 @@ _row("ray_compiled_graph_channel_failed", 1, r"Error pushing mutable object|muta
      steps=["Check `ray status` and the lost node's raylet and dmesg logs (OOM kill, network drop)",
             "Rerun with VLLM_USE_RAY_COMPILED_DAG=0 to tell a compiled-graph bug from a lost node"])
 _row("ray_error", 2,
-     r"RayActorError|ray\.exceptions\.|RaySystemError|Ray cluster|raylet|Failed to (?:connect to|start) GCS"
+     r"RayActorError|ray\.exceptions\.|RaySystemError|Ray cluster|[Rr]aylet|Failed to (?:connect to|start) GCS"
      # Ray's head bringing up its own services (a local instance started for the executor)
      r"|Failed to start the dashboard",
      default_phase="load",  # Ray's workers are created, and die, while the engine is built
