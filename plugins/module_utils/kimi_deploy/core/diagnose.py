@@ -383,7 +383,10 @@ _MILESTONES = (
         r"|Initializing a V\d LLM engine")),
     ("startup", re.compile(
         _LOAD_DONE_TEXT + r"|Starting profile run|GPU KV cache size|Capturing cudagraphs|Profiling CUDA graph memory"
-        r"|Capturing the model for CUDA graphs|torch\.compile takes|Dynamo bytecode transform")),
+        r"|Capturing the model for CUDA graphs|torch\.compile takes|Dynamo bytecode transform"
+        # V1 warms its kernels up after the KV cache is sized (FlashInfer, DeepGEMM); the API server lists the tasks
+        # the engine reported once it is up and warms its multi-modal processor before it listens
+        r"|Warming up FlashInfer|Supported tasks: \[|Multi-modal warmup completed")),
     # "Processed prompts: 0%|": the offline LLM.generate progress bar, printed once requests run.
     # Sleep mode frees the weights and KV cache of an engine that is up (RL rollouts, the /sleep endpoint).
     # A request answered with 5xx is a milestone too (the server was listening and took it), though not a sign of a
@@ -430,7 +433,7 @@ _FRAME_STAGES = (
         r"|profile_run|profile_cudagraph_memory|_dummy_run|_dummy_sampler_run|capture_model|initialize_cache"
         r"|raise_if_cache_size_invalid|initialize_from_config"
         # a device runner's warm-up of its graphs and shapes (HPU, TPU) before the server listens
-        r"|warmup_model|warmup_graphs|warmup_scenario"
+        r"|warmup_model|warmup_graphs|warmup_scenario|kernel_warmup|deep_gemm_warmup"
         # the API server waiting for its engine core to report ready (the engine-start wrapper's family)
         r"|wait_for_engine_startup|_wait_for_engine_startup|launch_core_engines"
         r"|_?check_enough_kv_cache_memory|get_kv_cache_configs?|compile_or_warm_up_model)\b"
