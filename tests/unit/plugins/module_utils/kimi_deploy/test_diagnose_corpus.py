@@ -2294,41 +2294,37 @@ def test_no_device_platform_is_a_risk_alone_and_the_nearest_risk_explains_a_sile
 
 # Readings from training entries written before the twenty-seventh split (so measured by it): the model's output as
 # its caller prints it is a request served, whatever is wrong with it (vllm#952, vllm#39827, CogAgent#46,
-# mistral-vibe#82); an error beside it still decides.
-@pytest.mark.parametrize("text", [
-    "Prompt: 'capital of france', Generated text: \"wide]{'}$-poss math\"\nPrompt: 'hi', Generated text: 'x y z'",
-    "[RequestOutput(request_id=0, prompt='Paris is', prompt_token_ids=[50429, 563], outputs=[CompletionOutput(index=0, "
-    "text=' the the the', token_ids=[506, 506, 506])])]",
-    '{\n  "messages": [\n    {\n      "role": "assistant",\n      "content": ""\n    }\n  ]\n}',
-    "{'text': '', 'usage': {'prompt_tokens': 33, 'completion_tokens': 1, 'total_tokens': 34}}",
+# mistral-vibe#82); vLLM's JSON error answer with a 4xx code whose message no rule reads, as a client shows it
+# (Qwen3-Embedding#15, milvus#42551), is the server refusing one request while it serves.
+MODEL_OUTPUT = ("runtime", "model_output_only", "unknown", False, "temperature 0")
+CLIENT_REFUSED = ("none", "client_request_refused", "healthy", True, "400")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Prompt: 'capital of france', Generated text: \"wide]{'}$-poss math\"\nPrompt: 'hi', Generated text: 'x y z'",
+     MODEL_OUTPUT),
+    ("[RequestOutput(request_id=0, prompt='Paris is', prompt_token_ids=[50429, 563], outputs=[CompletionOutput("
+     "index=0, text=' the the the', token_ids=[506, 506, 506])])]", MODEL_OUTPUT),
+    ('{\n  "messages": [\n    {\n      "role": "assistant",\n      "content": ""\n    }\n  ]\n}', MODEL_OUTPUT),
+    ("{'text': '', 'usage': {'prompt_tokens': 33, 'completion_tokens': 1, 'total_tokens': 34}}", MODEL_OUTPUT),
+    ('{"object":"error","message":"The model does not support Rerank (Score) API","type":"BadRequestError",'
+     '"param":null,"code":400}', CLIENT_REFUSED),
+    ("pymilvus.exceptions.MilvusException: <MilvusException: (code=65535, message=Call rerank model failed: errs:[400 "
+     "Bad Request, {\"object\":\"error\",\"message\":\"[{'type': 'missing', 'loc': ('body', 'model')}]\","
+     "\"type\":\"BadRequestError\",\"param\":null,\"code\":400}]", CLIENT_REFUSED),
 ])
-def test_the_models_output_printed_by_its_caller_is_a_request_served(text):
+def test_the_models_output_is_a_request_served_and_a_4xx_answer_a_client_error(text, expected):
     result = diagnose(text)
+    phase, rule, cause_class, healthy, words = expected
     assert (result["phase"], result["rule"], result["cause_class"], result["healthy"]) == (
-        "runtime", "model_output_only", "unknown", False)
-    assert "temperature 0" in result["next_step"]
+        phase, rule, cause_class, healthy)
+    assert words in result["next_step"] + result["cause"]
 
 
 def test_an_error_beside_the_models_output_decides():
     text = ("Prompt: 'hi', Generated text: 'hello'\n"
             "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.")
     assert diagnose(text)["cause_class"] == "gpu_oom"
-
-
-# vLLM's JSON error answer with a 4xx code, whose message no rule reads, as a client shows it (Qwen3-Embedding#15,
-# milvus#42551): the server refused one request and kept serving. A message a rule reads keeps its reading.
-@pytest.mark.parametrize("text", [
-    '{"object":"error","message":"The model does not support Rerank (Score) API","type":"BadRequestError",'
-    '"param":null,"code":400}',
-    "pymilvus.exceptions.MilvusException: <MilvusException: (code=65535, message=Call rerank model failed: errs:[400 "
-    "Bad Request, {\"object\":\"error\",\"message\":\"[{'type': 'missing', 'loc': ('body', 'model')}]\","
-    "\"type\":\"BadRequestError\",\"param\":null,\"code\":400}]",
-])
-def test_vllms_error_answer_to_one_request_is_a_client_error(text):
-    result = diagnose(text)
-    assert (result["phase"], result["rule"], result["cause_class"], result["healthy"]) == (
-        "none", "client_request_refused", "healthy", True)
-    assert "400" in result["cause"]
 
 
 def test_a_server_error_answer_is_not_a_client_error():
