@@ -2009,7 +2009,9 @@ _row("npu_core_exception", 1, r"there is an exception of (?:fftsplus )?(?:aivect
 # Inductor too) is missing from the host or image.
 _row("c_toolchain_missing", 1,
      r"collect2: (?:fatal )?error: cannot find .ld.|Failed to find C compiler\. Please specify via CC"
-     r"|error: command '(?:gcc|cc|x86_64-linux-gnu-gcc)' failed: No such file",
+     r"|error: command '(?:gcc|cc|x86_64-linux-gnu-gcc)' failed: No such file"
+     # gcc is there but not its compiler proper (a partial install)
+     r"|gcc: fatal error: cannot execute .cc1(?:plus)?.",
      cls="compile_error", default_phase="startup",
      cause="A kernel compiled at run time (Triton's launcher, Inductor's code) needs a C compiler and linker, and the "
            "host or image has none (gcc or ld missing).",
@@ -2293,7 +2295,9 @@ _NOT_AN_ERROR = re.compile(r"^\s*Traceback \(most recent call last\)|^Process \w
                            r"|^Dumping (?:input data|scheduler output)|^Scheduler(?:Output|Stats)\("
                            # Python's lines that chain two tracebacks
                            r"|^The above exception was the direct cause of the following exception:"
-                           r"|^During handling of the above exception, another exception occurred:")
+                           r"|^During handling of the above exception, another exception occurred:"
+                           # a benchmark client's count of failed requests when none failed
+                           r"|^\s*Failed requests: +0\s*$")
 # "usage_lib.py:19: RuntimeWarning: Failed to read commit hash": Python warnings are not errors.
 _PY_WARNING = re.compile(r"\b\w*Warning: ")
 
@@ -2873,6 +2877,15 @@ _FRAME_CAUSES = (
      "the lines read): the parser failed on that request; the server keeps serving.",
      ["Check that --tool-call-parser / --reasoning-parser and the chat template match the model's output format",
       "Update vLLM or the parser if it raises on well-formed output"]),
+    # The deepest frame is the base platform's (vllm/platforms/interface.py raises NotImplementedError for what only a
+    # device platform implements): vLLM found no device platform and runs on UnspecifiedPlatform.
+    (re.compile(r"(?s)vllm/platforms/interface\.py(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,3}\Z"),
+     "driver_or_runtime",
+     "The traceback ends in vLLM's base platform, which implements nothing a device needs: vLLM detected no device "
+     "platform (UnspecifiedPlatform), so torch sees no CUDA/ROCm device in this process.",
+     ["Check the GPUs inside the process's environment: `python -c 'import torch; print(torch.cuda.is_available())'` "
+      "in the same container (the NVIDIA runtime or CDI devices passed to docker/podman, the driver)",
+      "Check torch's CUDA build against the driver (`nvidia-smi` shows the highest CUDA it supports)"]),
     # The deepest frames set up NCCL communicators (pynccl, the model-parallel groups): NCCL failed.
     (re.compile(r"(?s)(?:pynccl|PyNcclCommunicator|NCCLCommunicator|ncclCommInitRank|init_model_parallel_group"
                 r"|GroupCoordinator|initialize_model_parallel)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,6}\Z"),
@@ -3020,7 +3033,9 @@ _FRAME_CAUSES = (
      ["Read the error line under the traceback; reinstall vLLM with the torch/transformers versions it was built for, "
       "in a clean venv"]),
     # (an excerpt may stop inside the next frame's line: `  File "<repo_r`)
-    (re.compile(r"(?s)\A(?:[^\n]*\n)*?(?:\s*File \"[^\"]*\", line \d+, in <module>\n(?:\s+[^\n]*\n)?){3,}"
+    # (or two whose source lines are imports: a console script importing vLLM's CLI)
+    (re.compile(r"(?s)\A(?:[^\n]*\n)*?(?:(?:\s*File \"[^\"]*\", line \d+, in <module>\n(?:\s+[^\n]*\n)?){3,}"
+                r"|(?:\s*File \"[^\"]*\", line \d+, in <module>\n\s+(?:from \S+ )?import [^\n]*\n){2,})"
                 r"(?:\s*File \"[^\"\n]*\n)?\s*\Z"),
      "dependency_error",
      "vLLM failed while importing its own modules (a chain of `<module>` frames): a broken or mismatched "
@@ -3457,6 +3472,8 @@ _VLLM_OWN_LINE = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d
 # The model's output as a caller prints it: vLLM's offline result objects, its example script's "Generated text:", or
 # an OpenAI-style answer (choices, the assistant's message, token usage). Its presence means a request was served.
 _MODEL_OUTPUT = re.compile(r"\b(?:CompletionOutput|RequestOutput|ChatCompletion(?:Message)?)\(|Generated text: "
+                           # (the answer of vLLM's demo API server, /generate)
+                           r"|^\{\"text\": \[\""
                            r"|[\"']choices[\"']: *\[|[\"']role[\"']: *[\"']assistant[\"']"
                            r"|[\"']completion_tokens[\"']: *\d|[\"']finish_reason[\"']: *[\"']")
 
