@@ -383,6 +383,8 @@ _MILESTONES = (
         r"|Initializing a V\d LLM engine")),
     ("startup", re.compile(
         _LOAD_DONE_TEXT + r"|Starting profile run|GPU KV cache size|Capturing cudagraphs|Profiling CUDA graph memory"
+        # (the piecewise backend's DEBUG lines, one per captured shape)
+        r"|Capturing a cudagraph for shape"
         r"|Capturing the model for CUDA graphs|torch\.compile takes|Dynamo bytecode transform"
         # V1 warms its kernels up after the KV cache is sized (FlashInfer, DeepGEMM); the API server lists the tasks
         # the engine reported once it is up and warms its multi-modal processor before it listens
@@ -774,7 +776,10 @@ def _largest_divisor_at_most(total: int, limit: int) -> int:
        r"|but Transformers does not recognize this architecture|No model architectures are specified"
        r"|is not a supported (?:model|architecture)"
        # the Transformers fallback (0.8+) refusing it too: no implementation vLLM can run
-       r"|has no vLLM implementation and the Transformers implementation is not compatible",
+       r"|has no vLLM implementation and the Transformers implementation is not compatible"
+       # a model class that knows some versions of its family only ("Currently, MiniCPMV only supports versions 2.0,
+       # 2.5, 2.6, 4.0. Got version: (4, 5)")
+       r"|Currently, \w+ only supports versions? ",
        default_phase="load")
 def _architecture(hit: _Hit) -> Finding:
     names = re.search(r"\[([^\]]*)\]", hit.line.message) or re.search(r"model type `?([\w-]+)`?",

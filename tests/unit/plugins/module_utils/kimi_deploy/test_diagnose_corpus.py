@@ -256,9 +256,10 @@ def test_training_part_accuracy():
     # With the twenty-seventh round's held-out part and the twenty-eighth round's training part added: 1359 and 1030
     # of 1718 at the split's rules; 1362 and 1033 with the readings written from its training entries before the
     # held-out scoring (a benchmark's zero failed requests, gcc without cc1, the base platform's NotImplementedError,
-    # a console script's import chain, the demo server's /generate answer).
+    # a console script's import chain, the demo server's /generate answer); 1363 and 1034 with the readings written
+    # after its measurement (a model version its class lacks, the piecewise backend's per-shape capture).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1362 / 1718 and cause >= 1033 / 1718, (phase, cause)
+    assert phase >= 1363 / 1718 and cause >= 1034 / 1718, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -2412,3 +2413,18 @@ def test_v1s_kernel_warm_up_and_the_engines_task_list_are_startup(text):
 def test_readings_of_the_twenty_eighth_rounds_training_part(text, phase, rule, cause_class):
     result = diagnose(text)
     assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
+
+
+# Written after the twenty-eighth measurement, from its held-out misses (not measured by it): a model class that knows
+# only some versions of its family (MiniCPM-V-CookBook#36; #7 in training) and the piecewise backend's DEBUG line for
+# each captured shape (vllm#23739).
+@pytest.mark.parametrize(("text", "phase", "cause_class"), [
+    ("(EngineCore_0 pid=1235737) ValueError: Currently, MiniCPMV only supports versions 2.0, 2.5, 2.6, 4.0. Got "
+     "version: (4, 5)", "load", "architecture_unsupported"),
+    ("DEBUG 09-09 15:33:36 [cuda_piecewise_backend.py:151] Warming up 1/1 for shape 240\n"
+     "DEBUG 09-09 15:33:36 [cuda_piecewise_backend.py:162] Capturing a cudagraph for shape 240", "startup",
+     "no_failure_yet"),
+])
+def test_a_model_version_the_class_lacks_and_each_captured_shape(text, phase, cause_class):
+    result = diagnose(text)
+    assert (result["phase"], result["cause_class"]) == (phase, cause_class)
