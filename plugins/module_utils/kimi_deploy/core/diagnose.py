@@ -314,6 +314,9 @@ def _traceback_context(lines: list[Line], index: int, limit: int = 200, frames_o
 # Progress markers: which phase a line sits in
 # ---------------------------------------------------------------------------------------------
 
+# argparse's usage text: before its error line when it rejects a flag, or at the head of a --help page
+_ARGPARSE_USAGE = re.compile(r"^usage: (?:vllm|[\w./-]*api_server\.py|[\w./-]*run_batch\.py) \[-h\]")
+_ARGPARSE_HELP = re.compile(r"^(?:positional arguments|options|optional arguments):$")
 _RUN_START = re.compile(
     r"non-default args:|args: Namespace\(|vLLM API server version|^Started .*\.service|^Starting .*\.service"
 )
@@ -328,8 +331,9 @@ _VLLM_ACTIVITY = re.compile(
     r"|No plugins for group vllm\.platform_plugins found|Checking if \w+ platform is available"
     # the multiprocessing executor starting its workers
     r"|Reducing Torch parallelism from \d+ threads"
-    # V0's API server choosing its engine's IPC path as it starts (0.6)
-    r"|Multiprocessing frontend to use ipc://"
+    # V0's API server choosing its engine's IPC path as it starts (0.6); argparse's usage text, printed as the
+    # process reads its arguments
+    r"|Multiprocessing frontend to use ipc://|" + _ARGPARSE_USAGE.pattern
 )
 _LOAD_DONE_TEXT = (
     r"Loading weights took|Model loading took|Loading model weights took|model weights took"
@@ -987,7 +991,9 @@ def _quantization_mismatch(hit: _Hit) -> Finding:
 @_rule("quantization_unsupported_on_gpu", 1,
        r"not supported for the current GPU|Min(?:imum)? capability: \d+|is not supported for quantization"
        r"|Quantization scheme is not supported"
-       r"|Unknown quantization method|quantization method .{0,60} is not supported",
+       r"|Unknown quantization method|quantization method .{0,60} is not supported"
+       # compressed-tensors finds no kernel scheme for the checkpoint's weights/activations on this GPU and build
+       r"|No compressed-tensors compatible scheme was found",
        default_phase="load")
 def _quantization_gpu(hit: _Hit) -> Finding:
     needs = re.search(r"Minimum capability: (\d+)\. Current capability: (\d+)", hit.line.message)
@@ -1031,10 +1037,7 @@ _row("dtype_unsupported_on_gpu", 1, r"Bfloat16 is only supported on GPUs", defau
 
 _row("cli_argument_error", 1,
      r"error: unrecognized arguments|error: argument --[\w-]+|invalid choice:|the following arguments are "
-     r"required|ambiguous option"
-     # argparse's usage text comes before its error line; a service never asks for --help, so alone (its error line
-     # cut off) it is the same rejection
-     r"|^usage: (?:vllm|[\w./-]*api_server\.py) \[-h\]",
+     r"required|ambiguous option",
      default_phase="load",
      cause='vLLM rejected its command line: a flag this vLLM release does not know or a bad value.',
      steps=[
@@ -2302,7 +2305,9 @@ _NOT_AN_ERROR = re.compile(r"^\s*Traceback \(most recent call last\)|^Process \w
                            r"|^The above exception was the direct cause of the following exception:"
                            r"|^During handling of the above exception, another exception occurred:"
                            # a benchmark client's count of failed requests when none failed
-                           r"|^\s*Failed requests: +0\s*$")
+                           r"|^\s*Failed requests: +0\s*$"
+                           # argparse's usage text, whose options may name a choice "error"
+                           r"|^usage: \S+ \[-h\]|^\s+\[-{1,2}\w")
 # "usage_lib.py:19: RuntimeWarning: Failed to read commit hash": Python warnings are not errors.
 _PY_WARNING = re.compile(r"\b\w*Warning: ")
 
@@ -3454,6 +3459,23 @@ def _no_error(run: _Run, lines: list[Line]) -> dict[str, Any]:
             "offline_run_finished", "healthy", _evidence(lines, [done]), None, outcome)
     if phase == "unknown" and run.process_up:
         phase = "load"  # only lines of vLLM's engine or worker processes, none naming a step: they were up
+    return _still_starting(run, lines, last, phase, outcome)
+
+
+def _still_starting(run: _Run, lines: list[Line], last: Line, phase: str, outcome: _Outcome) -> dict[str, Any]:
+    """A start with no error that had not served when the log ends: stopped, still starting, or (argparse's usage text
+    alone) rejecting its command line on a line cut off here."""
+    if (any(_ARGPARSE_USAGE.search(line.message) for line in run.lines)
+            and not any(_ARGPARSE_HELP.search(line.message) for line in run.lines)):
+        # argparse prints its usage alone only just before the error line that rejects a flag; a --help page goes on
+        # with its sections
+        return _result("load", Finding(
+            cause="vLLM printed its usage text without its help sections, as argparse does just before the error line "
+                  "that rejects the command line (a flag this release does not know, or a bad value); that line is "
+                  "cut off here.",
+            steps=["Run the same command and read the line after the usage text; check the flags against "
+                   "`vllm serve --help` of the installed release (flags change between releases)"]),
+            "cli_usage_printed", "config_invalid", _evidence(lines, [last]), None, outcome)
     return _result(phase, Finding(
         cause=f"No error logged: the server was still in {phase} when the log ends (it was stopped, or it "
               "is still starting).",
