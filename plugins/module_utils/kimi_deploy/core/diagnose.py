@@ -350,7 +350,7 @@ _SERVING_TEXT = (
     # the API server logs each request it takes (V0's and V1's request logger)
     r"|Received request \S+: prompt"
     # a benchmark client's report of requests the server completed (benchmark_serving, `vllm bench serve`)
-    r"|^Successful requests: +[1-9]\d*\s*$"
+    r"|^Successful requests: +[1-9]\d*\s*$|^Average latency per (?:output )?token: [\d.]+ s"
     # the server's /metrics answer (Prometheus text, "vllm:request_params_n_count{model_name=...} 1.0"): only a
     # running API server exposes vllm: metrics
     r"|^vllm:\w+(?:\{[^}]*\})? -?[\d.]+(?:e[+-]?\d+)?\s*$"
@@ -783,7 +783,9 @@ def _largest_divisor_at_most(total: int, limit: int) -> int:
        r"|has no vLLM implementation and the Transformers implementation is not compatible"
        # a model class that knows some versions of its family only ("Currently, MiniCPMV only supports versions 2.0,
        # 2.5, 2.6, 4.0. Got version: (4, 5)")
-       r"|Currently, \w+ only supports versions? ",
+       r"|Currently, \w+ only supports versions? "
+       # a multi-modal processor that does not know the model type ("Unknown image model type: qwen2_5_vl")
+       r"|Unknown (?:image|video|audio|vision) model type: ",
        default_phase="load")
 def _architecture(hit: _Hit) -> Finding:
     names = re.search(r"\[([^\]]*)\]", hit.line.message) or re.search(r"model type `?([\w-]+)`?",

@@ -2456,3 +2456,17 @@ def test_no_compressed_tensors_scheme_is_an_unsupported_quantization():
             "down. See stack trace above for root cause issue.\nKilled")
     result = diagnose(text)
     assert (result["phase"], result["cause_class"]) == ("load", "quantization_unsupported")
+
+
+# Written after the twenty-ninth measurement, from its held-out misses (not measured by it): a multi-modal processor
+# that does not know the model type (vllm#12604), and an old benchmark_serving's latency report as requests served
+# (vllm#359).
+@pytest.mark.parametrize(("text", "phase", "cause_class"), [
+    ('    raise TypeError(f"Unknown {modality} model type: {model_type}")\n'
+     "TypeError: Unknown image model type: qwen2_5_vl", "load", "architecture_unsupported"),
+    ("Total time: 1064.34 s\nThroughput: 0.94 requests/s\nAverage latency: 424.51 s\n"
+     "Average latency per token: 0.21 s\nAverage latency per output token: 1.10 s", "none", "healthy"),
+])
+def test_an_unknown_multimodal_model_type_and_a_benchmarks_latency_report(text, phase, cause_class):
+    result = diagnose(text)
+    assert (result["phase"], result["cause_class"]) == (phase, cause_class)
