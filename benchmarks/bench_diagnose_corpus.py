@@ -21,7 +21,7 @@ eighteenth-training.jsonl, eighteenth-heldout.jsonl, nineteenth-training.jsonl, 
 twentieth-training.jsonl, twentieth-heldout.jsonl, twentyfirst-training.jsonl, twentyfirst-heldout.jsonl,
 twentysecond-training.jsonl, twentysecond-heldout.jsonl, twentythird-training.jsonl, twentythird-heldout.jsonl,
 twentyfourth-training.jsonl, twentyfourth-heldout.jsonl, twentyfifth-training.jsonl, twentyfifth-heldout.jsonl,
-twentysixth-training.jsonl, twentysixth-heldout.jsonl, twentyseventh-training.jsonl, twentyseventh-heldout.jsonl
+twentysixth-training.jsonl, twentysixth-heldout.jsonl, twentyseventh-training.jsonl, twentyseventh-heldout.jsonl,
 twentyeighth-training.jsonl, twentyeighth-heldout.jsonl (the fifth to twenty-eighth rounds' held-out parts,
 likewise) and twentyninth-training.jsonl.
 The retired held-out parts keep their hash checks, so their history stays verifiable.
