@@ -1,8 +1,8 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is twentyninth-heldout.jsonl: logs collected on 2026-12-04 (twenty-ninth round), split off (a third
+The held-out part is thirtieth-heldout.jsonl: logs collected on 2026-12-04 (thirtieth round), split off (a third
 of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw them.
-Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to twenty-eighth
+Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to twenty-ninth
 rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training part only, so the
 thresholds below are asserted on it. The held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py,
 after the last rule change; the tests that score held-out parts are regression floors at their measured figures, each
@@ -54,9 +54,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "twentysixth-training.jsonl", "twentysixth-heldout.jsonl",
                                         "twentyseventh-training.jsonl", "twentyseventh-heldout.jsonl",
                                         "twentyeighth-training.jsonl", "twentyeighth-heldout.jsonl",
-                                        "twentyninth-training.jsonl", "twentyninth-heldout.jsonl")}
-HELDOUT = FILES["twentyninth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "twentyninth-heldout.jsonl" for entry in entries]
+                                        "twentyninth-training.jsonl", "twentyninth-heldout.jsonl",
+                                        "thirtieth-training.jsonl", "thirtieth-heldout.jsonl")}
+HELDOUT = FILES["thirtieth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "thirtieth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -85,7 +86,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("twentysixth-training.jsonl", "twentysixth-heldout.jsonl", "twentysixth-heldout.sha256"),
           ("twentyseventh-training.jsonl", "twentyseventh-heldout.jsonl", "twentyseventh-heldout.sha256"),
           ("twentyeighth-training.jsonl", "twentyeighth-heldout.jsonl", "twentyeighth-heldout.sha256"),
-          ("twentyninth-training.jsonl", "twentyninth-heldout.jsonl", "twentyninth-heldout.sha256"))
+          ("twentyninth-training.jsonl", "twentyninth-heldout.jsonl", "twentyninth-heldout.sha256"),
+          ("thirtieth-training.jsonl", "thirtieth-heldout.jsonl", "thirtieth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -132,7 +134,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("twentysixth-training.jsonl", "twentysixth-heldout.jsonl", 20261225),
                           ("twentyseventh-training.jsonl", "twentyseventh-heldout.jsonl", 20261226),
                           ("twentyeighth-training.jsonl", "twentyeighth-heldout.jsonl", 20261227),
-                          ("twentyninth-training.jsonl", "twentyninth-heldout.jsonl", 20261228)])
+                          ("twentyninth-training.jsonl", "twentyninth-heldout.jsonl", 20261228),
+                          ("thirtieth-training.jsonl", "thirtieth-heldout.jsonl", 20261229)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -146,7 +149,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_twenty_ninth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_thirtieth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -156,7 +159,7 @@ def test_the_retired_heldout_parts_are_training_and_the_twenty_ninth_is_not():
                     "nineteenth-heldout.jsonl", "twentieth-heldout.jsonl", "twentyfirst-heldout.jsonl",
                     "twentysecond-heldout.jsonl", "twentythird-heldout.jsonl", "twentyfourth-heldout.jsonl",
                     "twentyfifth-heldout.jsonl", "twentysixth-heldout.jsonl", "twentyseventh-heldout.jsonl",
-                    "twentyeighth-heldout.jsonl"):
+                    "twentyeighth-heldout.jsonl", "twentyninth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -265,14 +268,16 @@ def test_training_part_accuracy():
     # twenty-eighth round's held-out part and the twenty-ninth round's training part added: 1415 and 1061 of 1784 at
     # the split's rules; 1416 and 1063 with the readings written from its training entries before the held-out
     # scoring (argparse's usage text alone as a rejection and a --help page as none, no compressed-tensors scheme).
+    # With the twenty-ninth round's held-out part and the thirtieth round's training part added: 1449 and 1092 of 1852
+    # at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1416 / 1784 and cause >= 1063 / 1784, (phase, cause)
+    assert phase >= 1449 / 1852 and cause >= 1092 / 1852, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the twenty-ninth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the thirtieth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to twenty-ninth-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to thirtieth-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -295,7 +300,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("twentysixth-training.jsonl", "twentysixth-heldout.jsonl"),
                               ("twentyseventh-training.jsonl", "twentyseventh-heldout.jsonl"),
                               ("twentyeighth-training.jsonl", "twentyeighth-heldout.jsonl"),
-                              ("twentyninth-training.jsonl", "twentyninth-heldout.jsonl")):
+                              ("twentyninth-training.jsonl", "twentyninth-heldout.jsonl"),
+                              ("thirtieth-training.jsonl", "thirtieth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -401,6 +407,15 @@ HEALTHY_BY_THE_THREAD_ONLY = {
                                                          "serves, slowly",
     "vllm-26788-ct-nvfp4-moe-qwen3-30b-large-vram": "a start's lines up to the engine's init: the thread says it "
                                                     "serves",
+    "dynamo-434-vllm-worker-init-request": "a request added by Dynamo's worker, no answer or stats line yet",
+    "kserve-3446-vllmserver-bloom-generate-ok": "curl's verbose output and the answer: no line of vLLM's",
+    "minivllm-39-benchmark-minivllm-vs-vllm": "a benchmark script's own comparison table",
+    "ray-53356-serve-llm-replica-throughput-scaling": "a benchmark's own summary lines",
+    "ray-55754-serve-llm-placement-group-test-pass": "Ray Serve's test run: no line of vLLM's",
+    "router-130-kv-events-pd-routing-start": "the vLLM router's own lines (a Rust process in front of vLLM)",
+    "tt-inference-server-1365-genai-perf-qwen72b-table": "genai-perf's results table",
+    "vllm-50435-gsm8k-regression-latest-table": "lm-eval's results table",
+    "vllm-18000-nvfp4a16-marlin-lm-eval-gsm8k": "lm-eval's results table",
 }
 
 
