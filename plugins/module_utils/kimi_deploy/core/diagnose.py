@@ -47,6 +47,7 @@ quantisation and hardware. ``parameter_changes`` only carries numbers the log it
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -1861,10 +1862,15 @@ _row("dense_offline_data_parallel", 1, r"Offline data parallel mode is not suppo
      cls="config_invalid", default_phase="load",
      cause="Data parallelism was asked for in offline mode for a dense model, which vLLM does not support.",
      steps=["Use tensor_parallel_size (or several servers) instead of data_parallel_size for a dense model"])
+# Most often a program written for another vLLM release (a trainer, a benchmark script) passing an argument this one
+# does not have: the program and the installed vLLM do not match.
 _row("unexpected_engine_argument", 1, r"unexpected keyword argument '\w+'",
-     cls="config_invalid", default_phase="load", context=r"EngineArgs|LLM\(|entrypoints",
-     cause="An argument this vLLM release does not know was passed to the engine.",
-     steps=["Drop the argument or upgrade vLLM to the release that has it (check `vllm serve --help`)"])
+     cls="dependency_error", default_phase="load", context=r"EngineArgs|LLM\(|entrypoints",
+     cause="An argument this vLLM release does not know was passed to the engine: the calling program (a trainer, a "
+           "benchmark script, your own code) was written for another vLLM release.",
+     steps=["Install the vLLM release the calling program names (its requirements), or upgrade vLLM to the release "
+            "that has the argument (check `vllm serve --help`)",
+            "If the argument is your own, drop it"])
 _row("op_not_built_for_backend", 1, r"Could not run '[\w:.]+' with arguments from the '\w+' backend",
      cls="dependency_error", default_phase="load",
      cause="An operator has no kernel for this device backend: the installed vLLM (or torch) build does not match "
@@ -3498,6 +3504,10 @@ _VLLM_OWN_LINE = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d
                             r"|\((?:APIServer|EngineCore|VllmWorker)")
 
 
+# lm-evaluation-harness's results table ("|Tasks|Version|Filter|n-shot|Metric|...|Value|...") and the score below
+# which every answer is wrong (a broken output, not a weak model).
+_EVAL_TABLE_HEADER = re.compile(r"^\|\s*Tasks\s*\|\s*Version\s*\|")
+_SCORE_NEAR_ZERO = 0.05
 # The model's output as a caller prints it: vLLM's offline result objects, its example script's "Generated text:", or
 # an OpenAI-style answer (choices, the assistant's message, token usage). Its presence means a request was served.
 _MODEL_OUTPUT = re.compile(r"\b(?:CompletionOutput|RequestOutput|ChatCompletion(?:Message)?)\(|Generated text: "
@@ -3577,11 +3587,48 @@ def diagnose(log_text: str, *, context: Mapping[str, Any] | None = None,
     return _no_run(lines)
 
 
+def _evaluation_scores(lines: list[Line]) -> tuple[Line, list[float]] | None:
+    """lm-evaluation-harness's results table (its header and the Value column of each row), if the text holds one."""
+    header = next((line for line in lines if _EVAL_TABLE_HEADER.match(line.message.strip())), None)
+    if header is None:
+        return None
+    columns = [cell.strip() for cell in header.message.strip().strip("|").split("|")]
+    if "Value" not in columns:
+        return None
+    scores = []
+    for line in lines[header.index + 1:]:
+        row = line.message.strip()
+        if not row.startswith("|"):
+            break
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        with contextlib.suppress(IndexError, ValueError):
+            scores.append(float(cells[columns.index("Value")]))
+    return (header, scores) if scores else None
+
+
 def _no_run(lines: list[Line]) -> dict[str, Any]:
-    """A text with no start of vLLM's in it: a wait that never ends, the model's output, or nothing a rule reads."""
+    """A text with no start of vLLM's in it: a wait that never ends, an evaluation's results, the model's output, or
+    nothing a rule reads."""
     stuck = _stuck_wait(lines, "load")
     if stuck is not None:
         return _result("load", stuck[0], "stuck_wait", "timeout", _evidence(lines, [stuck[1]]), None)
+    evaluation = _evaluation_scores(lines)
+    if evaluation is not None:
+        header, scores = evaluation
+        if max(scores) < _SCORE_NEAR_ZERO:
+            return _result("runtime", Finding(
+                cause=f"An evaluation ran through the server (lm-evaluation-harness's table) and every score is near "
+                      f"zero (at most {max(scores):g}): the requests were served, but the answers are broken.",
+                steps=["Look at a few answers (lm_eval --log_samples): empty, repeated or garbled text points at the "
+                       "checkpoint, its quantization or kernels on this GPU, or the chat template",
+                       "Run the same evaluation with the unquantized checkpoint or --enforce-eager to tell the two "
+                       "apart"]),
+                "evaluation_scores_near_zero", "unknown", _evidence(lines, [header]), None)
+        return _result("none", Finding(
+            cause=f"An evaluation ran through the server and finished (lm-evaluation-harness's table, scores up to "
+                  f"{max(scores):g}): the server answered every request.",
+            steps=["Compare the scores with the model card's or a reference run's; vLLM logged no failure"]),
+            "evaluation_finished", "healthy", _evidence(lines, [header]), None, _Outcome(healthy=True))
     output = next((line for line in lines if _MODEL_OUTPUT.search(line.raw)), None)
     if output is not None:
         return _result("runtime", Finding(

@@ -269,9 +269,10 @@ def test_training_part_accuracy():
     # the split's rules; 1416 and 1063 with the readings written from its training entries before the held-out
     # scoring (argparse's usage text alone as a rejection and a --help page as none, no compressed-tensors scheme).
     # With the twenty-ninth round's held-out part and the thirtieth round's training part added: 1449 and 1092 of 1852
-    # at the split's rules.
+    # at the split's rules; 1453 and 1096 with the readings written from its training entries before the held-out
+    # scoring (lm-evaluation-harness's results table, an engine argument the installed vLLM lacks as a dependency).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1449 / 1852 and cause >= 1092 / 1852, (phase, cause)
+    assert phase >= 1453 / 1852 and cause >= 1096 / 1852, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -414,8 +415,6 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "ray-55754-serve-llm-placement-group-test-pass": "Ray Serve's test run: no line of vLLM's",
     "router-130-kv-events-pd-routing-start": "the vLLM router's own lines (a Rust process in front of vLLM)",
     "tt-inference-server-1365-genai-perf-qwen72b-table": "genai-perf's results table",
-    "vllm-50435-gsm8k-regression-latest-table": "lm-eval's results table",
-    "vllm-18000-nvfp4a16-marlin-lm-eval-gsm8k": "lm-eval's results table",
 }
 
 
@@ -2485,3 +2484,25 @@ def test_no_compressed_tensors_scheme_is_an_unsupported_quantization():
 def test_an_unknown_multimodal_model_type_and_a_benchmarks_latency_report(text, phase, cause_class):
     result = diagnose(text)
     assert (result["phase"], result["cause_class"]) == (phase, cause_class)
+
+
+# From the thirtieth round's training entries, before its held-out scoring: lm-evaluation-harness's results table is
+# requests served (vllm#50435), broken answers when every score is near zero (vllm#7922, vllm-hpu-extension#176); an
+# engine argument the installed vLLM lacks is a caller written for another release (trl#3304, OpenRLHF#702, vllm#548).
+LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |   |Stderr|\n"
+                 "|-----|------:|----------------|-----:|-----------|---|-----:|---|-----:|\n"
+                 "|gsm8k|      3|flexible-extract|     5|exact_match|↑  |{0}|±  |0.0063|\n"
+                 "|     |       |strict-match    |     5|exact_match|↑  |{1}|±  |0.0066|")
+
+
+@pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), [
+    (LM_EVAL_TABLE.format("0.9447", "0.9386"), "none", "evaluation_finished", "healthy"),
+    (LM_EVAL_TABLE.format("0.0281", "0.0099"), "runtime", "evaluation_scores_near_zero", "unknown"),
+    (LM_EVAL_TABLE.format("    0", "    0"), "runtime", "evaluation_scores_near_zero", "unknown"),
+    ('  File "/v/vllm/entrypoints/llm.py", line 210, in __init__\n    engine_args = EngineArgs(\n'
+     "TypeError: EngineArgs.__init__() got an unexpected keyword argument 'worker_use_ray'", "load",
+     "unexpected_engine_argument", "dependency_error"),
+])
+def test_readings_of_the_thirtieth_rounds_training_part(text, phase, rule, cause_class):
+    result = diagnose(text)
+    assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
