@@ -430,6 +430,8 @@ _FRAME_STAGES = (
         # V1 runs execute_model for scheduled requests only (its memory profile and warm-up are dummy runs); V0's
         # profile run went through execute_model too, so only V1's paths count
         r"|vllm/v1/(?:worker|executor)/\w+\.py\", line \d+, in execute_model\b"
+        # (a platform plugin's V1 runner is called the same way, with the step's scheduler output)
+        r"|\bexecute_model\(scheduler_output\b"
         # Ray's compiled graph carries the scheduled steps between the engine and its workers (built on the first)
         r"|ray/experimental/channel/"
         # the OpenAI server's per-request modules (serving_chat.py, completion/serving.py): building a request's

@@ -2507,3 +2507,14 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
 def test_readings_of_the_thirtieth_rounds_training_part(text, phase, rule, cause_class):
     result = diagnose(text)
     assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
+
+
+# Written after the thirtieth measurement, from its held-out misses (not measured by it): a V1 runner's execute_model
+# called with the step's scheduler output is a step serving requests, whichever platform plugin runs it
+# (vllm-ascend#2286).
+def test_a_v1_runners_step_with_its_scheduler_output_is_runtime():
+    text = ("(VllmWorker rank=3 pid=19563) ERROR 08-08 07:18:15 [multiproc_executor.py:546]   File "
+            '"/vllm-workspace/vllm-ascend/vllm_ascend/worker/worker_v1.py", line 201, in execute_model\n'
+            "(VllmWorker rank=3 pid=19563) ERROR 08-08 07:18:15 [multiproc_executor.py:546]     output = "
+            "self.model_runner.execute_model(scheduler_output,")
+    assert diagnose(text)["phase"] == "runtime"
