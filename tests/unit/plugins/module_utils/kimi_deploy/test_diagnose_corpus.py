@@ -2420,10 +2420,17 @@ def test_the_models_task_list_is_load_and_a_worker_the_raylet_refused_is_ray():
 def test_v1s_kernel_warm_up_and_the_engines_task_list_are_startup(text):
     assert diagnose(text)["phase"] == "startup"
 
-# From the twenty-eighth round's training entries, before its held-out scoring: a benchmark's "Failed requests: 0"
-# (ROCm recipes#476), gcc without its cc1 under torch.compile (vllm#15918), the base platform's NotImplementedError
-# (vllm#14954), a console script's import chain (1Cat-vLLM#42) and the demo API server's /generate answer
-# (vllm#321).
+
+LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |   |Stderr|\n"
+                 "|-----|------:|----------------|-----:|-----------|---|-----:|---|-----:|\n"
+                 "|gsm8k|      3|flexible-extract|     5|exact_match|↑  |{0}|±  |0.0063|\n"
+                 "|     |       |strict-match    |     5|exact_match|↑  |{1}|±  |0.0066|")
+
+
+# Readings since the twenty-eighth round. From its training entries, before its held-out scoring: a benchmark's
+# "Failed requests: 0" (ROCm recipes#476), gcc without its cc1 under torch.compile (vllm#15918), the base platform's
+# NotImplementedError (vllm#14954), a console script's import chain (1Cat-vLLM#42) and the demo API server's /generate
+# answer (vllm#321).
 @pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), [
     ("============ Serving Benchmark Result ============\nSuccessful requests:                     100\n"
      "Failed requests:                         0\nBenchmark duration (s):                  26.65",
@@ -2441,80 +2448,45 @@ def test_v1s_kernel_warm_up_and_the_engines_task_list_are_startup(text):
      "load", "traceback_frames", "dependency_error"),
     ('{"text": ["The future of AI is here.\\nThe future is now.\\nThe future is now."]}', "runtime",
      "model_output_only", "unknown"),
-])
-def test_readings_of_the_twenty_eighth_rounds_training_part(text, phase, rule, cause_class):
-    result = diagnose(text)
-    assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
-
-
-# Written after the twenty-eighth measurement, from its held-out misses (not measured by it): a model class that knows
-# only some versions of its family (MiniCPM-V-CookBook#36; #7 in training) and the piecewise backend's DEBUG line for
-# each captured shape (vllm#23739).
-@pytest.mark.parametrize(("text", "phase", "cause_class"), [
+    # written after the twenty-eighth and twenty-ninth measurements, from their held-out misses (not measured by
+    # them): a model class that knows only some versions of its family (MiniCPM-V-CookBook#36), the piecewise
+    # backend's line for each captured shape (vllm#23739), a multi-modal processor that does not know the model type
+    # (vllm#12604), an old benchmark_serving's latency report (vllm#359)
     ("(EngineCore_0 pid=1235737) ValueError: Currently, MiniCPMV only supports versions 2.0, 2.5, 2.6, 4.0. Got "
-     "version: (4, 5)", "load", "architecture_unsupported"),
+     "version: (4, 5)", "load", "architecture_not_supported", "architecture_unsupported"),
     ("DEBUG 09-09 15:33:36 [cuda_piecewise_backend.py:151] Warming up 1/1 for shape 240\n"
      "DEBUG 09-09 15:33:36 [cuda_piecewise_backend.py:162] Capturing a cudagraph for shape 240", "startup",
-     "no_failure_yet"),
-])
-def test_a_model_version_the_class_lacks_and_each_captured_shape(text, phase, cause_class):
-    result = diagnose(text)
-    assert (result["phase"], result["cause_class"]) == (phase, cause_class)
-
-
-# From the twenty-ninth round's training entries, before its held-out scoring: compressed-tensors finding no scheme
-# for the checkpoint (llm-compressor#1427).
-def test_no_compressed_tensors_scheme_is_an_unsupported_quantization():
-    text = ("ERROR 05-13 16:04:42 [core.py:387]     raise NotImplementedError(\n"
-            "ERROR 05-13 16:04:42 [core.py:387] NotImplementedError: No compressed-tensors compatible scheme was "
-            "found.\nCRITICAL 05-13 16:04:42 [core_client.py:359] Got fatal signal from worker processes, shutting "
-            "down. See stack trace above for root cause issue.\nKilled")
-    result = diagnose(text)
-    assert (result["phase"], result["cause_class"]) == ("load", "quantization_unsupported")
-
-
-# Written after the twenty-ninth measurement, from its held-out misses (not measured by it): a multi-modal processor
-# that does not know the model type (vllm#12604), and an old benchmark_serving's latency report as requests served
-# (vllm#359).
-@pytest.mark.parametrize(("text", "phase", "cause_class"), [
+     "no_error_not_serving", "no_failure_yet"),
     ('    raise TypeError(f"Unknown {modality} model type: {model_type}")\n'
-     "TypeError: Unknown image model type: qwen2_5_vl", "load", "architecture_unsupported"),
+     "TypeError: Unknown image model type: qwen2_5_vl", "load", "architecture_not_supported",
+     "architecture_unsupported"),
     ("Total time: 1064.34 s\nThroughput: 0.94 requests/s\nAverage latency: 424.51 s\n"
-     "Average latency per token: 0.21 s\nAverage latency per output token: 1.10 s", "none", "healthy"),
-])
-def test_an_unknown_multimodal_model_type_and_a_benchmarks_latency_report(text, phase, cause_class):
-    result = diagnose(text)
-    assert (result["phase"], result["cause_class"]) == (phase, cause_class)
-
-
-# From the thirtieth round's training entries, before its held-out scoring: lm-evaluation-harness's results table is
-# requests served (vllm#50435), broken answers when every score is near zero (vllm#7922, vllm-hpu-extension#176); an
-# engine argument the installed vLLM lacks is a caller written for another release (trl#3304, OpenRLHF#702, vllm#548).
-LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |   |Stderr|\n"
-                 "|-----|------:|----------------|-----:|-----------|---|-----:|---|-----:|\n"
-                 "|gsm8k|      3|flexible-extract|     5|exact_match|↑  |{0}|±  |0.0063|\n"
-                 "|     |       |strict-match    |     5|exact_match|↑  |{1}|±  |0.0066|")
-
-
-@pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), [
+     "Average latency per token: 0.21 s\nAverage latency per output token: 1.10 s", "none", "no_error_serving",
+     "healthy"),
+    # from the thirtieth round's training entries, before its held-out scoring: lm-evaluation-harness's results table
+    # is requests served (vllm#50435), broken answers when every score is near zero (vllm#7922,
+    # vllm-hpu-extension#176); an engine argument the installed vLLM lacks is a caller written for another release
+    # (trl#3304, OpenRLHF#702, vllm#548)
     (LM_EVAL_TABLE.format("0.9447", "0.9386"), "none", "evaluation_finished", "healthy"),
     (LM_EVAL_TABLE.format("0.0281", "0.0099"), "runtime", "evaluation_scores_near_zero", "unknown"),
     (LM_EVAL_TABLE.format("    0", "    0"), "runtime", "evaluation_scores_near_zero", "unknown"),
     ('  File "/v/vllm/entrypoints/llm.py", line 210, in __init__\n    engine_args = EngineArgs(\n'
      "TypeError: EngineArgs.__init__() got an unexpected keyword argument 'worker_use_ray'", "load",
      "unexpected_engine_argument", "dependency_error"),
+    # from the twenty-ninth round's training entries, before its held-out scoring: compressed-tensors finding no
+    # scheme for the checkpoint (llm-compressor#1427)
+    ("ERROR 05-13 16:04:42 [core.py:387] NotImplementedError: No compressed-tensors compatible scheme was found.\n"
+     "CRITICAL 05-13 16:04:42 [core_client.py:359] Got fatal signal from worker processes, shutting down. See stack "
+     "trace above for root cause issue.\nKilled", "load", "quantization_unsupported_on_gpu",
+     "quantization_unsupported"),
+    # written after the thirtieth measurement, from its held-out misses (not measured by it): a V1 runner's
+    # execute_model called with the step's scheduler output is a step serving requests on any platform plugin
+    # (vllm-ascend#2286)
+    ("(VllmWorker rank=3 pid=19563) ERROR 08-08 07:18:15 [multiproc_executor.py:546]   File "
+     '"/vllm-workspace/vllm-ascend/vllm_ascend/worker/worker_v1.py", line 201, in execute_model\n'
+     "(VllmWorker rank=3 pid=19563) ERROR 08-08 07:18:15 [multiproc_executor.py:546]     output = "
+     "self.model_runner.execute_model(scheduler_output,", "runtime", "truncated_traceback", "unknown"),
 ])
-def test_readings_of_the_thirtieth_rounds_training_part(text, phase, rule, cause_class):
+def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
     assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
-
-
-# Written after the thirtieth measurement, from its held-out misses (not measured by it): a V1 runner's execute_model
-# called with the step's scheduler output is a step serving requests, whichever platform plugin runs it
-# (vllm-ascend#2286).
-def test_a_v1_runners_step_with_its_scheduler_output_is_runtime():
-    text = ("(VllmWorker rank=3 pid=19563) ERROR 08-08 07:18:15 [multiproc_executor.py:546]   File "
-            '"/vllm-workspace/vllm-ascend/vllm_ascend/worker/worker_v1.py", line 201, in execute_model\n'
-            "(VllmWorker rank=3 pid=19563) ERROR 08-08 07:18:15 [multiproc_executor.py:546]     output = "
-            "self.model_runner.execute_model(scheduler_output,")
-    assert diagnose(text)["phase"] == "runtime"
