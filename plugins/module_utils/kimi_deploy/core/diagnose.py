@@ -3509,7 +3509,16 @@ _VLLM_OWN_LINE = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d
 # lm-evaluation-harness's results table ("|Tasks|Version|Filter|n-shot|Metric|...|Value|...") and the score below
 # which every answer is wrong (a broken output, not a weak model).
 _EVAL_TABLE_HEADER = re.compile(r"^\|\s*Tasks\s*\|\s*Version\s*\|")
+# the run line lm-evaluation-harness prints above its table once every request is answered
+# ("vllm (pretrained=...), gen_kwargs: (None), limit: None, num_fewshot: 5, batch_size: auto")
+_EVAL_RUN_LINE = re.compile(r"^[\w-]+ \(.*\), gen_kwargs: \(.*\), limit: .*, num_fewshot: ")
 _SCORE_NEAR_ZERO = 0.05
+# A benchmark's own results (a load generator's table, a comparison script's summary): latency and throughput
+# figures were measured, so the server answered the requests they timed.
+_BENCHMARK_FIGURE = re.compile(r"(?i)\b(?:latency|throughput|tps|tok(?:en)?s?/s(?:ec(?:ond)?)?|req(?:uest)?s/s"
+                               r"|ttft|tpot|itl|e2el|mfu|generation time)\b")
+_FIGURE_VALUE = re.compile(r"[:=]\s*[\d.]+\b")
+_TABLE_ROW_NUMBER = re.compile(r"\|\s*[\d.]+\s*(?=\|)")
 # The model's output as a caller prints it: vLLM's offline result objects, its example script's "Generated text:", or
 # an OpenAI-style answer (choices, the assistant's message, token usage). Its presence means a request was served.
 _MODEL_OUTPUT = re.compile(r"\b(?:CompletionOutput|RequestOutput|ChatCompletion(?:Message)?)\(|Generated text: "
@@ -3605,7 +3614,27 @@ def _evaluation_scores(lines: list[Line]) -> tuple[Line, list[float]] | None:
         cells = [cell.strip() for cell in row.strip("|").split("|")]
         with contextlib.suppress(IndexError, ValueError):
             scores.append(float(cells[columns.index("Value")]))
-    return (header, scores) if scores else None
+    if scores:
+        return header, scores
+    # the rows cut off below the header: the run line above it says the evaluation finished
+    return (header, []) if any(_EVAL_RUN_LINE.match(line.message) for line in lines[:header.index]) else None
+
+
+def _benchmark_figures(lines: list[Line]) -> Line | None:
+    """The first line of a benchmark's results (two "name: value" figures, or a table whose header names two
+    figures and whose rows hold numbers), when the text holds no error."""
+    if any(line.level in ("ERROR", "CRITICAL") or _TRACEBACK.match(line.message) or _EXCEPTION.match(line.message)
+           for line in lines):
+        return None
+    figures = [line for line in lines if _BENCHMARK_FIGURE.search(line.message) and _FIGURE_VALUE.search(line.message)]
+    if len(figures) >= 2:
+        return figures[0]
+    for line in lines:
+        text = line.message.strip()
+        if text.startswith("|") and len(_BENCHMARK_FIGURE.findall(text)) >= 2 and any(
+                _TABLE_ROW_NUMBER.search(row.message) for row in lines[line.index + 1:]):
+            return line
+    return None
 
 
 def _no_run(lines: list[Line]) -> dict[str, Any]:
@@ -3617,7 +3646,7 @@ def _no_run(lines: list[Line]) -> dict[str, Any]:
     evaluation = _evaluation_scores(lines)
     if evaluation is not None:
         header, scores = evaluation
-        if max(scores) < _SCORE_NEAR_ZERO:
+        if scores and max(scores) < _SCORE_NEAR_ZERO:
             return _result("runtime", Finding(
                 cause=f"An evaluation ran through the server (lm-evaluation-harness's table) and every score is near "
                       f"zero (at most {max(scores):g}): the requests were served, but the answers are broken.",
@@ -3626,11 +3655,20 @@ def _no_run(lines: list[Line]) -> dict[str, Any]:
                        "Run the same evaluation with the unquantized checkpoint or --enforce-eager to tell the two "
                        "apart"]),
                 "evaluation_scores_near_zero", "unknown", _evidence(lines, [header]), None)
+        shown = f"scores up to {max(scores):g}" if scores else "its scores cut off below the header"
         return _result("none", Finding(
-            cause=f"An evaluation ran through the server and finished (lm-evaluation-harness's table, scores up to "
-                  f"{max(scores):g}): the server answered every request.",
+            cause=f"An evaluation ran through the server and finished (lm-evaluation-harness's table, {shown}): the "
+                  "server answered every request.",
             steps=["Compare the scores with the model card's or a reference run's; vLLM logged no failure"]),
             "evaluation_finished", "healthy", _evidence(lines, [header]), None, _Outcome(healthy=True))
+    figures = _benchmark_figures(lines)
+    if figures is not None:
+        return _result("none", Finding(
+            cause="No error in the lines: they are a benchmark's results (latency and throughput figures), measured "
+                  "on requests the server answered.",
+            steps=["Judge the figures against a baseline measured on the same GPUs with the same request shapes (the "
+                   "ledger's rows); if they fall short, change one launch parameter at a time (tune.yml)"]),
+            "benchmark_results", "healthy", _evidence(lines, [figures]), None, _Outcome(healthy=True))
     output = next((line for line in lines if _MODEL_OUTPUT.search(line.raw)), None)
     if output is not None:
         return _result("runtime", Finding(

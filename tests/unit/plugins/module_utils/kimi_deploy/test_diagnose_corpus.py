@@ -276,9 +276,10 @@ def test_training_part_accuracy():
     # at the split's rules; 1453 and 1096 with the readings written from its training entries before the held-out
     # scoring (lm-evaluation-harness's results table, an engine argument the installed vLLM lacks as a dependency).
     # With the thirtieth round's held-out part and the thirty-first round's training part added: 1499 and 1135 of 1936
-    # at the split's rules.
+    # at the split's rules; 1507 and 1143 with the readings written from its training entries before the held-out
+    # scoring (lm-evaluation-harness's run line above a cut table, a benchmark's own latency and throughput figures).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1499 / 1936 and cause >= 1135 / 1936, (phase, cause)
+    assert phase >= 1507 / 1936 and cause >= 1143 / 1936, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -380,7 +381,6 @@ HEALTHY_BY_THE_THREAD_ONLY = {
                                                  "request's error while serving",
     "vllmpr16571-server-info-endpoint-example-answer": "an endpoint's example JSON answer: no line of a log",
     "ogx2303-remote-vllm-health-v1-models-answer": "a /v1/models answer quoted in a pull request: no line of a log",
-    "vllm-4852-tpot-client-report-fixed": "a benchmark client's own report of latencies: no line of vLLM's",
     "vllm-14693-bge-reranker-rerank-api-not-supported-intermittent":
         "vLLM's 400 message alone, read as the request's error as the reference catalog does",
     "vllm-15933-r1-low-parallel-normal-stream-answer": "a client's print of its request and the streamed answer: no "
@@ -418,20 +418,13 @@ HEALTHY_BY_THE_THREAD_ONLY = {
                                                     "serves",
     "dynamo-434-vllm-worker-init-request": "a request added by Dynamo's worker, no answer or stats line yet",
     "kserve-3446-vllmserver-bloom-generate-ok": "curl's verbose output and the answer: no line of vLLM's",
-    "minivllm-39-benchmark-minivllm-vs-vllm": "a benchmark script's own comparison table",
-    "ray-53356-serve-llm-replica-throughput-scaling": "a benchmark's own summary lines",
     "ray-55754-serve-llm-placement-group-test-pass": "Ray Serve's test run: no line of vLLM's",
     "router-130-kv-events-pd-routing-start": "the vLLM router's own lines (a Rust process in front of vLLM)",
-    "tt-inference-server-1365-genai-perf-qwen72b-table": "genai-perf's results table",
     "inference-benchmarker-29-throughput-differs-params-table": "a load generator's table of its own parameters",
-    "minivllm-35-vllm-ten-times-faster": "a benchmark script's own comparison",
     "router-47-pd-router-selection-debug": "the vLLM router's DEBUG lines: no line of vLLM's",
     "triton-server-6944-vllm-model-incomplete-response": "Triton loading its vLLM backend: the thread says it answers",
-    "tt-inference-server-1446-aiperf-vllm-table": "aiperf's results table",
     "langchain-chatchat-3202-vllm-two-gpus-one-used": "a caller's settings dump: the thread says it started",
     "model-runner-414-wsl2-vllm-answers": "a CLI's answers as the reporter pasted them: no line of vLLM's",
-    "open-instruct-800-flashinfer-vllm-generation-benchmark": "a trainer's generation benchmark summary",
-    "vllm-13996-deepgemm-dense-fp8-r1-tp8-lm-eval": "lm-evaluation-harness's run line and table header, rows cut off",
     "vllm-15593-streamed-chat-chunks-middleware": "streamed chat chunks as the client printed them: a request served, "
                                                   "read at runtime with no failure named",
     "vllm-15381-logprobs-080-vs-081-collect-env": "collect_env's report only (the complaint is in the title)",
@@ -2508,6 +2501,23 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      '"/vllm-workspace/vllm-ascend/vllm_ascend/worker/worker_v1.py", line 201, in execute_model\n'
      "(VllmWorker rank=3 pid=19563) ERROR 08-08 07:18:15 [multiproc_executor.py:546]     output = "
      "self.model_runner.execute_model(scheduler_output,", "runtime", "truncated_traceback", "unknown"),
+    # from the thirty-first round's training entries, before its held-out scoring: lm-evaluation-harness's run line
+    # above a table whose rows are cut off is a finished evaluation (vllm#13996); a benchmark's own figures, as a
+    # table or "name: value" lines, are requests answered (open-instruct#800, and the retired thirtieth held-out
+    # part's minivllm#35 and tt-inference-server#1446)
+    ("vllm (pretrained=/m/DeepSeek-R1,tensor_parallel_size=8), gen_kwargs: (None), limit: None, num_fewshot: 5, "
+     "batch_size: auto\n" + LM_EVAL_TABLE.split("\n", 2)[0] + "\n|-----|------:|", "none", "evaluation_finished",
+     "healthy"),
+    ("Results (excluding first batch):\nAverage tokens/second: 3500.95\nAverage MFU: 5.00%", "none",
+     "benchmark_results", "healthy"),
+    ("| Source | ISL | OSL | TTFT (ms) | TPOT (ms) |\n|--------|-----|-----|-----------|-----------|\n"
+     "| vLLM   | 128 | 128 |      74.4 |      39.6 |", "none", "benchmark_results", "healthy"),
+    ("=== Benchmark Results ===\nvLLM:\n  latency: 0.5071\n  tokens: 335.0000\n  tps: 660.5919", "none",
+     "benchmark_results", "healthy"),
+    # (not a benchmark's results: an error among the figures is read as the error)
+    ("Throughput: 0.94 requests/s\nAverage latency: 424.51 s\nTraceback (most recent call last):\n"
+     "RuntimeError: CUDA error: an illegal memory access was encountered", "runtime", "gpu_kernel_fault",
+     "gpu_kernel_fault"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
