@@ -316,7 +316,9 @@ def _traceback_context(lines: list[Line], index: int, limit: int = 200, frames_o
 # ---------------------------------------------------------------------------------------------
 
 # argparse's usage text: before its error line when it rejects a flag, or at the head of a --help page
-_ARGPARSE_USAGE = re.compile(r"^usage: (?:vllm|[\w./-]*api_server\.py|[\w./-]*run_batch\.py) \[-h\]")
+# (newer releases' subcommands print "usage: vllm serve [model_tag] [options]")
+_ARGPARSE_USAGE = re.compile(r"^usage: (?:vllm|[\w./-]*api_server\.py|[\w./-]*run_batch\.py)(?: [a-z][\w-]*)* "
+                             r"\[(?:-h|model_tag)\]")
 _ARGPARSE_HELP = re.compile(r"^(?:positional arguments|options|optional arguments):$")
 _RUN_START = re.compile(
     r"non-default args:|args: Namespace\(|vLLM API server version|^Started .*\.service|^Starting .*\.service"
@@ -379,6 +381,8 @@ _MILESTONES = (
         r"|rank \d+ in world size \d+ is assigned|distributed_init_method=\S+ backend=|world_size=\d+ rank=\d+"
         r"|Using \w+ (?:attention )?backend|Defaulting to use (?:mp|ray) for distributed|Started engine process"
         r"|Connect(?:ing to existing|ed to) Ray cluster|Using address \S+ set in the environment variable RAY_ADDRESS"
+        # (no Ray cluster to join: the engine starts its own for its workers)
+        r"|Started a local Ray instance"
         # NCCL is found and loaded as the workers set up their communicators (distributed init)
         r"|vLLM is using nccl==|Found nccl from library"
         # the workers' shared-memory message queue set up with the executor (distributed init)
@@ -391,6 +395,9 @@ _MILESTONES = (
         # (the piecewise backend's DEBUG lines, one per captured shape)
         r"|Capturing a cudagraph for shape"
         r"|Capturing the model for CUDA graphs|torch\.compile takes|Dynamo bytecode transform"
+        # (newer releases' wording of the compile's timings: "torch.compile took 50.86 s in total", "Compiling a graph
+        # for compile range (1, 8192) takes 25.23 s")
+        r"|torch\.compile took|Compiling a graph for \w+"
         # V1 warms its kernels up after the KV cache is sized (FlashInfer, DeepGEMM); the API server lists the tasks
         # the engine reported once it is up and warms its multi-modal processor before it listens
         r"|Warming up FlashInfer|Supported tasks: \[|Multi-modal warmup completed")),
@@ -1924,6 +1931,15 @@ _row("backend_package_import_failed", 1, r"^Failed to import (?!from )[\w.]+\.?\
            "for another torch/driver).",
      steps=["Install the package named (the one the platform plugin or backend needs, built for the installed "
             "torch) in the vLLM venv, then `python -c 'import <package>'` to see its own error"])
+# A kernel or feature that names the package it needs ("Sparse Attention Indexer CUDA op requires DeepGEMM to be
+# installed", "... is not installed"), raised where it is first used.
+_row("required_package_not_installed", 3,
+     r"(?:Error|Exception): .*\brequires? [\w.-]+(?: [\w.-]+)? to be installed|(?:Error|Exception): [\w.-]+ is not "
+     r"installed\b",
+     cls="dependency_error", default_phase="load",
+     cause="A kernel or feature this configuration uses needs a package that is not installed in this venv.",
+     steps=["Install the package the error names, at the version this vLLM release pins (its requirements or "
+            "install script), or turn off the feature that needs it; then start again"])
 # vLLM's optional extras (audio: librosa and soundfile; video) are imported when a request, or an audio model's profile
 # run, first needs them.
 _row("vllm_extra_missing", 1, r"Please install vllm\[\w+\] for \w+ support",

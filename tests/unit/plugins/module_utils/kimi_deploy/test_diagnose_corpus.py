@@ -276,10 +276,11 @@ def test_training_part_accuracy():
     # at the split's rules; 1453 and 1096 with the readings written from its training entries before the held-out
     # scoring (lm-evaluation-harness's results table, an engine argument the installed vLLM lacks as a dependency).
     # With the thirtieth round's held-out part and the thirty-first round's training part added: 1499 and 1135 of 1936
-    # at the split's rules; 1507 and 1143 with the readings written from its training entries before the held-out
-    # scoring (lm-evaluation-harness's run line above a cut table, a benchmark's own latency and throughput figures).
+    # at the split's rules; 1509 and 1145 with the readings written from its training entries before the held-out
+    # scoring (lm-evaluation-harness's run line above a cut table, a benchmark's own latency and throughput figures, a
+    # subcommand's help page, a package a kernel requires, newer compile timings, a local Ray instance started).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1507 / 1936 and cause >= 1143 / 1936, (phase, cause)
+    assert phase >= 1509 / 1936 and cause >= 1145 / 1936, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -2514,6 +2515,19 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "| vLLM   | 128 | 128 |      74.4 |      39.6 |", "none", "benchmark_results", "healthy"),
     ("=== Benchmark Results ===\nvLLM:\n  latency: 0.5071\n  tokens: 335.0000\n  tps: 660.5919", "none",
      "benchmark_results", "healthy"),
+    # and a subcommand's help page in newer releases' usage format (achatbot#191), a kernel that names the package it
+    # requires (vllm-windows#59), newer releases' compile timings as startup (vllm#49584), a local Ray instance started
+    # for the workers as load (vllm#1710)
+    ("usage: vllm serve [model_tag] [options]\n\npositional arguments:\n  model_tag             The model tag\n\n"
+     "options:\n  -h, --help            show this help message and exit", "load", "no_error_not_serving",
+     "no_failure_yet"),
+    ("(Worker_TP0 pid=43972) ERROR 05-02 04:19:47 [multiproc_executor.py:870] RuntimeError: Sparse Attention Indexer "
+     "CUDA op requires DeepGEMM to be installed.", "load", "required_package_not_installed", "dependency_error"),
+    ("(EngineCore pid=3313370) INFO 07-23 19:36:54 [compilation/monitor.py:53] torch.compile took 50.86 s in total",
+     "startup", "no_error_not_serving", "no_failure_yet"),
+    ("WARNING 11-18 03:39:14 config.py:128] None quantization is not fully optimized yet.\n"
+     "2023-11-18 03:39:16,440 INFO worker.py:1673 -- Started a local Ray instance.", "load", "no_error_not_serving",
+     "no_failure_yet"),
     # (not a benchmark's results: an error among the figures is read as the error)
     ("Throughput: 0.94 requests/s\nAverage latency: 424.51 s\nTraceback (most recent call last):\n"
      "RuntimeError: CUDA error: an illegal memory access was encountered", "runtime", "gpu_kernel_fault",
