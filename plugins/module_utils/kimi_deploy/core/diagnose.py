@@ -3593,9 +3593,23 @@ def diagnose(log_text: str, *, context: Mapping[str, Any] | None = None,
     """
     if not isinstance(log_text, str):
         raise KimiDeployError(f"log_text must be text (the journal or log file), got {type(log_text).__name__}")
-    known = _normalise_context(context)
-    windows = _normalise_windows(exclude_windows)
     lines = _parse(log_text)
+    return _phase_from_the_caller(_diagnose_lines(lines, _normalise_context(context),
+                                                  _normalise_windows(exclude_windows)), lines)
+
+
+# A client library's frames (the OpenAI SDK, httpx, aiohttp, requests) in a traceback: the caller was sending a request
+# to a server it took to be listening, so a failure no step of vLLM's places is the request's.
+_CLIENT_REQUEST_FRAME = re.compile(r"openai/_base_client\.py|/(?:httpx|httpcore|aiohttp|requests)/\w+\.py\"")
+
+
+def _phase_from_the_caller(result: dict[str, Any], lines: list[Line]) -> dict[str, Any]:
+    if result["phase"] != "unknown" or not any(_CLIENT_REQUEST_FRAME.search(line.raw) for line in lines):
+        return result
+    return {**result, "phase": "runtime"}
+
+
+def _diagnose_lines(lines: list[Line], known: dict[str, Any], windows: list[tuple[Stamp, Stamp]]) -> dict[str, Any]:
     client = _client_failed_on_an_answer(lines) or _caller_failed_after_an_offline_run(lines)
     if client is not None:
         return client

@@ -278,9 +278,10 @@ def test_training_part_accuracy():
     # With the thirtieth round's held-out part and the thirty-first round's training part added: 1499 and 1135 of 1936
     # at the split's rules; 1509 and 1145 with the readings written from its training entries before the held-out
     # scoring (lm-evaluation-harness's run line above a cut table, a benchmark's own latency and throughput figures, a
-    # subcommand's help page, a package a kernel requires, newer compile timings, a local Ray instance started).
+    # subcommand's help page, a package a kernel requires, newer compile timings, a local Ray instance started); 1512
+    # and 1145 with the reading written after its measurement (a client library's frames).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1509 / 1936 and cause >= 1145 / 1936, (phase, cause)
+    assert phase >= 1512 / 1936 and cause >= 1145 / 1936, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -2529,6 +2530,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("WARNING 11-18 03:39:14 config.py:128] None quantization is not fully optimized yet.\n"
      "2023-11-18 03:39:16,440 INFO worker.py:1673 -- Started a local Ray instance.", "load", "no_error_not_serving",
      "no_failure_yet"),
+    # written after the thirty-first measurement (not measured by it): a client library's frames (the OpenAI SDK,
+    # aiohttp) in a traceback no step of vLLM's places are a request's failure, at runtime (training entries:
+    # vllm#7290, Ascend#885, MalwareKG#3)
+    ('  File "/usr/local/lib/python3.10/site-packages/openai/_base_client.py", line 1020, in _request\n'
+     "    raise APIConnectionError(request=request) from err\nopenai.APIConnectionError: Connection error.", "runtime",
+     "unclassified_error", "unknown"),
     # (not a benchmark's results: an error among the figures is read as the error)
     ("Throughput: 0.94 requests/s\nAverage latency: 424.51 s\nTraceback (most recent call last):\n"
      "RuntimeError: CUDA error: an illegal memory access was encountered", "runtime", "gpu_kernel_fault",
