@@ -361,6 +361,8 @@ _SERVING_TEXT = (
     r"|^# (?:HELP [\w:]+ \S|TYPE [\w:]+ (?:counter|gauge|histogram|summary|untyped)\s*$)"
     # the server's /v1/models answer: a model it serves
     r'|"id": ?"[^"]+", ?"object": ?"model"'
+    # vllm-ascend's workers replay their captured graph for each step they run on requests (capture logs its own line)
+    r"|Replaying aclgraph"
 )
 _SERVING = re.compile(_SERVING_TEXT)
 # An offline run (LLM.generate) whose progress bar reached the end: every prompt it was given was served.
@@ -383,6 +385,8 @@ _MILESTONES = (
         r"|Connect(?:ing to existing|ed to) Ray cluster|Using address \S+ set in the environment variable RAY_ADDRESS"
         # (no Ray cluster to join: the engine starts its own for its workers)
         r"|Started a local Ray instance"
+        # the CLI's warning as it parses `vllm serve --model ...` (the process has started and read its arguments)
+        r"|you should provide the model as a positional argument"
         # NCCL is found and loaded as the workers set up their communicators (distributed init)
         r"|vLLM is using nccl==|Found nccl from library"
         # the workers' shared-memory message queue set up with the executor (distributed init)
@@ -1322,7 +1326,9 @@ _row("parallel_layout_invalid", 1,
      r".{0,80}(?:must|exceed|greater than|larger than|divisible|not enough|available)"
      r"|\b(?:tp|pp|dp|ep|cp)_(?:world_)?size\b.{0,60}(?:must|divisible|positive|exceed)"
      r"|divisible by (?:ep_size|tp_size|world_size)|world[_ ]size.{0,60}(?:must|exceed|greater|positive)"
-     r"|invalid device ordinal|GPUs per node is not divisible",
+     r"|invalid device ordinal|GPUs per node is not divisible"
+     # a layout this executor or model does not run ("Pipeline parallelism is not supported yet with multiprocessing")
+     r"|(?:Tensor|Pipeline|Data|Expert) parallelism is not (?:yet )?supported",
      default_phase="startup",
      cause='The parallel layout does not fit the GPUs or the model: TP x PP x DP must equal the GPUs that are '
            'visible (all Ray nodes joined), and TP/EP must divide heads and experts.',
@@ -1331,6 +1337,14 @@ _row("parallel_layout_invalid", 1,
            'joined',
            'Choose tensor/pipeline/data/expert parallel sizes whose product is the GPU count and that divide '
            "the model's heads and experts (num_redundant_experts for EPLB)"])
+# V0.7+ logs the shortfall as a WARNING and then waits for the placement group, which never forms until GPUs are
+# added: a start that cannot go on, not a risk.
+_row("placement_group_gpus_short", 1, r"number of required GPUs exceeds the total number of available GPUs",
+     cls="parallel_config_invalid", default_phase="load", quiet_levels=True,
+     cause="The parallel layout needs more GPUs than the Ray cluster offers (TP x PP x DP above the GPUs of the nodes "
+           "that joined), so the engine waits for a placement group that cannot form.",
+     steps=["Check `ray status`: the GPUs of every node that joined; start the missing nodes, or lower "
+            "--tensor-parallel-size / --pipeline-parallel-size so TP x PP fits them"])
 
 
 # Ray's object store lives in /dev/shm: a container's small /dev/shm stops the raylet before any NCCL runs.

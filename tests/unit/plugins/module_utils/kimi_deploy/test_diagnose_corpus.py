@@ -284,9 +284,11 @@ def test_training_part_accuracy():
     # subcommand's help page, a package a kernel requires, newer compile timings, a local Ray instance started); 1512
     # and 1145 with the reading written after its measurement (a client library's frames). With the thirty-first
     # round's held-out part and the thirty-second round's training part added: 1554 and 1175 of 2020 at the split's
-    # rules.
+    # rules; 1556 and 1179 with the readings written from its training entries before the held-out scoring (Ray's
+    # placement-group shortfall as a WARNING, a parallelism an executor does not support, the CLI's --model warning as
+    # a start, Ascend's graph replay as steps served).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1554 / 2020 and cause >= 1175 / 2020, (phase, cause)
+    assert phase >= 1556 / 2020 and cause >= 1179 / 2020, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -457,7 +459,6 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-6513-expand-block-size-usage-collect-env": "collect_env's report only: a usage question",
     "vllm-7202-pipeline-parallel-8-gpus-idle-collect-env": "collect_env's report only: a usage question",
     "vllm-8185-gpu-blocks-vs-max-seq-length-collect-env": "collect_env's report only: a usage question",
-    "vllm-ascend-10282-tp-dp-replaying-aclgraph-lines": "Ascend workers replaying their captured graph, no other line",
 }
 
 
@@ -2560,6 +2561,20 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ('  File "/usr/local/lib/python3.10/site-packages/openai/_base_client.py", line 1020, in _request\n'
      "    raise APIConnectionError(request=request) from err\nopenai.APIConnectionError: Connection error.", "runtime",
      "unclassified_error", "unknown"),
+    # from the thirty-second round's training entries, before its held-out scoring: Ray's placement-group shortfall
+    # logged as a WARNING is a layout that cannot start (vllm#14997); a parallelism the executor does not support
+    # (vllm#6601); the CLI's warning about --model as the start of a process (club-3090#998); vllm-ascend's graph
+    # replay as steps served (vllm-ascend#10282)
+    ("WARNING 03-18 11:21:32 ray_utils.py:320] The number of required GPUs exceeds the total number of available GPUs "
+     "in the placement group.", "load", "placement_group_gpus_short", "parallel_config_invalid"),
+    ("    raise NotImplementedError(\"Pipeline parallelism is not supported \"\n"
+     "NotImplementedError: Pipeline parallelism is not supported yet with multiprocessing.", "startup",
+     "parallel_layout_invalid", "parallel_config_invalid"),
+    ("WARNING 08-15 12:47:10 [argparse_utils.py:257] With `vllm serve`, you should provide the model as a positional "
+     "argument or in a config file instead of via the `--model` option.", "load", "no_error_not_serving",
+     "no_failure_yet"),
+    ("(Worker_DP0_TP4_EP4 pid=770) INFO 06-05 17:30:56 [acl_graph.py:196] Replaying aclgraph", "none",
+     "no_error_serving", "healthy"),
     # (not a benchmark's results: an error among the figures is read as the error)
     ("Throughput: 0.94 requests/s\nAverage latency: 424.51 s\nTraceback (most recent call last):\n"
      "RuntimeError: CUDA error: an illegal memory access was encountered", "runtime", "gpu_kernel_fault",
