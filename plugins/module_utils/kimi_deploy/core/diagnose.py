@@ -89,6 +89,11 @@ _FASTCHAT_PREFIX = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \| [A-Z]+ \| [\w
 # TorchServe's model log: "2024-10-03T17:37:44,150 [INFO ] W-9000-model_1.0-stdout MODEL_LOG - " before each line.
 _TORCHSERVE_PREFIX = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d,\d+ \[[A-Z]+ ?\] \S+ MODEL_LOG - ")
 _RANK_PREFIX = re.compile(r"^\[rank\d+\]:\s*")
+# A Go wrapper's logfmt record around the vLLM process's output (Docker Model Runner:
+# 'time="..." level=info msg="  File \"/opt/vllm-env/bin/vllm\", line 10, in <module>" component=vllm'): the message,
+# unescaped, is vLLM's line.
+_LOGFMT_RECORD = re.compile(r'^time="[^"]*" level=\w+ msg="((?:[^"\\]|\\.)*)"')
+_LOGFMT_ESCAPE = re.compile(r"\\(.)")
 # torch.compile's frame id after a glog header: "... triton_heuristics.py:539] [0/0] ".
 _COMPILE_ID = re.compile(r"^\[\d+/\d+(?:_\d+)?\] ?")
 # "(Worker pid=22095) ", "(VllmWorker rank=3 pid=1090) ", "(EngineCore_DP0 pid=12) "; a named Ray actor
@@ -161,6 +166,8 @@ def _parse_line(index: int, raw: str) -> Line:
     text = _ISO_PREFIX.sub("", text, count=1)
     text = _FASTCHAT_PREFIX.sub("", text, count=1)
     text = _TORCHSERVE_PREFIX.sub("", text, count=1)
+    if logfmt := _LOGFMT_RECORD.match(text):
+        text = _LOGFMT_ESCAPE.sub(r"\1", logfmt.group(1))
     text = _RANK_PREFIX.sub("", text, count=1)
     tag = ""
     # The API server prefixes its children's output with its own tag: "(APIServer pid=1) (EngineCore_DP0 pid=68)
@@ -391,6 +398,8 @@ _MILESTONES = (
         r"|vLLM is using nccl==|Found nccl from library"
         # the workers' shared-memory message queue set up with the executor (distributed init)
         r"|vLLM message queue communication handle"
+        # custom all-reduce checking which GPUs reach each other as the workers' communicators are set up
+        r"|reading GPU P2P access cache"
         # NCCL_DEBUG=INFO's report of a communicator's set-up ("NCCL INFO ncclCommInitRank comm 0x26 rank 1 ...")
         r"|NCCL INFO (?:ncclCommInitRank|Connected all (?:rings|trees)|Using network|Bootstrap|comm 0x)"
         r"|Initializing a V\d LLM engine")),
@@ -411,6 +420,8 @@ _MILESTONES = (
     # healthy serving engine (_SERVING): what fails after it fails while serving.
     ("runtime", re.compile(_SERVING_TEXT + r"|Available routes are|Added request|Received request"
                            r"|Processed prompts:|^Throughput: [\d.]+ requests/s, "
+                           # `vllm run-batch` running its requests (its progress bar, then the outputs written)
+                           r"|^Running batch: +\d+% Completed|Writing outputs to local file"
                            r"|seconds to fall asleep|Sleep mode freed|sleep freed [\d.]+ GiB"
                            r'|"(?:POST|GET|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" 5\d\d'
                            # an API client's report of a 5xx answer (the OpenAI SDK's "Error code: 500", "Internal
@@ -466,8 +477,9 @@ _FRAME_STAGES = (
         r"|make_layers|run_mp_engine|from_engine_args|_init_engine|run_engine_core|build_async_engine_client\w*"
         # the model built and its checkpoint read into it (_initialize_model, AutoWeightsLoader's _load_module)
         r"|_?initialize_model|_load_module|_load_param|get_model_architecture|\w*weight_loader\w*"
-        # the engine's config resolved from its arguments and the model's files, the tokenizer loaded
-        r"|create_engine_config|create_model_config|_get_and_verify_max_len|load_params_config|get_hf_text_config"
+        # the CLI building its argument parser (the process has just started), the engine's config resolved from its
+        # arguments and the model's files, the tokenizer loaded
+        r"|make_arg_parser|subparser_init|create_engine_config|create_model_config|_get_and_verify_max_len|load_params_config|get_hf_text_config"
         r"|get_tokenizer|cached_get_tokenizer|init_tokenizer_from_configs"
         # the offline LLM's constructor builds its engine (V0's LLMEngine constructor, before it sizes the KV cache)
         r"|vllm/entrypoints/llm\.py\", line \d+, in __init__|vllm/engine/llm_engine\.py\", line \d+, in __init__"

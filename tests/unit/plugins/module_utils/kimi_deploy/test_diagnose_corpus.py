@@ -290,9 +290,11 @@ def test_training_part_accuracy():
     # rules; 1556 and 1179 with the readings written from its training entries before the held-out scoring (Ray's
     # placement-group shortfall as a WARNING, a parallelism an executor does not support, the CLI's --model warning as
     # a start, Ascend's graph replay as steps served). With the thirty-second round's held-out part and the
-    # thirty-third round's training part added: 1584 and 1207 of 2083 at the split's rules.
+    # thirty-third round's training part added: 1584 and 1207 of 2083 at the split's rules; 1588 and 1206 with the
+    # readings written from its training entries before the held-out scoring (a logfmt wrapper's records, custom
+    # all-reduce's P2P check as load, run-batch's progress as runtime, the CLI's parser frames as load).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1584 / 2083 and cause >= 1207 / 2083, (phase, cause)
+    assert phase >= 1588 / 2083 and cause >= 1206 / 2083, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -2595,6 +2597,18 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "no_failure_yet"),
     ("(Worker_DP0_TP4_EP4 pid=770) INFO 06-05 17:30:56 [acl_graph.py:196] Replaying aclgraph", "none",
      "no_error_serving", "healthy"),
+    # from the thirty-third round's training entries, before its held-out scoring: a Go wrapper's logfmt records
+    # around vLLM's output (model-runner#611) and the CLI building its argument parser as load (with vllm#39378);
+    # custom all-reduce reading its P2P cache as load (vllm#18998); run-batch's progress as runtime (vllm#28703)
+    ('time="2026-01-29T14:55:54Z" level=info msg="  File \\"/opt/vllm-env/lib/python3.12/site-packages/vllm/'
+     'entrypoints/cli/serve.py\\", line 72, in subparser_init" component=vllm\n'
+     'time="2026-01-29T14:55:54Z" level=info msg="    serve_parser = make_arg_parser(serve_parser)" component=vllm',
+     "load", "truncated_traceback", "unknown"),
+    ("INFO 06-01 11:14:52 [custom_all_reduce_utils.py:244] reading GPU P2P access cache from "
+     "/home/work/.cache/vllm/gpu_p2p_access_cache_for_2.json", "load", "no_error_not_serving", "no_failure_yet"),
+    ("Running batch: 100% Completed | 2/2 [00:01<00:00,  1.43req/s]\n"
+     "INFO 11-14 13:59:03 [run_batch.py:273] Writing outputs to local file /tmp/output.jsonl", "runtime",
+     "no_error_not_serving", "no_failure_yet"),
     # (not a benchmark's results: an error among the figures is read as the error)
     ("Throughput: 0.94 requests/s\nAverage latency: 424.51 s\nTraceback (most recent call last):\n"
      "RuntimeError: CUDA error: an illegal memory access was encountered", "runtime", "gpu_kernel_fault",
