@@ -390,8 +390,10 @@ _MILESTONES = (
         r"|rank \d+ in world size \d+ is assigned|distributed_init_method=\S+ backend=|world_size=\d+ rank=\d+"
         r"|Using \w+ (?:attention )?backend|Defaulting to use (?:mp|ray) for distributed|Started engine process"
         r"|Connect(?:ing to existing|ed to) Ray cluster|Using address \S+ set in the environment variable RAY_ADDRESS"
-        # (no Ray cluster to join: the engine starts its own for its workers)
-        r"|Started a local Ray instance"
+        # (no Ray cluster to join: the engine starts its own for its workers; or `ray start` on a node for them)
+        r"|Started a local Ray instance|Ray runtime started"
+        # transformers loading the model's tokenizer files in the process that runs the engine
+        r"|loading file (?:vocab\.json|tokenizer\.json|tokenizer\.model|merges\.txt|tokenizer_config\.json)"
         # the CLI's warning as it parses `vllm serve --model ...` (the process has started and read its arguments)
         r"|you should provide the model as a positional argument"
         # NCCL is found and loaded as the workers set up their communicators (distributed init)

@@ -298,9 +298,10 @@ def test_training_part_accuracy():
     # readings written from its training entries before the held-out scoring (a logfmt wrapper's records, custom
     # all-reduce's P2P check as load, run-batch's progress as runtime, the CLI's parser frames as load). With the
     # thirty-third round's held-out part and the thirty-fourth round's training part added: 1622 and 1234 of 2142 at
-    # the split's rules.
+    # the split's rules; 1624 and 1233 with the readings written from its training entries before the held-out scoring
+    # (`ray start` on a node and transformers loading the tokenizer's files as load).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1622 / 2142 and cause >= 1234 / 2142, (phase, cause)
+    assert phase >= 1624 / 2142 and cause >= 1233 / 2142, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -2624,6 +2625,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "/home/work/.cache/vllm/gpu_p2p_access_cache_for_2.json", "load", "no_error_not_serving", "no_failure_yet"),
     ("Running batch: 100% Completed | 2/2 [00:01<00:00,  1.43req/s]\n"
      "INFO 11-14 13:59:03 [run_batch.py:273] Writing outputs to local file /tmp/output.jsonl", "runtime",
+     "no_error_not_serving", "no_failure_yet"),
+    # from the thirty-fourth round's training entries, before its held-out scoring: `ray start` on a node for vLLM's
+    # workers (vllm#15100) and transformers loading the tokenizer's files (vllm#8691) as load
+    ("2025-05-11 14:00:43,818\tSUCC scripts.py:903 -- Ray runtime started.", "load", "no_error_not_serving",
+     "no_failure_yet"),
+    ("[INFO|tokenization_utils_base.py:2267] 2024-09-23 10:49:03,152 >> loading file tokenizer.json", "load",
      "no_error_not_serving", "no_failure_yet"),
     # (not a benchmark's results: an error among the figures is read as the error)
     ("Throughput: 0.94 requests/s\nAverage latency: 424.51 s\nTraceback (most recent call last):\n"
