@@ -1447,7 +1447,9 @@ _row("ray_compiled_graph_channel_failed", 1, r"Error pushing mutable object|muta
      steps=["Check `ray status` and the lost node's raylet and dmesg logs (OOM kill, network drop)",
             "Rerun with VLLM_USE_RAY_COMPILED_DAG=0 to tell a compiled-graph bug from a lost node"])
 _row("ray_error", 2,
-     r"RayActorError|ray\.exceptions\.|RaySystemError|Ray cluster|[Rr]aylet|Failed to (?:connect to|start) GCS"
+     # (a RayTaskError wrapping a plain Python exception is the task's own error, raised in its code: not Ray's)
+     r"RayActorError|ray\.exceptions\.(?!RayTaskError\((?!Ray|ActorDied)\w+\))|RaySystemError|Ray cluster|[Rr]aylet"
+     r"|Failed to (?:connect to|start) GCS"
      # Ray's head bringing up its own services (a local instance started for the executor)
      r"|Failed to start the dashboard",
      default_phase="load",  # Ray's workers are created, and die, while the engine is built
@@ -1455,6 +1457,16 @@ _row("ray_error", 2,
      steps=[
            'Check `ray status` (all nodes and GPUs present), the head address, and that every node runs the '
            'same vLLM and Ray versions'])
+
+
+# A Ray task that failed importing a module: the worker's environment lacks a package (a trainer's rollout worker on a
+# node whose venv differs), whatever task it ran.
+_row("ray_task_module_missing", 2, r"RayTaskError\((?:ModuleNotFoundError|ImportError)\)",
+     cls="dependency_error", default_phase="load",
+     cause="A Ray task failed importing a module: the Python environment on that Ray worker lacks a package, or holds "
+           "a version the caller was not written for.",
+     steps=["Read the task's traceback for the module it names; install it (at the caller's pinned version) in the "
+            "environment every Ray node runs, or ship it with the job's runtime_env"])
 
 
 _row("gpu_driver_mismatch", 1,

@@ -303,9 +303,11 @@ def test_training_part_accuracy():
     # thirty-third round's held-out part and the thirty-fourth round's training part added: 1622 and 1234 of 2142 at
     # the split's rules; 1624 and 1233 with the readings written from its training entries before the held-out scoring
     # (`ray start` on a node and transformers loading the tokenizer's files as load). With the thirty-fourth round's
-    # held-out part and the thirty-fifth round's training part added: 1676 and 1267 of 2218 at the split's rules.
+    # held-out part and the thirty-fifth round's training part added: 1676 and 1267 of 2218 at the split's rules; 1675
+    # and 1271 with the readings written from its training entries before the held-out scoring (a RayTaskError that
+    # wraps a plain Python exception is the task's own error, one wrapping a failed import a missing package).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1676 / 2218 and cause >= 1267 / 2218, (phase, cause)
+    assert phase >= 1675 / 2218 and cause >= 1271 / 2218, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -2643,6 +2645,13 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "no_failure_yet"),
     ("[INFO|tokenization_utils_base.py:2267] 2024-09-23 10:49:03,152 >> loading file tokenizer.json", "load",
      "no_error_not_serving", "no_failure_yet"),
+    # from the thirty-fifth round's training entries, before its held-out scoring: a RayTaskError wrapping a plain
+    # Python exception is the task's own error, not Ray's (verl#245), and one wrapping a failed import is a package
+    # missing on that worker (agent-lightning#144)
+    ("ray.exceptions.RayTaskError(TypeError): ray::main_task() (pid=1, ip=10.0.0.1)\n"
+     "TypeError: 'NoneType' object is not subscriptable", "unknown", "unclassified_error", "unknown"),
+    ("ray.exceptions.RayTaskError(ModuleNotFoundError): ray::WorkerDict.actor_rollout_init_model() (pid=10928)", "load",
+     "ray_task_module_missing", "dependency_error"),
     # (not a benchmark's results: an error among the figures is read as the error)
     ("Throughput: 0.94 requests/s\nAverage latency: 424.51 s\nTraceback (most recent call last):\n"
      "RuntimeError: CUDA error: an illegal memory access was encountered", "runtime", "gpu_kernel_fault",
