@@ -1110,6 +1110,23 @@ _row("disk_full", 1, r"No space left on device|\[Errno 28\]", default_phase="loa
            'Free space or point HF_HOME / VLLM_CACHE_ROOT / TMPDIR at a larger disk, then restart'])
 
 
+# A Python the code was not written for fails in the language itself, before vLLM's own code runs: 3.8 cannot subscript
+# builtin types (`list[int]`, PEP 585); 3.13 gave classes `__firstlineno__`, which older torch's source inspection
+# does not expect.
+_row("python_version_unsupported", 1,
+     r"TypeError: 'type' object is not subscriptable|KeyError: '__firstlineno__'",
+     cls="dependency_error", default_phase="load",
+     cause="The Python interpreter is not one this vLLM release (or its torch) supports: older than its code's "
+           "syntax, or newer than its libraries expect.",
+     steps=["Run vLLM in a fresh venv on a Python its release supports (its `requires-python`, e.g. 3.10 to 3.12) "
+            "and reinstall vLLM there"])
+# A program that runs vLLM (a trainer, a notebook) checking the installed release before it starts.
+_row("vllm_release_too_old", 2, r"(?i)please (?:update|upgrade) vllm\b|requires? vllm ?>= ?\d",
+     cls="dependency_error", default_phase="load", quiet_levels=True,
+     cause="The program that runs vLLM needs a newer vLLM release than the one installed.",
+     steps=["Install the vLLM release the program asks for (its requirements pin it), in the venv it runs in"])
+
+
 @_rule("python_dependency_missing", 2,
        r"(?:ModuleNotFoundError|ImportError|Error): (?:No module named '?([\w.]+)'?|cannot import name '?(\w+)'?)",
        default_phase="load")
@@ -1581,6 +1598,31 @@ _row("cuda_os_call_failed", 1, r"OS call failed or operation not supported on th
             "memlock ulimit; on WSL, pinned memory is limited"])
 
 
+# HAMi's CUDA hook (a GPU-sharing layer on Kubernetes) prints its own errors: vLLM runs on its virtual devices.
+_row("gpu_sharing_layer_failed", 1, r"\[HAMI-core ERROR",
+     cls="driver_or_runtime", default_phase="load", quiet_levels=True,
+     cause="The GPU-sharing layer under vLLM (HAMi's vGPU hook) failed: it intercepts the CUDA calls and did not "
+           "handle what vLLM asked of it (NCCL's device setup, CUDA IPC, memory accounting).",
+     steps=["Run vLLM on whole GPUs (no vGPU fraction) to confirm, then upgrade HAMi or report it there with "
+            "this log"])
+# The NVIDIA driver logs a GPU's faults to the kernel log as Xid events (`dmesg`, often quoted in issues): 13, 31 and
+# 43 are a kernel's own fault (an exception, an MMU fault); the others below are the GPU itself, its memory (ECC), its
+# NVLink or its firmware.
+_row("gpu_xid_kernel_fault", 1, r"NVRM: Xid \([^)]*\): (?:13|31|43),",
+     cls="gpu_kernel_fault", default_phase="runtime", quiet_levels=True,
+     cause="The NVIDIA driver reports a GPU kernel's fault (Xid 13/31/43: an illegal address or an MMU fault): a "
+           "kernel bug for this model, GPU or parallel layout.",
+     steps=["Start with --enforce-eager to rule out CUDA-graph capture, and with CUDA_LAUNCH_BLOCKING=1 to name the "
+            "kernel",
+            "If it began with a vLLM upgrade, roll back to the previous release and pin it"])
+_row("gpu_xid_hardware", 1, r"NVRM: Xid \([^)]*\): (?:48|6[1-4]|74|79|9[2-5]|119|120),",
+     cls="driver_or_runtime", default_phase="runtime", quiet_levels=True,
+     cause="The NVIDIA driver reports a fault of the GPU itself (an Xid for ECC memory errors, NVLink, the GPU "
+           "falling off the bus or its firmware): not vLLM's.",
+     steps=["Drain the node: check `nvidia-smi -q -d ECC,PAGE_RETIREMENT` and `dmesg | grep Xid`, reset or replace "
+            "the GPU, then redeploy"])
+
+
 @_rule("gpu_kernel_fault", 1,
        r"illegal memory access|device-side assert|unspecified launch failure|cudaErrorIllegalAddress"
        r"|misaligned address|CUDA error: (?!out of memory)|AcceleratorError"
@@ -1913,13 +1955,21 @@ _row("dense_offline_data_parallel", 1, r"Offline data parallel mode is not suppo
      steps=["Use tensor_parallel_size (or several servers) instead of data_parallel_size for a dense model"])
 # Most often a program written for another vLLM release (a trainer, a benchmark script) passing an argument this one
 # does not have: the program and the installed vLLM do not match.
+_UNEXPECTED_ARGUMENT_CAUSE = (
+    "An argument this vLLM release does not know was passed to the engine: the calling program (a trainer, a "
+    "benchmark script, your own code) was written for another vLLM release.")
+_UNEXPECTED_ARGUMENT_STEPS = [
+    "Install the vLLM release the calling program names (its requirements), or upgrade vLLM to the release that "
+    "has the argument (check `vllm serve --help`)",
+    "If the argument is your own, drop it"]
 _row("unexpected_engine_argument", 1, r"unexpected keyword argument '\w+'",
      cls="dependency_error", default_phase="load", context=r"EngineArgs|LLM\(|entrypoints",
-     cause="An argument this vLLM release does not know was passed to the engine: the calling program (a trainer, a "
-           "benchmark script, your own code) was written for another vLLM release.",
-     steps=["Install the vLLM release the calling program names (its requirements), or upgrade vLLM to the release "
-            "that has the argument (check `vllm serve --help`)",
-            "If the argument is your own, drop it"])
+     cause=_UNEXPECTED_ARGUMENT_CAUSE, steps=_UNEXPECTED_ARGUMENT_STEPS)
+# The same, named by the call's own message when no traceback is shown: vLLM's public API (`LLM.chat()`, the
+# server's `build_async_engine_client_from_engine_args()`).
+_row("unexpected_api_argument", 1, r"\b(?:LLM\.\w+|\w*_engine_args)\(\) got an unexpected keyword argument",
+     cls="dependency_error", default_phase="load",
+     cause=_UNEXPECTED_ARGUMENT_CAUSE, steps=_UNEXPECTED_ARGUMENT_STEPS)
 _row("op_not_built_for_backend", 1, r"Could not run '[\w:.]+' with arguments from the '\w+' backend",
      cls="dependency_error", default_phase="load",
      cause="An operator has no kernel for this device backend: the installed vLLM (or torch) build does not match "
