@@ -2872,6 +2872,10 @@ def _stage_of_progress_after(lines: list[Line], index: int, limit: int = 6) -> s
 # The logger of the API server's per-request code, in the record's header ("ERROR 07-15 01:39:25 [serving.py:1007]").
 _REQUEST_LOGGER = re.compile(r"[\[ ](?:serving(?:_chat|_completion|_engine|_responses|_embedding)?|api_router)"
                              r"\.py:\d+\]")
+# An error that names the request it failed for ("Failed to advance FSM for request resp_2021...", "Handshake failed
+# for request chatcmpl-..."): requests were being served.
+_FOR_A_REQUEST = re.compile(r"\bfor request (?:id )?['\"]?(?:chatcmpl|cmpl-|resp_|[0-9a-f]{8})"
+                            r"|\brequest[_ ]id[=:] ?['\"]?[\w-]{6,}")
 # The engine process's own start frames: a worker's error reported through them may sit in any step of the start.
 _ENGINE_START_FRAMES = re.compile(r"\b(?:run_engine_core|run_mp_engine|from_engine_args|_init_engine"
                                   r"|build_async_engine_client\w*|run_server)\b")
@@ -2903,8 +2907,8 @@ def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
     if stage is None and any(_CONFIG_VALIDATION.search(near.message)
                              for near in lines[max(0, line.index - 6):line.index + 7]):
         return "load"  # pydantic validates the config before anything starts (what fails with it fails then)
-    if stage is None and _REQUEST_LOGGER.search(line.raw):
-        return "runtime"  # logged by the API server's per-request code: a request was being served
+    if stage is None and (_REQUEST_LOGGER.search(line.raw) or _FOR_A_REQUEST.search(line.message)):
+        return "runtime"  # logged by the API server's per-request code, or naming its request: one was being served
     if stage is None and _DEAD_ENGINE_QUOTING.search(line.message):
         return "runtime"  # the dead-engine error that quotes the original one: the engine's loop had been running
     if stage is None:

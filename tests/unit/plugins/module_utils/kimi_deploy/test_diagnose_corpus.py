@@ -2673,6 +2673,9 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("NVRM: Xid (PCI:0000:3b:00): 8, pid=1, Ch 00000010", "unknown", "no_vllm_log", "unknown"),
     ("TypeError: LLM.chat() got an unexpected keyword argument 'tools'", "load", "unexpected_api_argument",
      "dependency_error"),
+    # and an error that names the request it failed for is at runtime (vllm#22483)
+    ("(EngineCore_0 pid=344054) ERROR 08-08 02:53:13 [backend_xgrammar.py:160] Failed to advance FSM for request "
+     "resp_20217d9f8904405694 for tokens 200012. Please file an issue.", "runtime", "unclassified_error", "unknown"),
     # (not a benchmark's results: an error among the figures is read as the error)
     ("Throughput: 0.94 requests/s\nAverage latency: 424.51 s\nTraceback (most recent call last):\n"
      "RuntimeError: CUDA error: an illegal memory access was encountered", "runtime", "gpu_kernel_fault",
