@@ -1,8 +1,8 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is thirtyfifth-heldout.jsonl: logs collected on 2026-12-04 (thirty-fifth round), split off (a third
+The held-out part is thirtysixth-heldout.jsonl: logs collected on 2026-12-04 (thirty-sixth round), split off (a third
 of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw them.
-Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to thirty-fourth
+Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to thirty-fifth
 rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training part only, so the
 thresholds below are asserted on it. The held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py,
 after the last rule change; the tests that score held-out parts are regression floors at their measured figures, each
@@ -60,9 +60,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "thirtysecond-training.jsonl", "thirtysecond-heldout.jsonl",
                                         "thirtythird-training.jsonl", "thirtythird-heldout.jsonl",
                                         "thirtyfourth-training.jsonl", "thirtyfourth-heldout.jsonl",
-                                        "thirtyfifth-training.jsonl", "thirtyfifth-heldout.jsonl")}
-HELDOUT = FILES["thirtyfifth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "thirtyfifth-heldout.jsonl" for entry in entries]
+                                        "thirtyfifth-training.jsonl", "thirtyfifth-heldout.jsonl",
+                                        "thirtysixth-training.jsonl", "thirtysixth-heldout.jsonl")}
+HELDOUT = FILES["thirtysixth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "thirtysixth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -97,7 +98,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("thirtysecond-training.jsonl", "thirtysecond-heldout.jsonl", "thirtysecond-heldout.sha256"),
           ("thirtythird-training.jsonl", "thirtythird-heldout.jsonl", "thirtythird-heldout.sha256"),
           ("thirtyfourth-training.jsonl", "thirtyfourth-heldout.jsonl", "thirtyfourth-heldout.sha256"),
-          ("thirtyfifth-training.jsonl", "thirtyfifth-heldout.jsonl", "thirtyfifth-heldout.sha256"))
+          ("thirtyfifth-training.jsonl", "thirtyfifth-heldout.jsonl", "thirtyfifth-heldout.sha256"),
+          ("thirtysixth-training.jsonl", "thirtysixth-heldout.jsonl", "thirtysixth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -150,7 +152,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("thirtysecond-training.jsonl", "thirtysecond-heldout.jsonl", 20261231),
                           ("thirtythird-training.jsonl", "thirtythird-heldout.jsonl", 20270101),
                           ("thirtyfourth-training.jsonl", "thirtyfourth-heldout.jsonl", 20270102),
-                          ("thirtyfifth-training.jsonl", "thirtyfifth-heldout.jsonl", 20270103)])
+                          ("thirtyfifth-training.jsonl", "thirtyfifth-heldout.jsonl", 20270103),
+                          ("thirtysixth-training.jsonl", "thirtysixth-heldout.jsonl", 20270104)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -164,7 +167,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_thirty_fifth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_thirty_sixth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -176,7 +179,7 @@ def test_the_retired_heldout_parts_are_training_and_the_thirty_fifth_is_not():
                     "twentyfifth-heldout.jsonl", "twentysixth-heldout.jsonl", "twentyseventh-heldout.jsonl",
                     "twentyeighth-heldout.jsonl", "twentyninth-heldout.jsonl",
                     "thirtieth-heldout.jsonl", "thirtyfirst-heldout.jsonl", "thirtysecond-heldout.jsonl",
-                    "thirtythird-heldout.jsonl", "thirtyfourth-heldout.jsonl"):
+                    "thirtythird-heldout.jsonl", "thirtyfourth-heldout.jsonl", "thirtyfifth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -305,15 +308,19 @@ def test_training_part_accuracy():
     # (`ray start` on a node and transformers loading the tokenizer's files as load). With the thirty-fourth round's
     # held-out part and the thirty-fifth round's training part added: 1676 and 1267 of 2218 at the split's rules; 1675
     # and 1271 with the readings written from its training entries before the held-out scoring (a RayTaskError that
-    # wraps a plain Python exception is the task's own error, one wrapping a failed import a missing package).
+    # wraps a plain Python exception is the task's own error, one wrapping a failed import a missing package). With the
+    # thirty-fifth round's held-out part and the thirty-sixth round's training part added: 1724 and 1321 of 2299 at the
+    # split's rules, which include the readings written from training entries before it (a Python the code was not
+    # written for, a program's check of the vLLM release, HAMi's vGPU hook, the driver's Xid events, an unknown
+    # argument named by vLLM's API call, an error naming its request as runtime).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1675 / 2218 and cause >= 1271 / 2218, (phase, cause)
+    assert phase >= 1724 / 2299 and cause >= 1321 / 2299, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the thirty-fifth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the thirty-sixth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to thirty-fifth-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to thirty-sixth-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -342,7 +349,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("thirtysecond-training.jsonl", "thirtysecond-heldout.jsonl"),
                               ("thirtythird-training.jsonl", "thirtythird-heldout.jsonl"),
                               ("thirtyfourth-training.jsonl", "thirtyfourth-heldout.jsonl"),
-                              ("thirtyfifth-training.jsonl", "thirtyfifth-heldout.jsonl")):
+                              ("thirtyfifth-training.jsonl", "thirtyfifth-heldout.jsonl"),
+                              ("thirtysixth-training.jsonl", "thirtysixth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -512,6 +520,11 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-4810-qwen15-gptq-not-optimized-libs": "collect_env's package list only: a usage question",
     "vllm-7033-special-tokens-p2p-cache-lines": "workers' P2P-cache lines at load: the thread says it serves",
     "vllm-9332-weight-names-differ-from-hf": "a reporter's script printing parameter names: no line of vLLM's",
+    "qwen3-41-qwen15-72b-default-chat-template": "the chat template's lines only, logged as the server starts",
+    "vllm-21236-quantized-no-speedup-startup": "an offline run's start up to the KV cache: the thread says it ran",
+    "vllm-4811-llava-convert-collect-env": "collect_env's report only: a usage question",
+    "vllm-10777-skip-failed-samples-collect-env": "collect_env's report only: a usage question",
+    "vllm-8567-openai-batch-offline-collect-env": "collect_env's package list only: a usage question",
 }
 
 
