@@ -415,7 +415,9 @@ _MILESTONES = (
         r"|torch\.compile took|Compiling a graph for \w+"
         # V1 warms its kernels up after the KV cache is sized (FlashInfer, DeepGEMM); the API server lists the tasks
         # the engine reported once it is up and warms its multi-modal processor before it listens
-        r"|Warming up FlashInfer|Supported tasks: \[|Multi-modal warmup completed")),
+        r"|Warming up FlashInfer|Supported tasks: \[|Multi-modal warmup completed"
+        # the memory profile's summary, one figure a line (0.6.5+: "Memory profiling results:", "model weights take")
+        r"|Memory profiling results|available_kv_cache_memory|the current vLLM instance can use")),
     # "Processed prompts: 0%|": the offline LLM.generate progress bar, printed once requests run.
     # Sleep mode frees the weights and KV cache of an engine that is up (RL rollouts, the /sleep endpoint).
     # A request answered with 5xx is a milestone too (the server was listening and took it), though not a sign of a

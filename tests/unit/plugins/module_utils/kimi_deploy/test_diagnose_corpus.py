@@ -2689,6 +2689,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # and an error that names the request it failed for is at runtime (vllm#22483)
     ("(EngineCore_0 pid=344054) ERROR 08-08 02:53:13 [backend_xgrammar.py:160] Failed to advance FSM for request "
      "resp_20217d9f8904405694 for tokens 200012. Please file an issue.", "runtime", "unclassified_error", "unknown"),
+    # from the retired thirty-fifth held-out part, before the thirty-sixth's scoring: the memory profile's summary
+    # lines on their own are startup (vllm#10511)
+    ("INFO 12-13 19:54:18 worker.py:243] Memory profiling results:\n"
+     "INFO 12-13 19:54:18 worker.py:243] model weights take   14.96GiB\n"
+     "INFO 12-13 19:54:18 worker.py:243] available_kv_cache_memory    53.29GiB", "startup", "no_error_not_serving",
+     "no_failure_yet"),
     # (not a benchmark's results: an error among the figures is read as the error)
     ("Throughput: 0.94 requests/s\nAverage latency: 424.51 s\nTraceback (most recent call last):\n"
      "RuntimeError: CUDA error: an illegal memory access was encountered", "runtime", "gpu_kernel_fault",
