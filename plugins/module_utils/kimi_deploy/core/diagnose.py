@@ -496,8 +496,9 @@ _FRAME_STAGES = (
         r"|run_server|init_process_group|_create_c10d_store|_tcp_rendezvous_handler|init_model"
         # the executor's shared-memory message queues, created as its workers start
         r"|create_from_process_group\w*)\b"
-        # Ray: an actor that fails in its creation task failed in its constructor (the engine or worker init)
-        r"|error raised in its creation task"
+        # Ray: an actor that fails in its creation task failed in its constructor (the engine or worker init); Ray
+        # Serve's controller waiting for a replica to be ready (its constructor loads the model)
+        r"|error raised in its creation task|serve/_private/deployment_state\.py\", line \d+, in check_ready"
         # V1: a worker process that fails to start failed in its constructor (init_device, load_model).
         r"|WorkerProc (?:failed to start|initialization failed)|= WorkerProc\(|= executor_class\(")),
 )
@@ -1852,6 +1853,18 @@ _row("compile_failed", 2, r"InductorError|BackendCompilerFailed|torch\._dynamo\.
      cause="torch.compile (Dynamo/Inductor/Triton) failed while compiling the model.",
      steps=["Start with --enforce-eager or -O0 to skip compilation; clear VLLM_CACHE_ROOT's torch_compile_cache",
             "Check the Triton/torch build supports this GPU; report the compile error upstream"])
+# A kernel library that builds its kernels on first use (FlashInfer, DeepGEMM, a torch C++/CUDA extension) runs ninja;
+# its failure is the build's, whatever the wrapper around it says.
+_row("kernel_jit_build_failed", 1,
+     r"CalledProcessError: Command '\['ninja'|ninja: build stopped: subcommand failed|Error building extension '",
+     cls="compile_error", default_phase="startup",
+     cause="A kernel library's just-in-time build (FlashInfer, DeepGEMM or another torch extension, built with ninja "
+           "on first use) failed: no CUDA compiler (nvcc) or headers on the host, a compiler that cannot target this "
+           "GPU, or a stale build cache from another version.",
+     steps=["Read the compiler's error above the ninja line; check `nvcc --version` and CUDA_HOME match the CUDA "
+            "that torch was built with",
+            "Clear the library's JIT cache (e.g. ~/.cache/flashinfer), or install its prebuilt kernels, or choose "
+            "another backend (VLLM_ATTENTION_BACKEND, the sampler's VLLM_USE_FLASHINFER_SAMPLER=0)"])
 # Ascend's graph engine (GE, torchair's graph mode) failing to load the graph it compiled for the model
 _row("ascend_graph_load_failed", 1, r"Load graph failed, error code|Failed to execute init graph",
      cls="compile_error", default_phase="startup",

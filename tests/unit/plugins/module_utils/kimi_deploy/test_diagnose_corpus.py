@@ -2695,6 +2695,17 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "INFO 12-13 19:54:18 worker.py:243] model weights take   14.96GiB\n"
      "INFO 12-13 19:54:18 worker.py:243] available_kv_cache_memory    53.29GiB", "startup", "no_error_not_serving",
      "no_failure_yet"),
+    # and a kernel library's JIT build failing under ninja is a compile error (vllm#44985)
+    ("(Worker_TP1 pid=2911594) ERROR 06-09 01:15:22 [multiproc_executor.py:962] subprocess.CalledProcessError: Command "
+     "'['ninja', '-v', '-C', '/root/.cache/flashinfer/0.6.11.post2/90a/cached_ops/sampling']' returned non-zero exit "
+     "status 1.", "startup", "kernel_jit_build_failed", "compile_error"),
+    # and Ray Serve's controller stopping a replica that failed its readiness check is load (ray#50975, vllm#19510)
+    ("(ServeController pid=770463) ERROR 2025-02-27 23:48:16,631 controller 770463 -- Exception in "
+     "Replica(id='0m8tuxh6', deployment='VLLMDeployment', app='default'), the replica will be stopped.\n"
+     "(ServeController pid=770463) Traceback (most recent call last):\n"
+     '(ServeController pid=770463)   File "/home/ray/anaconda3/lib/python3.9/site-packages/ray/serve/_private/'
+     'deployment_state.py", line 696, in check_ready\n'
+     "(ServeController pid=770463)     ) = ray.get(self._ready_obj_ref)", "load", "unclassified_error", "unknown"),
     # (not a benchmark's results: an error among the figures is read as the error)
     ("Throughput: 0.94 requests/s\nAverage latency: 424.51 s\nTraceback (most recent call last):\n"
      "RuntimeError: CUDA error: an illegal memory access was encountered", "runtime", "gpu_kernel_fault",
