@@ -78,7 +78,8 @@ _JOURNAL_PREFIX = re.compile(
 _COMPOSE_PREFIX = re.compile(r"^[\w.-]+(?:-\d+)?\s+\|\s?")
 # A CI log viewer's gutter ("  | " before each line, Buildkite's) and a runner's bracketed tag ahead of vLLM's record
 # header ("[Stage-1] ERROR 01-29 19:03:10 [async_llm.py:546] ", vllm-omni's stages).
-_GUTTER_PREFIX = re.compile(r"^ {2}\| ")
+# (and the line number a viewer or `cat -n` puts before each line, with a tab: "3597\t(APIServer pid=1) ERROR ...")
+_GUTTER_PREFIX = re.compile(r"^ {2}\| |^ *\d+\t")
 _RUNNER_TAG = re.compile(r"^\[[\w-]+\]\s+(?=(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+\d\d-\d\d\s)")
 # CI and job runners: "[2025-03-10T15:07:20Z] ", "2024-04-09T23:20:46Z [job] ".
 # (docker/podman --timestamps write a UTC "Z" or the host's offset: "2025-09-02T08:04:02.874660099-07:00 ")
@@ -515,7 +516,14 @@ def _later(first: str | None, second: str | None) -> str | None:
 _FORWARD_FRAMES = re.compile(r"\bin (?:forward|_call_impl|_wrapped_call_impl)\b")
 
 
+# The API server warms its per-request code up before it listens (the chat-completion warm-up renders a chat): a
+# request's frames under its `warmup` frame are the start's.
+_SERVER_WARMUP_FRAME = re.compile(r"vllm/entrypoints/\S+\.py\", line \d+, in _?warm_?up\w*")
+
+
 def _frame_stage(text: str) -> str | None:
+    if _SERVER_WARMUP_FRAME.search(text):
+        return "startup"
     for stage, pattern in _FRAME_STAGES:
         if pattern.search(text):
             return stage
