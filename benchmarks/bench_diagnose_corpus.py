@@ -1,11 +1,11 @@
 #!/usr/bin/env python
-"""Accuracy of diagnose() on the real-failure corpus: the thirty-sixth held-out part, the training part, k-fold
+"""Accuracy of diagnose() on the real-failure corpus: the thirty-seventh held-out part, the training part, k-fold
 over it.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]
 
-The held-out part is thirtysixth-heldout.jsonl: logs collected on 2026-12-04 (thirty-sixth round) and split off
-(a stratified third, fixed seed) before any rule saw them; its sha256 (thirtysixth-heldout.sha256) was committed
+The held-out part is thirtyseventh-heldout.jsonl: logs collected on 2026-12-04 (thirty-seventh round) and split off
+(a stratified third, fixed seed) before any rule saw them; its sha256 (thirtyseventh-heldout.sha256) was committed
 with it, and this script checks it first, so a changed held-out entry cannot slip through. Everything else is training:
 corpus.jsonl (its first held-out third, seen-heldout-ids.txt, was read while rules were written),
 training-additions.jsonl, fresh-training.jsonl, fresh-heldout.jsonl (the second round's held-out part, measured once
@@ -25,8 +25,9 @@ twentysixth-training.jsonl, twentysixth-heldout.jsonl, twentyseventh-training.js
 twentyeighth-training.jsonl, twentyeighth-heldout.jsonl, twentyninth-training.jsonl, twentyninth-heldout.jsonl,
 thirtieth-training.jsonl, thirtieth-heldout.jsonl, thirtyfirst-training.jsonl, thirtyfirst-heldout.jsonl,
 thirtysecond-training.jsonl, thirtysecond-heldout.jsonl, thirtythird-training.jsonl, thirtythird-heldout.jsonl,
-thirtyfourth-training.jsonl, thirtyfourth-heldout.jsonl, thirtyfifth-training.jsonl, thirtyfifth-heldout.jsonl (the
-fifth to thirty-fifth rounds' held-out parts, likewise) and thirtysixth-training.jsonl.
+thirtyfourth-training.jsonl, thirtyfourth-heldout.jsonl, thirtyfifth-training.jsonl, thirtyfifth-heldout.jsonl,
+thirtysixth-training.jsonl, thirtysixth-heldout.jsonl (the fifth to thirty-sixth rounds' held-out parts, likewise) and
+thirtyseventh-training.jsonl.
 The retired held-out parts keep their hash checks, so their history stays verifiable.
 No two entries share an id, and no source appears in two files. `--training-only` leaves the held-out part unscored
 (use it while tuning); `--misses` lists the training misses; `--heldout-misses` lists the held-out misses for the
@@ -34,7 +35,7 @@ final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
 label's cause; both are also broken down by labelled phase and by cause family (the README's taxonomy table).
-A secondary held-out figure, fixed with the eighth split and kept for the ninth to the thirty-sixth, each time before
+A secondary held-out figure, fixed with the eighth split and kept for the ninth to the thirty-seventh, each time before
 the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure, that is,
 all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in the
 lines).
@@ -86,10 +87,12 @@ TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.js
                   "thirtysecond-heldout.jsonl", "thirtythird-training.jsonl",
                   "thirtythird-heldout.jsonl", "thirtyfourth-training.jsonl",
                   "thirtyfourth-heldout.jsonl", "thirtyfifth-training.jsonl",
-                  "thirtyfifth-heldout.jsonl", "thirtysixth-training.jsonl")
-HELDOUT_FILE = "thirtysixth-heldout.jsonl"
+                  "thirtyfifth-heldout.jsonl", "thirtysixth-training.jsonl",
+                  "thirtysixth-heldout.jsonl", "thirtyseventh-training.jsonl")
+HELDOUT_FILE = "thirtyseventh-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"thirtysixth-heldout.jsonl": "thirtysixth-heldout.sha256",
+HASHED_FILES = {"thirtyseventh-heldout.jsonl": "thirtyseventh-heldout.sha256",
+                "thirtysixth-heldout.jsonl": "thirtysixth-heldout.sha256",
                 "thirtyfifth-heldout.jsonl": "thirtyfifth-heldout.sha256",
                 "thirtyfourth-heldout.jsonl": "thirtyfourth-heldout.sha256",
                 "thirtythird-heldout.jsonl": "thirtythird-heldout.sha256",

@@ -1,8 +1,8 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is thirtysixth-heldout.jsonl: logs collected on 2026-12-04 (thirty-sixth round), split off (a third
+The held-out part is thirtyseventh-heldout.jsonl: logs collected on 2026-12-04 (thirty-seventh round), split off (a third
 of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw them.
-Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to thirty-fifth
+Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to thirty-sixth
 rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training part only, so the
 thresholds below are asserted on it. The held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py,
 after the last rule change; the tests that score held-out parts are regression floors at their measured figures, each
@@ -61,9 +61,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "thirtythird-training.jsonl", "thirtythird-heldout.jsonl",
                                         "thirtyfourth-training.jsonl", "thirtyfourth-heldout.jsonl",
                                         "thirtyfifth-training.jsonl", "thirtyfifth-heldout.jsonl",
-                                        "thirtysixth-training.jsonl", "thirtysixth-heldout.jsonl")}
-HELDOUT = FILES["thirtysixth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "thirtysixth-heldout.jsonl" for entry in entries]
+                                        "thirtysixth-training.jsonl", "thirtysixth-heldout.jsonl",
+                                        "thirtyseventh-training.jsonl", "thirtyseventh-heldout.jsonl")}
+HELDOUT = FILES["thirtyseventh-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "thirtyseventh-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -99,7 +100,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("thirtythird-training.jsonl", "thirtythird-heldout.jsonl", "thirtythird-heldout.sha256"),
           ("thirtyfourth-training.jsonl", "thirtyfourth-heldout.jsonl", "thirtyfourth-heldout.sha256"),
           ("thirtyfifth-training.jsonl", "thirtyfifth-heldout.jsonl", "thirtyfifth-heldout.sha256"),
-          ("thirtysixth-training.jsonl", "thirtysixth-heldout.jsonl", "thirtysixth-heldout.sha256"))
+          ("thirtysixth-training.jsonl", "thirtysixth-heldout.jsonl", "thirtysixth-heldout.sha256"),
+          ("thirtyseventh-training.jsonl", "thirtyseventh-heldout.jsonl", "thirtyseventh-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -153,7 +155,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("thirtythird-training.jsonl", "thirtythird-heldout.jsonl", 20270101),
                           ("thirtyfourth-training.jsonl", "thirtyfourth-heldout.jsonl", 20270102),
                           ("thirtyfifth-training.jsonl", "thirtyfifth-heldout.jsonl", 20270103),
-                          ("thirtysixth-training.jsonl", "thirtysixth-heldout.jsonl", 20270104)])
+                          ("thirtysixth-training.jsonl", "thirtysixth-heldout.jsonl", 20270104),
+                          ("thirtyseventh-training.jsonl", "thirtyseventh-heldout.jsonl", 20270105)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -167,7 +170,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_thirty_sixth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_thirty_seventh_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -179,7 +182,8 @@ def test_the_retired_heldout_parts_are_training_and_the_thirty_sixth_is_not():
                     "twentyfifth-heldout.jsonl", "twentysixth-heldout.jsonl", "twentyseventh-heldout.jsonl",
                     "twentyeighth-heldout.jsonl", "twentyninth-heldout.jsonl",
                     "thirtieth-heldout.jsonl", "thirtyfirst-heldout.jsonl", "thirtysecond-heldout.jsonl",
-                    "thirtythird-heldout.jsonl", "thirtyfourth-heldout.jsonl", "thirtyfifth-heldout.jsonl"):
+                    "thirtythird-heldout.jsonl", "thirtyfourth-heldout.jsonl", "thirtyfifth-heldout.jsonl",
+                    "thirtysixth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -312,15 +316,20 @@ def test_training_part_accuracy():
     # thirty-fifth round's held-out part and the thirty-sixth round's training part added: 1724 and 1321 of 2299 at the
     # split's rules, which include the readings written from training entries before it (a Python the code was not
     # written for, a program's check of the vLLM release, HAMi's vGPU hook, the driver's Xid events, an unknown
-    # argument named by vLLM's API call, an error naming its request as runtime).
+    # argument named by vLLM's API call, an error naming its request as runtime); 1729 and 1323 with the readings
+    # written from its training entries before the held-out scoring (the memory profile's summary, a kernel library's
+    # JIT build under ninja, Ray Serve's readiness check). With the thirty-sixth round's held-out part and the
+    # thirty-seventh round's training part added: 1766 and 1368 of 2381 at the split's rules, which include the
+    # readings written after the thirty-sixth measurement (a line number and tab before each line, the API server's
+    # warm-up).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1724 / 2299 and cause >= 1321 / 2299, (phase, cause)
+    assert phase >= 1766 / 2381 and cause >= 1368 / 2381, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the thirty-sixth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the thirty-seventh, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to thirty-sixth-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to thirty-seventh-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -350,7 +359,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("thirtythird-training.jsonl", "thirtythird-heldout.jsonl"),
                               ("thirtyfourth-training.jsonl", "thirtyfourth-heldout.jsonl"),
                               ("thirtyfifth-training.jsonl", "thirtyfifth-heldout.jsonl"),
-                              ("thirtysixth-training.jsonl", "thirtysixth-heldout.jsonl")):
+                              ("thirtysixth-training.jsonl", "thirtysixth-heldout.jsonl"),
+                              ("thirtyseventh-training.jsonl", "thirtyseventh-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -526,6 +536,17 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-4811-llava-convert-collect-env": "collect_env's report only: a usage question",
     "vllm-10777-skip-failed-samples-collect-env": "collect_env's report only: a usage question",
     "vllm-8567-openai-batch-offline-collect-env": "collect_env's package list only: a usage question",
+    "vllm-6191-openai-like-offline-collect-env": "collect_env's report only: a usage question",
+    "vllm-8698-mi250-llama31-low-throughput-collect-env": "collect_env's report only: a slow server, no failure",
+    "smg-1524-vllm-stop-string-result": "a gateway's JSON answer quoted in a pull request: no line of a log",
+    "vllm-15737-usage-wsl2-two-a5000-collect-env": "collect_env's report only: a usage question",
+    "vllm-16838-prompt-logprobs-g-prefix": "entries of an answer's prompt_logprobs: no line of a log",
+    "vllm-22689-llm-generate-system-prompt-usage-collect-env": "collect_env's package list only: a usage question",
+    "vllm-28172-max-tokens-off-by-one": "collect_env's report only: the thread found no fault",
+    "vllm-43707-shutdown-logs-sigint-demo": "a requested shutdown's logs, cut before the process exits",
+    "vllm-5712-aborted-request-usage-collect-env": "collect_env's report only: a usage question",
+    "vllm-8684-beam-search-test-outputs": "a CI test's printout of outputs: no line of vLLM's log",
+    "vllm-9373-tensor-parallel-slow-xformers-futurewarnings": "xformers' import warnings only: a slow server",
 }
 
 
