@@ -1,12 +1,12 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is thirtyseventh-heldout.jsonl: logs collected on 2026-12-04 (thirty-seventh round), split off (a third
-of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw them.
-Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to thirty-sixth
-rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training part only, so the
-thresholds below are asserted on it. The held-out figures are printed once, by benchmarks/bench_diagnose_corpus.py,
-after the last rule change; the tests that score held-out parts are regression floors at their measured figures, each
-added after its part's one measurement.
+The held-out part is thirtyseventh-heldout.jsonl: logs collected on 2026-12-04 (thirty-seventh round), split off (a
+third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
+them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
+thirty-sixth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
+benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
+floors at their measured figures, each added after its part's one measurement.
 """
 
 from __future__ import annotations
