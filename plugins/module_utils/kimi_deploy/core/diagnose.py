@@ -2298,6 +2298,14 @@ _row("ascend_kernels_for_another_chip", 1, r"socversion \w+ of bin package does 
      cause="The Ascend kernel package was built for another chip (an Atlas 910B build on a 310P, or the reverse).",
      steps=["Install the vllm-ascend / CANN kernel packages built for this device's SoC version, or rebuild with the "
             "right socversion"])
+# An adapter whose files are not where vLLM looks (a hub id read as a local path, a checkpoint directory without
+# adapter_config.json): the adapter is missing, not malformed.
+_row("lora_adapter_not_found", 1, r"No adapter found for|No such file or directory: '[^']*adapter_config\.json'",
+     cls="weights_missing", default_phase="runtime",
+     cause="A LoRA adapter was not found where vLLM looked: the path holds no adapter_config.json (a hub id given "
+           "where a local path is read, a training checkpoint directory, a path missing on this node).",
+     steps=["Pass the adapter as a local directory that holds adapter_config.json and the adapter weights (download "
+            "a hub adapter first), on every node; check the service user can read it"])
 # An adapter is loaded when a request first names it (or at start with --lora-modules): weights vLLM cannot apply as
 # LoRA (modules_to_save copies such as lm_head or embed_tokens, norms, target modules of another architecture) fail it.
 _row("lora_adapter_weights_unsupported", 1, r"is unsupported LoRA weight|Loading lora \S+ failed"
@@ -2308,6 +2316,14 @@ _row("lora_adapter_weights_unsupported", 1, r"is unsupported LoRA weight|Loading
      steps=["Read which weight or module the error names: train the adapter again without modules_to_save and with "
             "target modules of this architecture, or merge it into the base model and serve the merged weights",
             "Check the adapter is for this base model (its adapter_config.json base_model_name_or_path)"])
+# vLLM reads a checkpoint's quantization settings from its own file (quant_config.json, quantize_config.json) or
+# config.json; --quantization names a method the checkpoint has no settings for.
+_row("quant_config_file_missing", 1, r"Cannot find the config file for \w+",
+     cls="config_invalid", default_phase="load",
+     cause="The checkpoint has no quantization settings for the method asked for (--quantization): no "
+           "quant_config.json / quantize_config.json and no quantization_config in config.json.",
+     steps=["Drop --quantization so vLLM uses the checkpoint's own config.json, or serve a checkpoint its quantizer "
+            "wrote with its quantization config file"])
 _row("lora_rank_over_max", 1, r"LoRA rank \d+ is greater than max_lora_rank \d+",
      cls="config_invalid", default_phase="load",
      cause="A LoRA adapter's rank is above the engine's max_lora_rank (16 unless set).",

@@ -2736,6 +2736,13 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      'dist-packages/vllm/entrypoints/openai/chat_completion/serving.py", line 201, in warmup\n'
      "3599\t(APIServer pid=18801) ERROR 03-01 13:30:11 [serving.py:214]     await self._preprocess_chat(",
      "startup", "traceback_frames", "request_invalid"),
+    # from the thirty-seventh round's training entries, before its held-out scoring: a LoRA adapter whose files are
+    # not where vLLM looks (vllm#5199) and a checkpoint without the quantization settings --quantization asks for
+    # (vllm#1547)
+    ("ERROR 06-13 11:11:23 async_llm_engine.py:44] FileNotFoundError: [Errno 2] No such file or directory: "
+     "'jashing/tinyllama-colorist-lora/adapter_config.json'", "runtime", "lora_adapter_not_found", "weights_missing"),
+    ('    raise ValueError(f"Cannot find the config file for {quantization}")\n'
+     "ValueError: Cannot find the config file for squeezellm", "load", "quant_config_file_missing", "config_invalid"),
     # (not a benchmark's results: an error among the figures is read as the error)
     ("Throughput: 0.94 requests/s\nAverage latency: 424.51 s\nTraceback (most recent call last):\n"
      "RuntimeError: CUDA error: an illegal memory access was encountered", "runtime", "gpu_kernel_fault",
