@@ -485,6 +485,7 @@ _FRAME_STAGES = (
         # the CLI building its argument parser (the process has just started), the engine's config resolved from its
         # arguments and the model's files, the tokenizer loaded
         r"|make_arg_parser|subparser_init|create_engine_config|create_model_config|_get_and_verify_max_len|load_params_config|get_hf_text_config"
+        r"|get_quant_config"
         r"|get_tokenizer|cached_get_tokenizer|init_tokenizer_from_configs"
         # the offline LLM's constructor builds its engine (V0's LLMEngine constructor, before it sizes the KV cache)
         r"|vllm/entrypoints/llm\.py\", line \d+, in __init__|vllm/engine/llm_engine\.py\", line \d+, in __init__"
@@ -3046,6 +3047,22 @@ _FRAME_CAUSES = (
      "the lines read): the parser failed on that request; the server keeps serving.",
      ["Check that --tool-call-parser / --reasoning-parser and the chat template match the model's output format",
       "Update vLLM or the parser if it raises on well-formed output"]),
+    # The deepest frame reads the checkpoint's quantization settings (get_quant_config raises when --quantization names
+    # a method the checkpoint has no settings for, or they do not parse).
+    (re.compile(r"(?s)in get_quant_config\b(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,4}\Z"),
+     "config_invalid",
+     "The traceback ends while vLLM read the checkpoint's quantization settings (its error line is not in the lines "
+     "read): --quantization names a method the checkpoint has no settings for, or its quantization config is "
+     "missing or does not parse.",
+     ["Drop --quantization so vLLM uses the checkpoint's own config.json, or check the checkpoint's "
+      "quantization_config (config.json) / quant_config.json against the method"]),
+    # ... or a Mistral-format checkpoint's params.json (--config-format / --tokenizer-mode mistral).
+    (re.compile(r"(?s)in load_params_config\b(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,4}\Z"),
+     "config_invalid",
+     "The traceback ends while vLLM read a Mistral-format checkpoint's params.json (--config-format, --load-format or "
+     "--tokenizer-mode mistral): the file is missing from the checkpoint or not what vLLM expects.",
+     ["Serve a checkpoint that has params.json (Mistral's own format), or drop the mistral format flags for a "
+      "Hugging Face-format checkpoint (config.json)"]),
     # The deepest frame is the base platform's (vllm/platforms/interface.py raises NotImplementedError for what only a
     # device platform implements): vLLM found no device platform and runs on UnspecifiedPlatform.
     (re.compile(r"(?s)vllm/platforms/interface\.py(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,3}\Z"),
