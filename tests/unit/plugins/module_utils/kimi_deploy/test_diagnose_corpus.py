@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is thirtyseventh-heldout.jsonl: logs collected on 2026-12-04 (thirty-seventh round), split off (a
+The held-out part is thirtyeighth-heldout.jsonl: logs collected on 2026-12-04 (thirty-eighth round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-thirty-sixth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+thirty-seventh rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -62,9 +62,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "thirtyfourth-training.jsonl", "thirtyfourth-heldout.jsonl",
                                         "thirtyfifth-training.jsonl", "thirtyfifth-heldout.jsonl",
                                         "thirtysixth-training.jsonl", "thirtysixth-heldout.jsonl",
-                                        "thirtyseventh-training.jsonl", "thirtyseventh-heldout.jsonl")}
-HELDOUT = FILES["thirtyseventh-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "thirtyseventh-heldout.jsonl" for entry in entries]
+                                        "thirtyseventh-training.jsonl", "thirtyseventh-heldout.jsonl",
+                                        "thirtyeighth-training.jsonl", "thirtyeighth-heldout.jsonl")}
+HELDOUT = FILES["thirtyeighth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "thirtyeighth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -101,7 +102,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("thirtyfourth-training.jsonl", "thirtyfourth-heldout.jsonl", "thirtyfourth-heldout.sha256"),
           ("thirtyfifth-training.jsonl", "thirtyfifth-heldout.jsonl", "thirtyfifth-heldout.sha256"),
           ("thirtysixth-training.jsonl", "thirtysixth-heldout.jsonl", "thirtysixth-heldout.sha256"),
-          ("thirtyseventh-training.jsonl", "thirtyseventh-heldout.jsonl", "thirtyseventh-heldout.sha256"))
+          ("thirtyseventh-training.jsonl", "thirtyseventh-heldout.jsonl", "thirtyseventh-heldout.sha256"),
+          ("thirtyeighth-training.jsonl", "thirtyeighth-heldout.jsonl", "thirtyeighth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -156,7 +158,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("thirtyfourth-training.jsonl", "thirtyfourth-heldout.jsonl", 20270102),
                           ("thirtyfifth-training.jsonl", "thirtyfifth-heldout.jsonl", 20270103),
                           ("thirtysixth-training.jsonl", "thirtysixth-heldout.jsonl", 20270104),
-                          ("thirtyseventh-training.jsonl", "thirtyseventh-heldout.jsonl", 20270105)])
+                          ("thirtyseventh-training.jsonl", "thirtyseventh-heldout.jsonl", 20270105),
+                          ("thirtyeighth-training.jsonl", "thirtyeighth-heldout.jsonl", 20270106)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -170,7 +173,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_thirty_seventh_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_thirty_eighth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -183,7 +186,7 @@ def test_the_retired_heldout_parts_are_training_and_the_thirty_seventh_is_not():
                     "twentyeighth-heldout.jsonl", "twentyninth-heldout.jsonl",
                     "thirtieth-heldout.jsonl", "thirtyfirst-heldout.jsonl", "thirtysecond-heldout.jsonl",
                     "thirtythird-heldout.jsonl", "thirtyfourth-heldout.jsonl", "thirtyfifth-heldout.jsonl",
-                    "thirtysixth-heldout.jsonl"):
+                    "thirtysixth-heldout.jsonl", "thirtyseventh-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -321,15 +324,19 @@ def test_training_part_accuracy():
     # JIT build under ninja, Ray Serve's readiness check). With the thirty-sixth round's held-out part and the
     # thirty-seventh round's training part added: 1766 and 1368 of 2381 at the split's rules, which include the
     # readings written after the thirty-sixth measurement (a line number and tab before each line, the API server's
-    # warm-up).
+    # warm-up); 1767 and 1370 with the readings written from its training entries before the held-out scoring (a LoRA
+    # adapter not found, a checkpoint without the quantization settings asked for). With the thirty-seventh round's
+    # held-out part and the thirty-eighth round's training part added: 1795 and 1407 of 2460 at the split's rules,
+    # which include the readings written after the thirty-seventh measurement (a traceback ending in get_quant_config
+    # or load_params_config).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1766 / 2381 and cause >= 1368 / 2381, (phase, cause)
+    assert phase >= 1795 / 2460 and cause >= 1407 / 2460, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the thirty-seventh, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the thirty-eighth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to thirty-seventh-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to thirty-eighth-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -360,7 +367,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("thirtyfourth-training.jsonl", "thirtyfourth-heldout.jsonl"),
                               ("thirtyfifth-training.jsonl", "thirtyfifth-heldout.jsonl"),
                               ("thirtysixth-training.jsonl", "thirtysixth-heldout.jsonl"),
-                              ("thirtyseventh-training.jsonl", "thirtyseventh-heldout.jsonl")):
+                              ("thirtyseventh-training.jsonl", "thirtyseventh-heldout.jsonl"),
+                              ("thirtyeighth-training.jsonl", "thirtyeighth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -548,6 +556,17 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-5712-aborted-request-usage-collect-env": "collect_env's report only: a usage question",
     "vllm-8684-beam-search-test-outputs": "a CI test's printout of outputs: no line of vLLM's log",
     "vllm-9373-tensor-parallel-slow-xformers-futurewarnings": "xformers' import warnings only: a slow server",
+    "guidellm-208-max-completion-tokens-manual-request": "an answer to a manual request: no line of a log",
+    "vllm-4963-logprobs-token-ids-output": "an answer's logprobs as the caller printed them: no line of a log",
+    "vllm-6021-offline-online-output-differs-collect-env": "collect_env's package list only: outputs that differ",
+    "vllm-6057-beam-search-openai-usage": "collect_env's report only: a usage question",
+    "kserve-pr4376-vllm-rerank-sample-response": "a rerank answer quoted in a pull request: no line of a log",
+    "vllm-19607-full-cuda-graph-v1-usage-env": "collect_env's report only: a usage question",
+    "vllm-25015-nsight-compute-usage-topology": "collect_env's GPU topology only: a usage question",
+    "vllm-25853-nvtx-usage-cpu-info": "collect_env's CPU section only: a usage question",
+    "vllm-52027-tool-parser-plugin-logging-config-collect-env": "collect_env's report only: a logging bug",
+    "vllm-pr10400-score-endpoint-response": "a score answer quoted in a pull request: no line of a log",
+    "vllm-pr6234-lora-from-hf-test-run-passed": "a test run's weight download and PASSED line, cut in the next test",
 }
 
 
