@@ -1502,7 +1502,9 @@ _row("gpu_driver_mismatch", 1,
      r"Error 804|forward compatibility was attempted|driver version is insufficient|CUDA driver version"
      r"|nvidia-container-cli|update your driver|NVIDIA driver on your system is too old|Found no NVIDIA driver"
      r"|no CUDA-capable device|libcuda\.so|cudaErrorInsufficientDriver|CUDA_ERROR_NO_DEVICE|Failed to "
-     r"initialize NVML|NVML_ERROR|Failed to infer device type|cudaGetDeviceCount",
+     r"initialize NVML|NVML_ERROR|Failed to infer device type|cudaGetDeviceCount"
+     # torch finding no GPU in this process (CUDA_VISIBLE_DEVICES empty, a container or pod given none)
+     r"|No CUDA GPUs are available",
      default_phase="startup",
      cause='The GPU driver and the CUDA runtime in the vLLM build do not work together (driver too old, '
            'forward-compat libraries on an unsupported GPU, or no GPU visible).',
