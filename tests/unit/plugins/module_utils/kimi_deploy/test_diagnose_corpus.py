@@ -582,8 +582,8 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-52027-tool-parser-plugin-logging-config-collect-env": "collect_env's report only: a logging bug",
     "vllm-pr10400-score-endpoint-response": "a score answer quoted in a pull request: no line of a log",
     "vllm-pr6234-lora-from-hf-test-run-passed": "a test run's weight download and PASSED line, cut in the next test",
-    "gateway-api-inference-extension-2744-multi-lora-filesystem-resolver-test": "a test client's output: no line of "
-                                                                                  "vLLM's log",
+    "gateway-api-inference-extension-2744-multi-lora-filesystem-resolver-test":
+        "a test client's output: no line of vLLM's log",
     "vllm-18285-collect-env-reformat-before-macos": "collect_env's report quoted in a pull request",
     "vllm-5028-llama3-token-g-or-collect-env": "collect_env's report only: a usage question",
     "vllm-9293-collect-env-envvars-pr-output": "collect_env's report quoted in a pull request",
