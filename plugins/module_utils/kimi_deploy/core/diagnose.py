@@ -434,7 +434,9 @@ _MILESTONES = (
                            r'|\bError code: 5\d\d\b|\bInternal Server Error\b|"code": ?5\d\d\b'
                            # V1's engine core runs a client's utility call (collective_rpc: an RL trainer's weight
                            # sync, a cache reset) only once it is up; its failure is logged as it happens
-                           r"|Invocation of \w+ method failed")),
+                           r"|Invocation of \w+ method failed"
+                           # the API server failing one request as it prepares it (newer releases' wording)
+                           r"|Unexpected error pre-processing request")),
 )
 # Frames of a traceback name the step that failed; the deepest step wins.
 _FRAME_STAGES = (
@@ -1768,6 +1770,26 @@ _row("request_unknown_model", 2, r"The model `[^`]*` does not exist", default_ph
      cause='Requests name a model the server does not serve (HTTP 404).',
      steps=[
            'Use the id from GET /v1/models, or set --served-model-name to the name clients send'])
+
+
+# FastAPI's body for a path the app has no route for (vLLM's own errors carry "object": "error"): a client calling a
+# route this server does not serve (the OpenAI server's /v1/... against the demo api_server's /generate, or the reverse)
+_row("request_unknown_route", 2, r'\{"detail": ?"Not Found"\}', default_phase="runtime", cls="request_invalid",
+     quiet_levels=True,
+     cause='A client called a route the server does not have (HTTP 404 {"detail":"Not Found"}): the client speaks '
+           "another server's API, or the path or base URL is wrong.",
+     steps=["List the routes the server logged at start (\"Available routes are\") and point the client at one "
+            "of them: the OpenAI-compatible server (`vllm serve`) serves /v1/completions and /v1/chat/completions, "
+            "the demo api_server /generate"])
+
+
+# LiteLLM (the client layer of many agent tools) refuses a bare model name before any request is sent: it must say
+# which provider's API to speak
+_row("client_provider_missing", 2, r"LLM Provider NOT provided", default_phase="load", cls="config_invalid",
+     cause="The client's LiteLLM layer refused the model name: it carries no provider prefix, so no request "
+           "reached vLLM.",
+     steps=["Name the model as hosted_vllm/<served model name> (or openai/<served model name>) with the server's "
+            "/v1 URL as api_base"])
 
 
 @_rule("index_out_of_range", 1,

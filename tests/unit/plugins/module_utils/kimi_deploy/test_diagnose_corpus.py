@@ -342,9 +342,11 @@ def test_training_part_accuracy():
     # added: 1826 and 1439 of 2535 at the split's rules, which include the reading written after the thirty-eighth
     # measurement (torch finding no GPU in the process). With the thirty-ninth round's held-out part and the fortieth
     # round's training part added: 1850 and 1463 of 2583 at the split's rules. With the fortieth round's held-out part
-    # and the forty-first round's training part added: 1882 and 1496 of 2647 at the split's rules.
+    # and the forty-first round's training part added: 1882 and 1496 of 2647 at the split's rules; 1887 and 1500 with
+    # the readings written from its training entries before the held-out scoring (FastAPI's Not Found for a route the
+    # server lacks, LiteLLM's missing provider, a request failing as the API server prepares it).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1882 / 2647 and cause >= 1496 / 2647, (phase, cause)
+    assert phase >= 1887 / 2647 and cause >= 1500 / 2647, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -2826,6 +2828,20 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("Throughput: 0.94 requests/s\nAverage latency: 424.51 s\nTraceback (most recent call last):\n"
      "RuntimeError: CUDA error: an illegal memory access was encountered", "runtime", "gpu_kernel_fault",
      "gpu_kernel_fault"),
+    # from the forty-first round's training entries, before its held-out scoring: FastAPI's answer for a route the
+    # server lacks, read by a client (dspy#1041), LiteLLM refusing a model name without its provider (open-interpreter
+    # #1406), and the API server failing a request as it prepares it (vllm#52614)
+    ('Failed to parse JSON response: {"detail":"Not Found"}\nTraceback (most recent call last):\n'
+     '  File "/home/tom/dspy/dsp/modules/hf_client.py", line 206, in _generate\n'
+     '    completions = json_response["choices"]\nKeyError: \'choices\'', "runtime", "request_unknown_route",
+     "request_invalid"),
+    ("litellm.exceptions.BadRequestError: litellm.BadRequestError: LLM Provider NOT provided. Pass in the LLM "
+     "provider you are trying to call. You passed model=my_llm", "load", "client_provider_missing", "config_invalid"),
+    ("Unexpected error pre-processing request\nTraceback (most recent call last):\n"
+     '  File "/e/lmformatenforcer/integrations/vllm.py", line 4, in <module>\n'
+     "    from vllm.transformers_utils.tokenizer import MistralTokenizer\n"
+     "ModuleNotFoundError: No module named 'vllm.transformers_utils.tokenizer'", "runtime",
+     "python_dependency_missing", "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
