@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is fortyfirst-heldout.jsonl: logs collected on 2026-12-04 (forty-first round), split off (a
+The held-out part is fortysecond-heldout.jsonl: logs collected on 2026-12-04 (forty-second round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-fortieth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+forty-first rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -66,9 +66,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "thirtyeighth-training.jsonl", "thirtyeighth-heldout.jsonl",
                                         "thirtyninth-training.jsonl", "thirtyninth-heldout.jsonl",
                                         "fortieth-training.jsonl", "fortieth-heldout.jsonl",
-                                        "fortyfirst-training.jsonl", "fortyfirst-heldout.jsonl")}
-HELDOUT = FILES["fortyfirst-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "fortyfirst-heldout.jsonl" for entry in entries]
+                                        "fortyfirst-training.jsonl", "fortyfirst-heldout.jsonl",
+                                        "fortysecond-training.jsonl", "fortysecond-heldout.jsonl")}
+HELDOUT = FILES["fortysecond-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "fortysecond-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -109,7 +110,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("thirtyeighth-training.jsonl", "thirtyeighth-heldout.jsonl", "thirtyeighth-heldout.sha256"),
           ("thirtyninth-training.jsonl", "thirtyninth-heldout.jsonl", "thirtyninth-heldout.sha256"),
           ("fortieth-training.jsonl", "fortieth-heldout.jsonl", "fortieth-heldout.sha256"),
-          ("fortyfirst-training.jsonl", "fortyfirst-heldout.jsonl", "fortyfirst-heldout.sha256"))
+          ("fortyfirst-training.jsonl", "fortyfirst-heldout.jsonl", "fortyfirst-heldout.sha256"),
+          ("fortysecond-training.jsonl", "fortysecond-heldout.jsonl", "fortysecond-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -168,7 +170,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("thirtyeighth-training.jsonl", "thirtyeighth-heldout.jsonl", 20270106),
                           ("thirtyninth-training.jsonl", "thirtyninth-heldout.jsonl", 20270107),
                           ("fortieth-training.jsonl", "fortieth-heldout.jsonl", 20270108),
-                          ("fortyfirst-training.jsonl", "fortyfirst-heldout.jsonl", 20270109)])
+                          ("fortyfirst-training.jsonl", "fortyfirst-heldout.jsonl", 20270109),
+                          ("fortysecond-training.jsonl", "fortysecond-heldout.jsonl", 20270110)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -182,7 +185,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_forty_first_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_forty_second_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -196,7 +199,7 @@ def test_the_retired_heldout_parts_are_training_and_the_forty_first_is_not():
                     "thirtieth-heldout.jsonl", "thirtyfirst-heldout.jsonl", "thirtysecond-heldout.jsonl",
                     "thirtythird-heldout.jsonl", "thirtyfourth-heldout.jsonl", "thirtyfifth-heldout.jsonl",
                     "thirtysixth-heldout.jsonl", "thirtyseventh-heldout.jsonl", "thirtyeighth-heldout.jsonl",
-                    "thirtyninth-heldout.jsonl", "fortieth-heldout.jsonl"):
+                    "thirtyninth-heldout.jsonl", "fortieth-heldout.jsonl", "fortyfirst-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -344,15 +347,17 @@ def test_training_part_accuracy():
     # round's training part added: 1850 and 1463 of 2583 at the split's rules. With the fortieth round's held-out part
     # and the forty-first round's training part added: 1882 and 1496 of 2647 at the split's rules; 1887 and 1500 with
     # the readings written from its training entries before the held-out scoring (FastAPI's Not Found for a route the
-    # server lacks, LiteLLM's missing provider, a request failing as the API server prepares it).
+    # server lacks, LiteLLM's missing provider, a request failing as the API server prepares it). With the forty-first
+    # round's held-out part and the forty-second round's training part added: 1934 and 1543 of 2729 at the split's
+    # rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1887 / 2647 and cause >= 1500 / 2647, (phase, cause)
+    assert phase >= 1934 / 2729 and cause >= 1543 / 2729, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the forty-first, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the forty-second, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to forty-first-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to forty-second-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -387,7 +392,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("thirtyeighth-training.jsonl", "thirtyeighth-heldout.jsonl"),
                               ("thirtyninth-training.jsonl", "thirtyninth-heldout.jsonl"),
                               ("fortieth-training.jsonl", "fortieth-heldout.jsonl"),
-                              ("fortyfirst-training.jsonl", "fortyfirst-heldout.jsonl")):
+                              ("fortyfirst-training.jsonl", "fortyfirst-heldout.jsonl"),
+                              ("fortysecond-training.jsonl", "fortysecond-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -618,6 +624,10 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-3849-command-r-gptq-offline-answers": "the offline example's prompts and answers: no line of a log",
     "vllm-46344-kimi-k2-anthropic-thinking-stream": "server-sent events quoted in a pull request: no line of a log",
     "vllm-9035-rocm-llama32-vision-client-ok": "a vision client's run and its answer: no line of vLLM's",
+    "vllm-12660-idefics3-example-startup": "an example's start cut before its engine: the thread says it then ran",
+    "vllm-22120-glm45-skip-mtp-collect-env": "collect_env's report only: a usage question",
+    "vllm-24049-dp-spec-decode-metrics-series": "Prometheus series in a scraper's table: no line of a log",
+    "vllm-24852-suffix-port-spec-decode-example": "speculative decoding's summary figures: no line of a log",
 }
 
 
