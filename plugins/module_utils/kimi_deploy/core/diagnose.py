@@ -363,8 +363,8 @@ _SERVING_TEXT = (
     # a benchmark client's report of requests the server completed (benchmark_serving, `vllm bench serve`)
     r"|^Successful requests: +[1-9]\d*\s*$|^Average latency per (?:output )?token: [\d.]+ s"
     # the server's /metrics answer (Prometheus text, "vllm:request_params_n_count{model_name=...} 1.0"): only a
-    # running API server exposes vllm: metrics
-    r"|^vllm:\w+(?:\{[^}]*\})? -?[\d.]+(?:e[+-]?\d+)?\s*$"
+    # running API server exposes vllm: metrics (a scraper's table puts " | " between the series and its value)
+    r"|^vllm:\w+(?:\{[^}]*\})?\s+(?:\|\s+)?-?[\d.]+(?:e[+-]?\d+)?\s*$"
     # (its metadata lines, whichever metrics it lists: the Python process's, a plugin's such as LMCache's)
     r"|^# (?:HELP [\w:]+ \S|TYPE [\w:]+ (?:counter|gauge|histogram|summary|untyped)\s*$)"
     # the server's /v1/models answer: a model it serves
@@ -450,6 +450,8 @@ _FRAME_STAGES = (
         r"|add_request|generate|_validate_and_add_requests|_preprocess_chat|_preprocess_completion"
         # V0's async engine takes a request in and preprocesses it (tokens, multimodal inputs) as it arrives
         r"|add_request_async|preprocess_async"
+        # V1 checks each request's structured-output spec (its JSON schema, regex or grammar) as it arrives
+        r"|validate_structured_output_request\w*|_validate_structured_output"
         # the API server's per-request handling (an endpoint, an HTTP middleware), never run by the lifespan
         r"|run_endpoint_function|call_next"
         # uvicorn running the app for one HTTP request (and Starlette's per-request middleware); the API client
@@ -1766,6 +1768,14 @@ _row("request_unknown_field", 2, r"extra_forbidden|Extra inputs are not permitte
            'Drop the field client-side, or upgrade vLLM to a release that accepts it'])
 
 
+# xgrammar refusing a request's regex as it compiles it (V1 validates the structured-output spec of each request)
+_row("structured_output_regex_invalid", 2, r"Regex parsing error at position \d+", default_phase="runtime",
+     cls="request_invalid",
+     cause="The structured-output backend (xgrammar) could not parse a request's regex; that request was refused.",
+     steps=["Fix the regex client-side (xgrammar supports a subset of regex syntax), or serve with "
+            "--guided-decoding-backend set to one that accepts it (guidance, outlines)"])
+
+
 _row("request_unknown_model", 2, r"The model `[^`]*` does not exist", default_phase="runtime",
      cause='Requests name a model the server does not serve (HTTP 404).',
      steps=[
@@ -1785,6 +1795,16 @@ _row("request_unknown_route", 2, r'\{"detail": ?"Not Found"\}', default_phase="r
 
 # LiteLLM (the client layer of many agent tools) refuses a bare model name before any request is sent: it must say
 # which provider's API to speak
+# A launcher that embeds Python (Dynamo's Rust workers) fails to import vLLM's package: the interpreter it found is
+# not the venv vLLM is installed in, or an import inside vLLM breaks there
+_row("launcher_vllm_import_failed", 1, r"Failed to import python 'vllm' module",
+     cls="dependency_error", default_phase="load",
+     cause="The launcher could not import vLLM's Python package: it runs another interpreter than the venv vLLM is "
+           "installed in, or a package vLLM imports is missing or broken there.",
+     steps=["Run `python -c 'import vllm'` with the interpreter and environment the launcher uses (its venv, "
+            "PYTHONPATH, LD_LIBRARY_PATH) and fix what that import reports"])
+
+
 _row("client_provider_missing", 2, r"LLM Provider NOT provided", default_phase="load", cls="config_invalid",
      cause="The client's LiteLLM layer refused the model name: it carries no provider prefix, so no request "
            "reached vLLM.",
@@ -2123,14 +2143,15 @@ _row("quantization_kernel_not_in_build", 1,
             "support table), or install a build that includes the op",
             "For a source build, rebuild cleanly (remove build/ and vllm/*.so) with the platform's kernels enabled"])
 _row("custom_op_not_in_build", 2,
-     # (torch.ops.vllm.* too: ops a platform or attention backend registers at import)
-     r"Error in calling custom op \w+:|'_OpNamespace' '(?:_C|_C_\w+|vllm|_moe_C|_rocm_C)' object has no attribute "
-     r"'\w+'",
+     # (torch.ops.vllm.* too: ops a platform or attention backend registers at import; and a platform plugin's own
+     # kernel library, such as vLLM-Kunlun's xspeedgate_ops, older than the plugin that calls it)
+     r"Error in calling custom op \w+:|'_OpNamespace' '\w+' object has no attribute '\w+'",
      cls="dependency_error", default_phase="startup",
-     cause="The installed vLLM build lacks one of its own compiled kernels (vllm._C): a stale or partial build, or "
-           "a wheel built for another torch/platform.",
-     steps=["Reinstall vLLM from a wheel that matches the installed torch and platform, or rebuild cleanly "
-            "(remove build/ and vllm/*.so)"])
+     cause="The installed build lacks one of the compiled kernels it calls (vllm._C, or a platform plugin's kernel "
+           "library): a stale or partial build, a kernel package older than the code that calls it, or a wheel "
+           "built for another torch/platform.",
+     steps=["Reinstall vLLM (and the platform plugin's kernel package) from wheels that match each other, the "
+            "installed torch and the platform, or rebuild cleanly (remove build/ and vllm/*.so)"])
 # A model directory with no config vLLM can read (no config.json, no Mistral params.json): a LoRA adapter's folder
 # served as the model, a download without its config, the wrong directory.
 _row("model_config_not_found", 1, r"No supported config format found in",
@@ -3706,7 +3727,9 @@ _SCORE_NEAR_ZERO = 0.05
 # A benchmark's own results (a load generator's table, a comparison script's summary): latency and throughput
 # figures were measured, so the server answered the requests they timed.
 _BENCHMARK_FIGURE = re.compile(r"(?i)\b(?:latency|throughput|tps|tok(?:en)?s?/s(?:ec(?:ond)?)?|req(?:uest)?s/s"
-                               r"|ttft|tpot|itl|e2el|mfu|generation time)\b")
+                               r"|ttft|tpot|itl|e2el|mfu|generation time"
+                               # speculative decoding's summary of a finished run (the spec_decode example's)
+                               r"|acceptance (?:length|rate)|num_(?:accepted|draft)_tokens|num_drafts)\b")
 _FIGURE_VALUE = re.compile(r"[:=]\s*[\d.]+\b")
 _TABLE_ROW_NUMBER = re.compile(r"\|\s*[\d.]+\s*(?=\|)")
 # The model's output as a caller prints it: vLLM's offline result objects, its example script's "Generated text:", or
@@ -3868,8 +3891,8 @@ def _no_run(lines: list[Line]) -> dict[str, Any]:
     figures = _benchmark_figures(lines)
     if figures is not None:
         return _result("none", Finding(
-            cause="No error in the lines: they are a benchmark's results (latency and throughput figures), measured "
-                  "on requests the server answered.",
+            cause="No error in the lines: they are a benchmark's results (latency, throughput or draft acceptance "
+                  "figures), measured on requests the server answered.",
             steps=["Judge the figures against a baseline measured on the same GPUs with the same request shapes (the "
                    "ledger's rows); if they fall short, change one launch parameter at a time (tune.yml)"]),
             "benchmark_results", "healthy", _evidence(lines, [figures]), None, _Outcome(healthy=True))

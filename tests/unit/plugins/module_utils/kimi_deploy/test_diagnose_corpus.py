@@ -349,9 +349,11 @@ def test_training_part_accuracy():
     # the readings written from its training entries before the held-out scoring (FastAPI's Not Found for a route the
     # server lacks, LiteLLM's missing provider, a request failing as the API server prepares it). With the forty-first
     # round's held-out part and the forty-second round's training part added: 1934 and 1543 of 2729 at the split's
-    # rules.
+    # rules; 1939 and 1549 with the readings written from its training entries before the held-out scoring (a
+    # scraper's table of vLLM's metrics, speculative decoding's summary figures, a launcher failing to import vLLM,
+    # a platform plugin's kernel library missing an op, xgrammar refusing a request's regex).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1934 / 2729 and cause >= 1543 / 2729, (phase, cause)
+    assert phase >= 1939 / 2729 and cause >= 1549 / 2729, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -626,8 +628,6 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-9035-rocm-llama32-vision-client-ok": "a vision client's run and its answer: no line of vLLM's",
     "vllm-12660-idefics3-example-startup": "an example's start cut before its engine: the thread says it then ran",
     "vllm-22120-glm45-skip-mtp-collect-env": "collect_env's report only: a usage question",
-    "vllm-24049-dp-spec-decode-metrics-series": "Prometheus series in a scraper's table: no line of a log",
-    "vllm-24852-suffix-port-spec-decode-example": "speculative decoding's summary figures: no line of a log",
 }
 
 
@@ -2853,6 +2853,25 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "    from vllm.transformers_utils.tokenizer import MistralTokenizer\n"
      "ModuleNotFoundError: No module named 'vllm.transformers_utils.tokenizer'", "runtime",
      "python_dependency_missing", "dependency_error"),
+    # from the forty-second round's training entries, before its held-out scoring: vLLM's metrics as a scraper's table
+    # (vllm#24049) and the spec_decode example's summary (vllm#24852) are a working server's figures; Dynamo failing
+    # to import vLLM (dynamo#349), vLLM-Kunlun's op library without an op it calls (vllm-kunlun#293), and xgrammar
+    # refusing a request's regex as V1 validates it (vllm#15210)
+    ('vllm:spec_decode_num_drafts_created{engine="0", instance="localhost:8000", job="vllm"} | 1756736798.7343352\n'
+     'vllm:spec_decode_num_drafts_created{engine="1", instance="localhost:8000", job="vllm"} | 1756736798.7343478',
+     "none", "no_error_serving", "healthy"),
+    ("total_num_output_tokens: 16993\nnum_drafts: 1986\nnum_draft_tokens: 1986\nnum_accepted_tokens: 1226\n"
+     "mean acceptance length: 1.62", "none", "benchmark_results", "healthy"),
+    ("thread 'tokio-runtime-worker' panicked at lib/llm/src/engines/vllm/worker.rs:247:17:\n"
+     "Failed to import python 'vllm' module. Are we running in the correct venv? AttributeError: class must define a "
+     "'_type_' attribute", "load", "launcher_vllm_import_failed", "dependency_error"),
+    ("(Worker_TP6 pid=25106) ERROR 03-27 17:57:04 [multiproc_executor.py:852] AttributeError: '_OpNamespace' "
+     "'xspeedgate_ops' object has no attribute 'get_masked_input_and_mask'", "startup", "custom_op_not_in_build",
+     "dependency_error"),
+    ('File "/v/vllm/v1/structured_output/utils.py", line 255, in validate_structured_output_request\n'
+     "  xgr.Grammar.from_regex(gd_params.regex)\n"
+     "RuntimeError: [10:59:34] /project/cpp/regex_converter.cc:73: Regex parsing error at position 2: Unclosed '['",
+     "runtime", "structured_output_regex_invalid", "request_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
