@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is fortysecond-heldout.jsonl: logs collected on 2026-12-04 (forty-second round), split off (a
+The held-out part is fortythird-heldout.jsonl: logs collected on 2026-12-04 (forty-third round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-forty-first rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+forty-second rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -67,9 +67,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "thirtyninth-training.jsonl", "thirtyninth-heldout.jsonl",
                                         "fortieth-training.jsonl", "fortieth-heldout.jsonl",
                                         "fortyfirst-training.jsonl", "fortyfirst-heldout.jsonl",
-                                        "fortysecond-training.jsonl", "fortysecond-heldout.jsonl")}
-HELDOUT = FILES["fortysecond-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "fortysecond-heldout.jsonl" for entry in entries]
+                                        "fortysecond-training.jsonl", "fortysecond-heldout.jsonl",
+                                        "fortythird-training.jsonl", "fortythird-heldout.jsonl")}
+HELDOUT = FILES["fortythird-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "fortythird-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -111,7 +112,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("thirtyninth-training.jsonl", "thirtyninth-heldout.jsonl", "thirtyninth-heldout.sha256"),
           ("fortieth-training.jsonl", "fortieth-heldout.jsonl", "fortieth-heldout.sha256"),
           ("fortyfirst-training.jsonl", "fortyfirst-heldout.jsonl", "fortyfirst-heldout.sha256"),
-          ("fortysecond-training.jsonl", "fortysecond-heldout.jsonl", "fortysecond-heldout.sha256"))
+          ("fortysecond-training.jsonl", "fortysecond-heldout.jsonl", "fortysecond-heldout.sha256"),
+          ("fortythird-training.jsonl", "fortythird-heldout.jsonl", "fortythird-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -171,7 +173,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("thirtyninth-training.jsonl", "thirtyninth-heldout.jsonl", 20270107),
                           ("fortieth-training.jsonl", "fortieth-heldout.jsonl", 20270108),
                           ("fortyfirst-training.jsonl", "fortyfirst-heldout.jsonl", 20270109),
-                          ("fortysecond-training.jsonl", "fortysecond-heldout.jsonl", 20270110)])
+                          ("fortysecond-training.jsonl", "fortysecond-heldout.jsonl", 20270110),
+                          ("fortythird-training.jsonl", "fortythird-heldout.jsonl", 20270111)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -185,7 +188,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_forty_second_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_forty_third_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -199,7 +202,8 @@ def test_the_retired_heldout_parts_are_training_and_the_forty_second_is_not():
                     "thirtieth-heldout.jsonl", "thirtyfirst-heldout.jsonl", "thirtysecond-heldout.jsonl",
                     "thirtythird-heldout.jsonl", "thirtyfourth-heldout.jsonl", "thirtyfifth-heldout.jsonl",
                     "thirtysixth-heldout.jsonl", "thirtyseventh-heldout.jsonl", "thirtyeighth-heldout.jsonl",
-                    "thirtyninth-heldout.jsonl", "fortieth-heldout.jsonl", "fortyfirst-heldout.jsonl"):
+                    "thirtyninth-heldout.jsonl", "fortieth-heldout.jsonl", "fortyfirst-heldout.jsonl",
+                    "fortysecond-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -351,15 +355,17 @@ def test_training_part_accuracy():
     # round's held-out part and the forty-second round's training part added: 1934 and 1543 of 2729 at the split's
     # rules; 1939 and 1549 with the readings written from its training entries before the held-out scoring (a
     # scraper's table of vLLM's metrics, speculative decoding's summary figures, a launcher failing to import vLLM,
-    # a platform plugin's kernel library missing an op, xgrammar refusing a request's regex).
+    # a platform plugin's kernel library missing an op, xgrammar refusing a request's regex). With the forty-second
+    # round's held-out part and the forty-third round's training part added: 1973 and 1599 of 2806 at the split's
+    # rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1939 / 2729 and cause >= 1549 / 2729, (phase, cause)
+    assert phase >= 1973 / 2806 and cause >= 1599 / 2806, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the forty-second, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the forty-third, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to forty-second-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to forty-third-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -395,7 +401,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("thirtyninth-training.jsonl", "thirtyninth-heldout.jsonl"),
                               ("fortieth-training.jsonl", "fortieth-heldout.jsonl"),
                               ("fortyfirst-training.jsonl", "fortyfirst-heldout.jsonl"),
-                              ("fortysecond-training.jsonl", "fortysecond-heldout.jsonl")):
+                              ("fortysecond-training.jsonl", "fortysecond-heldout.jsonl"),
+                              ("fortythird-training.jsonl", "fortythird-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -629,6 +636,8 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-9035-rocm-llama32-vision-client-ok": "a vision client's run and its answer: no line of vLLM's",
     "vllm-12660-idefics3-example-startup": "an example's start cut before its engine: the thread says it then ran",
     "vllm-22120-glm45-skip-mtp-collect-env": "collect_env's report only: a usage question",
+    "vllm-20813-usage-collect-env-libraries": "collect_env's report only: a usage question",
+    "vllm-45947-cross-layer-kv-offloading-timing": "a test's timing printout under one vLLM line: no failure",
 }
 
 
