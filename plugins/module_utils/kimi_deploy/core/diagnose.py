@@ -948,7 +948,9 @@ _row("weight_name_not_in_model", 1, rf"There is no module or parameter named '(?
 
 _row("weight_shape_mismatch", 1,
      r"size mismatch for|[Ss]hape mismatch|Attempted to load weight \(torch\.Size|param_data\.shape == "
-     r"loaded_weight\.shape|loaded_weight\.shape",
+     r"loaded_weight\.shape|loaded_weight\.shape"
+     # (a tensor-parallel loader narrowing a tensor to its rank's slice, past the tensor's size)
+     r"|start \(\d+\) \+ length \(\d+\) exceeds dimension size",
      default_phase="load",
      cause='A checkpoint tensor has a different shape than the model config implies: config.json and the '
            'weights do not belong together (or the quantization format is not the one declared).',
@@ -1337,6 +1339,16 @@ _row("too_many_open_files", 1, r"Too many open files|Errno 24\]", default_phase=
      cause='The process hit its open-file limit (ulimit -n).',
      steps=[
            'Raise LimitNOFILE in the unit (e.g. 1048576) and restart'])
+
+
+# A native library refused a system call (EPERM) and the process aborts: the container or sandbox withholds a
+# capability (seccomp, set_mempolicy for NUMA binding, memlock)
+_row("system_call_not_permitted", 1, r"what\(\):\s+Operation not permitted",
+     cls="resource_limit", default_phase="load",
+     cause="A native library was refused a system call (Operation not permitted) and the process aborted: the "
+           "container runs without a capability or limit it needs.",
+     steps=["Run the container with the privileges vLLM's images expect (--ipc=host, --cap-add SYS_NICE, "
+            "--ulimit memlock=-1, or --privileged to confirm), or the unit with LimitMEMLOCK=infinity"])
 
 
 # A process that cannot start one more thread (EAGAIN from pthread_create): the user's or the container's limit on
@@ -1908,6 +1920,14 @@ _row("compile_failed", 2, r"InductorError|BackendCompilerFailed|torch\._dynamo\.
             "Check the Triton/torch build supports this GPU; report the compile error upstream"])
 # A kernel library that builds its kernels on first use (FlashInfer, DeepGEMM, a torch C++/CUDA extension) runs ninja;
 # its failure is the build's, whatever the wrapper around it says.
+# A kernel library that builds its kernels on first use (FlashInfer, torch's C++ extensions) needs ninja on the PATH
+_row("kernel_build_tool_missing", 1,
+     r"ninja \(build tool\) not found|Ninja is required to load C\+\+ extensions",
+     cls="dependency_error", default_phase="load",
+     cause="A kernel library must build its kernels on first use and the ninja build tool is not installed (or "
+           "not on the PATH of the serving process).",
+     steps=["Install ninja in the serving venv (pip install ninja) and make sure the unit's PATH includes the "
+            "venv's bin/, or use the library's prebuilt kernels"])
 _row("kernel_jit_build_failed", 1,
      r"CalledProcessError: Command '\['ninja'|ninja: build stopped: subcommand failed|Error building extension '",
      cls="compile_error", default_phase="startup",
@@ -2035,7 +2055,9 @@ _row("unexpected_engine_argument", 1, r"unexpected keyword argument '\w+'",
      cause=_UNEXPECTED_ARGUMENT_CAUSE, steps=_UNEXPECTED_ARGUMENT_STEPS)
 # The same, named by the call's own message when no traceback is shown: vLLM's public API (`LLM.chat()`, the
 # server's `build_async_engine_client_from_engine_args()`).
-_row("unexpected_api_argument", 1, r"\b(?:LLM\.\w+|\w*_engine_args)\(\) got an unexpected keyword argument",
+# (and the OpenAI server's classes, which wrappers such as BentoML's construct themselves)
+_row("unexpected_api_argument", 1,
+     r"\b(?:LLM\.\w+|\w*_engine_args|OpenAIServing\w*\.__init__)\(\) got an unexpected keyword argument",
      cls="dependency_error", default_phase="load",
      cause=_UNEXPECTED_ARGUMENT_CAUSE, steps=_UNEXPECTED_ARGUMENT_STEPS)
 _row("op_not_built_for_backend", 1, r"Could not run '[\w:.]+' with arguments from the '\w+' backend",

@@ -357,9 +357,11 @@ def test_training_part_accuracy():
     # scraper's table of vLLM's metrics, speculative decoding's summary figures, a launcher failing to import vLLM,
     # a platform plugin's kernel library missing an op, xgrammar refusing a request's regex). With the forty-second
     # round's held-out part and the forty-third round's training part added: 1973 and 1599 of 2806 at the split's
-    # rules.
+    # rules; 1977 and 1603 with the readings written from its training entries before the held-out scoring (ninja
+    # missing for a kernel build, a wrapper constructing the OpenAI server's classes with a stale argument, a system
+    # call refused in a container, a tensor-parallel slice past its tensor).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 1973 / 2806 and cause >= 1599 / 2806, (phase, cause)
+    assert phase >= 1977 / 2806 and cause >= 1603 / 2806, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -2882,6 +2884,20 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "  xgr.Grammar.from_regex(gd_params.regex)\n"
      "RuntimeError: [10:59:34] /project/cpp/regex_converter.cc:73: Regex parsing error at position 2: Unclosed '['",
      "runtime", "structured_output_regex_invalid", "request_invalid"),
+    # from the forty-third round's training entries, before its held-out scoring: a kernel library's build without
+    # ninja (unsloth#4541), BentoML constructing the OpenAI server's class with an argument vLLM dropped
+    # (BentoVLLM#38), a system call refused in a container (vllm#14416), a tensor-parallel slice past its tensor
+    # (vllm#46426)
+    ("RuntimeError: FlashInfer failed to JIT-compile: ninja (build tool) not found.", "load",
+     "kernel_build_tool_missing", "dependency_error"),
+    ("TypeError: OpenAIServingCompletion.__init__() got an unexpected keyword argument 'served_model'", "load",
+     "unexpected_api_argument", "dependency_error"),
+    ("terminate called after throwing an instance of 'std::system_error'\n  what():  Operation not permitted", "load",
+     "system_call_not_permitted", "resource_limit"),
+    ('  File "vllm/model_executor/parameter.py", line 222, in load_row_parallel_weight\n'
+     "    loaded_weight = loaded_weight.narrow(\n"
+     "RuntimeError: start (4096) + length (4096) exceeds dimension size (4096).", "load", "weight_shape_mismatch",
+     "weights_mismatch"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
