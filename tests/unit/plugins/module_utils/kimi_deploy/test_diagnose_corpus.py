@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is fortyfourth-heldout.jsonl: logs collected on 2026-12-05 (forty-fourth round), split off (a
+The held-out part is fortyfifth-heldout.jsonl: logs collected on 2026-12-05 (forty-fifth round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-forty-third rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+forty-fourth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -69,9 +69,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "fortyfirst-training.jsonl", "fortyfirst-heldout.jsonl",
                                         "fortysecond-training.jsonl", "fortysecond-heldout.jsonl",
                                         "fortythird-training.jsonl", "fortythird-heldout.jsonl",
-                                        "fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl")}
-HELDOUT = FILES["fortyfourth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "fortyfourth-heldout.jsonl" for entry in entries]
+                                        "fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl",
+                                        "fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl")}
+HELDOUT = FILES["fortyfifth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "fortyfifth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -115,7 +116,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("fortyfirst-training.jsonl", "fortyfirst-heldout.jsonl", "fortyfirst-heldout.sha256"),
           ("fortysecond-training.jsonl", "fortysecond-heldout.jsonl", "fortysecond-heldout.sha256"),
           ("fortythird-training.jsonl", "fortythird-heldout.jsonl", "fortythird-heldout.sha256"),
-          ("fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl", "fortyfourth-heldout.sha256"))
+          ("fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl", "fortyfourth-heldout.sha256"),
+          ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl", "fortyfifth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -177,7 +179,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("fortyfirst-training.jsonl", "fortyfirst-heldout.jsonl", 20270109),
                           ("fortysecond-training.jsonl", "fortysecond-heldout.jsonl", 20270110),
                           ("fortythird-training.jsonl", "fortythird-heldout.jsonl", 20270111),
-                          ("fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl", 20270112)])
+                          ("fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl", 20270112),
+                          ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl", 20270113)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -191,7 +194,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_forty_fourth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_forty_fifth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -206,7 +209,7 @@ def test_the_retired_heldout_parts_are_training_and_the_forty_fourth_is_not():
                     "thirtythird-heldout.jsonl", "thirtyfourth-heldout.jsonl", "thirtyfifth-heldout.jsonl",
                     "thirtysixth-heldout.jsonl", "thirtyseventh-heldout.jsonl", "thirtyeighth-heldout.jsonl",
                     "thirtyninth-heldout.jsonl", "fortieth-heldout.jsonl", "fortyfirst-heldout.jsonl",
-                    "fortysecond-heldout.jsonl", "fortythird-heldout.jsonl"):
+                    "fortysecond-heldout.jsonl", "fortythird-heldout.jsonl", "fortyfourth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -363,15 +366,17 @@ def test_training_part_accuracy():
     # rules; 1977 and 1603 with the readings written from its training entries before the held-out scoring (ninja
     # missing for a kernel build, a wrapper constructing the OpenAI server's classes with a stale argument, a system
     # call refused in a container, a tensor-parallel slice past its tensor). With the forty-third round's held-out part
-    # and the forty-fourth round's training part added: 2028 and 1635 of 2887 at the split's rules.
+    # and the forty-fourth round's training part added: 2028 and 1635 of 2887 at the split's rules. With the
+    # forty-fourth round's held-out part and the forty-fifth round's training part added: 2064 and 1670 of 2954 at the
+    # split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2028 / 2887 and cause >= 1635 / 2887, (phase, cause)
+    assert phase >= 2064 / 2954 and cause >= 1670 / 2954, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the forty-fourth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the forty-fifth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to forty-fourth-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to forty-fifth-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -409,7 +414,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("fortyfirst-training.jsonl", "fortyfirst-heldout.jsonl"),
                               ("fortysecond-training.jsonl", "fortysecond-heldout.jsonl"),
                               ("fortythird-training.jsonl", "fortythird-heldout.jsonl"),
-                              ("fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl")):
+                              ("fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl"),
+                              ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -648,6 +654,9 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-20813-usage-collect-env-libraries": "collect_env's report only: a usage question",
     "vllm-45947-cross-layer-kv-offloading-timing": "a test's timing printout under one vLLM line: no failure",
     "vllm-18065-serve-detach-help-output": "a --help page quoted in a pull request, its option lines without a header",
+    "vllm-10017-serve-help-sorted-flags": "a --help page's sorted flags quoted in a pull request: no line of a log",
+    "club-3090-46-dual-4090-bench-kv-pool-sizing": "a start's KV sizing lines: the thread says it then served",
+    "pixi-5752-vllm-version-precompiled-build": "`vllm --version` printed in a shell session: no line of a log",
 }
 
 
