@@ -505,6 +505,8 @@ _FRAME_STAGES = (
         # Ray: an actor that fails in its creation task failed in its constructor (the engine or worker init); Ray
         # Serve's controller waiting for a replica to be ready (its constructor loads the model)
         r"|error raised in its creation task|serve/_private/deployment_state\.py\", line \d+, in check_ready"
+        # (and the replica's own initialisation, which runs the deployment's constructor)
+        r"|serve/_private/replica\.py\", line \d+, in (?:initialize_and_get_metadata|_?initialize_replica)"
         # V1: a worker process that fails to start failed in its constructor (init_device, load_model).
         r"|WorkerProc (?:failed to start|initialization failed)|= WorkerProc\(|= executor_class\(")),
 )

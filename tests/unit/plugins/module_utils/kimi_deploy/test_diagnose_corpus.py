@@ -368,9 +368,10 @@ def test_training_part_accuracy():
     # call refused in a container, a tensor-parallel slice past its tensor). With the forty-third round's held-out part
     # and the forty-fourth round's training part added: 2028 and 1635 of 2887 at the split's rules. With the
     # forty-fourth round's held-out part and the forty-fifth round's training part added: 2064 and 1670 of 2954 at the
-    # split's rules.
+    # split's rules; 2066 and 1670 with the reading written from its training entries before the held-out scoring (a
+    # Ray Serve replica's own initialisation as load).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2064 / 2954 and cause >= 1670 / 2954, (phase, cause)
+    assert phase >= 2066 / 2954 and cause >= 1670 / 2954, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -2915,6 +2916,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "    loaded_weight = loaded_weight.narrow(\n"
      "RuntimeError: start (4096) + length (4096) exceeds dimension size (4096).", "load", "weight_shape_mismatch",
      "weights_mismatch"),
+    # from the forty-fifth round's training entries, before its held-out scoring: a Ray Serve replica failing in its
+    # own initialisation, which runs the deployment's constructor (ray-llm#114)
+    ("(ServeController pid=501) RuntimeError: Traceback (most recent call last):\n"
+     '(ServeController pid=501)   File "/h/ray/serve/_private/replica.py", line 443, in initialize_and_get_metadata\n'
+     "(ServeController pid=501)     await self._initialize_replica()", "load", "unclassified_error", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
