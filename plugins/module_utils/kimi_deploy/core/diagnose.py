@@ -1147,8 +1147,11 @@ _row("vllm_release_too_old", 2, r"(?i)please (?:update|upgrade) vllm\b|requires?
      steps=["Install the vLLM release the program asks for (its requirements pin it), in the venv it runs in"])
 
 
+# (V0's worker processes report an exception by its message alone: "... while processing method load_model: No module
+# named 'einops', Traceback ...")
 @_rule("python_dependency_missing", 2,
-       r"(?:ModuleNotFoundError|ImportError|Error): (?:No module named '?([\w.]+)'?|cannot import name '?(\w+)'?)",
+       r"(?:ModuleNotFoundError|ImportError|Error|while processing method \w+): "
+       r"(?:No module named '?([\w.]+)'?|cannot import name '?(\w+)'?)",
        default_phase="load")
 def _missing_module(hit: _Hit) -> Finding:
     name = hit.match.group(1) or hit.match.group(2)
