@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is fortyfifth-heldout.jsonl: logs collected on 2026-12-05 (forty-fifth round), split off (a
+The held-out part is fortysixth-heldout.jsonl: logs collected on 2026-12-05 (forty-sixth round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-forty-fourth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+forty-fifth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -70,9 +70,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "fortysecond-training.jsonl", "fortysecond-heldout.jsonl",
                                         "fortythird-training.jsonl", "fortythird-heldout.jsonl",
                                         "fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl",
-                                        "fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl")}
-HELDOUT = FILES["fortyfifth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "fortyfifth-heldout.jsonl" for entry in entries]
+                                        "fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl",
+                                        "fortysixth-training.jsonl", "fortysixth-heldout.jsonl")}
+HELDOUT = FILES["fortysixth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "fortysixth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -117,7 +118,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("fortysecond-training.jsonl", "fortysecond-heldout.jsonl", "fortysecond-heldout.sha256"),
           ("fortythird-training.jsonl", "fortythird-heldout.jsonl", "fortythird-heldout.sha256"),
           ("fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl", "fortyfourth-heldout.sha256"),
-          ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl", "fortyfifth-heldout.sha256"))
+          ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl", "fortyfifth-heldout.sha256"),
+          ("fortysixth-training.jsonl", "fortysixth-heldout.jsonl", "fortysixth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -180,7 +182,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("fortysecond-training.jsonl", "fortysecond-heldout.jsonl", 20270110),
                           ("fortythird-training.jsonl", "fortythird-heldout.jsonl", 20270111),
                           ("fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl", 20270112),
-                          ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl", 20270113)])
+                          ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl", 20270113),
+                          ("fortysixth-training.jsonl", "fortysixth-heldout.jsonl", 20270114)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -194,7 +197,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_forty_fifth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_forty_sixth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -209,7 +212,8 @@ def test_the_retired_heldout_parts_are_training_and_the_forty_fifth_is_not():
                     "thirtythird-heldout.jsonl", "thirtyfourth-heldout.jsonl", "thirtyfifth-heldout.jsonl",
                     "thirtysixth-heldout.jsonl", "thirtyseventh-heldout.jsonl", "thirtyeighth-heldout.jsonl",
                     "thirtyninth-heldout.jsonl", "fortieth-heldout.jsonl", "fortyfirst-heldout.jsonl",
-                    "fortysecond-heldout.jsonl", "fortythird-heldout.jsonl", "fortyfourth-heldout.jsonl"):
+                    "fortysecond-heldout.jsonl", "fortythird-heldout.jsonl", "fortyfourth-heldout.jsonl",
+                    "fortyfifth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -369,15 +373,17 @@ def test_training_part_accuracy():
     # and the forty-fourth round's training part added: 2028 and 1635 of 2887 at the split's rules. With the
     # forty-fourth round's held-out part and the forty-fifth round's training part added: 2064 and 1670 of 2954 at the
     # split's rules; 2066 and 1670 with the reading written from its training entries before the held-out scoring (a
-    # Ray Serve replica's own initialisation as load).
+    # Ray Serve replica's own initialisation as load). With the forty-fifth round's held-out part and the forty-sixth
+    # round's training part added: 2101 and 1698 of 3013 at the split's rules, which include the reading written after
+    # the forty-fifth measurement (V0's worker reporting a missing module by its message alone).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2066 / 2954 and cause >= 1670 / 2954, (phase, cause)
+    assert phase >= 2101 / 3013 and cause >= 1698 / 3013, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the forty-fifth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the forty-sixth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to forty-fifth-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to forty-sixth-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -416,7 +422,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("fortysecond-training.jsonl", "fortysecond-heldout.jsonl"),
                               ("fortythird-training.jsonl", "fortythird-heldout.jsonl"),
                               ("fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl"),
-                              ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl")):
+                              ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl"),
+                              ("fortysixth-training.jsonl", "fortysixth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -659,6 +666,13 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-10017-serve-help-sorted-flags": "a --help page's sorted flags quoted in a pull request: no line of a log",
     "club-3090-46-dual-4090-bench-kv-pool-sizing": "a start's KV sizing lines: the thread says it then served",
     "pixi-5752-vllm-version-precompiled-build": "`vllm --version` printed in a shell session: no line of a log",
+    "club-3090-113-strix-halo-egpu-3090-bench-start": "a bench script's start against a server: no line of vLLM's",
+    "dynamo-845-aarch64-source-build-import-vllm": "an import check after a source build: the platform's warnings only",
+    "ray-54732-serve-llm-disable-log-requests-output": "a request added in a sample output: the thread says it served",
+    "torchtitan-3142-rl-moe-tp2ep-vllm-run": "a trainer's own lines while vLLM generates: no line of vLLM's",
+    "vllm-11081-batchsize-forward-time-stats": "a benchmark's forward-time stats quoted in a pull request: no failure",
+    "vllm-8210-log-interval-usage-collect-env": "collect_env's report only: a usage question",
+    "vllm-fork-1918-hpu-smoke-test-report-pass": "a smoke test's PASS report: a client's lines, no line of vLLM's",
 }
 
 
