@@ -2484,6 +2484,9 @@ _WRAPPER_RUNTIME = (
     # V0's worker monitor and V1's engine client noticing a process gone (logged at start too: the phase read from
     # the timeline picks the start's wrapper then)
     r"|Worker \w+ pid \d+ died, exit code: -?\d+|Engine core proc \S+ died unexpectedly"
+    # V1's engine core when its executor reports a worker process gone (the busy loop's EXECUTOR_FAILED request, or
+    # any call to the workers after it): only a wrapper
+    r"|RuntimeError: Executor failed\."
 )
 _WRAPPER_SYSTEMD = r"Main process exited, code=|Failed with result '(?:exit-code|signal|core-dump)'"
 
@@ -3299,6 +3302,24 @@ _FRAME_CAUSES = (
      "vLLM failed while importing its own modules (a chain of `<module>` frames): a broken or mismatched "
      "install (compiled extension, torch or transformers version).",
      ["Reinstall vLLM with the torch/transformers versions it was built for, in a clean venv"]),
+    # ... or an import statement entered a module whose top level fails (a platform plugin's model runner importing
+    # a name its dependency no longer has)
+    (re.compile(r"(?s)\n\s*(?:from \S+ )?import [^\n]*\n\s*File \"[^\"]*\", line \d+, in <module>\n"
+                r"(?:\s+[^\n]*\n)?\s*\Z"),
+     "dependency_error",
+     "The traceback ends at the top level of a module an import statement entered (its error line is not in the lines "
+     "read): most often that module imports a name its installed dependency does not have (an ImportError).",
+     ["Read the error line under the traceback; install the dependency version the importing package (vLLM or its "
+      "plugin) was built against"]),
+    # ... or vLLM ran a general plugin's entry point (load_general_plugins, at engine arguments' creation and in each
+    # worker) and the traceback ends in the plugin's own code: a plugin written for another vLLM version.
+    (re.compile(r"(?s)\bload_general_plugins\b.*\n\s*File \"(?![^\"]*/vllm/)[^\"]*\", line \d+, in \w+\n"
+                r"(?:\s+[^\n]*\n)?\s*\Z"),
+     "dependency_error",
+     "The traceback ends in a vLLM plugin's own code, run by vLLM's plugin loader (its error line is not in the lines "
+     "read): the plugin, installed in the same environment, does not match the installed vLLM.",
+     ["Install the plugin version made for the installed vLLM, or uninstall it (pip list; entry points in the "
+      "vllm.general_plugins group); VLLM_PLUGINS limits which plugins load"]),
 )
 
 

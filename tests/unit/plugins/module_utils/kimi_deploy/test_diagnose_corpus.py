@@ -375,9 +375,11 @@ def test_training_part_accuracy():
     # split's rules; 2066 and 1670 with the reading written from its training entries before the held-out scoring (a
     # Ray Serve replica's own initialisation as load). With the forty-fifth round's held-out part and the forty-sixth
     # round's training part added: 2101 and 1698 of 3013 at the split's rules, which include the reading written after
-    # the forty-fifth measurement (V0's worker reporting a missing module by its message alone).
+    # the forty-fifth measurement (V0's worker reporting a missing module by its message alone); 2103 and 1700 with the
+    # readings written from its training entries before the held-out scoring (V1's "Executor failed." as a wrapper,
+    # a traceback cut at the top level of a module an import entered, or in a plugin's code run by vLLM's loader).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2101 / 3013 and cause >= 1698 / 3013, (phase, cause)
+    assert phase >= 2103 / 3013 and cause >= 1700 / 3013, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -2941,6 +2943,19 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("(VllmWorkerProcess pid=4575) ERROR 08-23 16:49:54 multiproc_worker_utils.py:226] Exception in worker "
      "VllmWorkerProcess while processing method load_model: No module named 'einops', Traceback (most recent call "
      "last):", "load", "python_dependency_missing", "dependency_error"),
+    # from the forty-sixth round's training entries, before its held-out scoring: V1's engine core raising "Executor
+    # failed." when its executor reports a worker gone, a wrapper (vllm-ascend#10911); a traceback cut at the top
+    # level of a module an import entered (vllm-metal#100); one cut in a plugin's code run by vLLM's plugin loader
+    # (DeepSeek-OCR#195)
+    ('(EngineCore_DP0 pid=14347) File "/w/vllm/v1/engine/core.py", line 1208, in _handle_client_request\n'
+     '(EngineCore_DP0 pid=14347) raise RuntimeError("Executor failed.")\n'
+     "(EngineCore_DP0 pid=14347) RuntimeError: Executor failed.", "runtime", "engine_dead", "engine_died_unexplained"),
+    ('  File "/v/vllm_metal/v1/worker.py", line 138, in init_device\n'
+     "    from vllm_metal.v1.model_runner import MetalModelRunner\n"
+     '  File "/v/vllm_metal/v1/model_runner.py", line 26, in <module>', "load", "traceback_frames", "dependency_error"),
+    ('  File "/v/vllm/plugins/__init__.py", line 82, in load_general_plugins\n    func()\n'
+     '  File "/v/paddlex/inference/genai/backends/vllm.py", line 30, in register_models\n'
+     '    net_cls, _ = get_model_components(model_name, "vllm")', "load", "traceback_frames", "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
