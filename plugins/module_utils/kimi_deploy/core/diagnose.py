@@ -1148,9 +1148,9 @@ _row("vllm_release_too_old", 2, r"(?i)please (?:update|upgrade) vllm\b|requires?
 
 
 # (V0's worker processes report an exception by its message alone: "... while processing method load_model: No module
-# named 'einops', Traceback ...")
+# named 'einops', Traceback ..."; the interpreter itself, for `python -m X`: "/venv/bin/python: No module named X")
 @_rule("python_dependency_missing", 2,
-       r"(?:ModuleNotFoundError|ImportError|Error|while processing method \w+): "
+       r"(?:(?:ModuleNotFoundError|ImportError|Error|while processing method \w+): |\bpython[\d.]*: )"
        r"(?:No module named '?([\w.]+)'?|cannot import name '?(\w+)'?)",
        default_phase="load")
 def _missing_module(hit: _Hit) -> Finding:
@@ -1159,6 +1159,16 @@ def _missing_module(hit: _Hit) -> Finding:
         cause=f"A Python module the server (or the model's remote code) imports is missing: {name}.",
         steps=[f"Install {name} into the vLLM venv (pip install {name.split('.')[0]}, pinned in the venv's "
                "requirements), or use a vLLM image/release that includes it"])
+
+
+# pytest's header for a test file or conftest.py it could not import (the import error follows in pytest's short
+# frames, "tests/x/test_y.py:7: in <module>"): the test environment lacks or mismatches a package.
+_row("test_module_import_failed", 2, r"ImportError while (?:loading conftest|importing test module) '([^']+)'",
+     cls="dependency_error", default_phase="load",
+     cause="pytest could not import a test module or conftest.py: a package it imports (vLLM, a kernel library, a "
+           "test requirement) is missing or does not match, or the pytest on PATH runs another Python.",
+     steps=["Read the error line pytest prints under the header; install the test requirements (requirements/test.txt "
+            "in a vLLM checkout) into the venv that builds vLLM, and run `python -m pytest` from it"])
 
 
 # ----- startup: port, memory, KV cache ---------------------------------------------------------
