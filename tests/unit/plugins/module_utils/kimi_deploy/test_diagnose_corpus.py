@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is fortysixth-heldout.jsonl: logs collected on 2026-12-05 (forty-sixth round), split off (a
+The held-out part is fortyseventh-heldout.jsonl: logs collected on 2026-12-05 (forty-seventh round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-forty-fifth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+forty-sixth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -71,9 +71,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "fortythird-training.jsonl", "fortythird-heldout.jsonl",
                                         "fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl",
                                         "fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl",
-                                        "fortysixth-training.jsonl", "fortysixth-heldout.jsonl")}
-HELDOUT = FILES["fortysixth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "fortysixth-heldout.jsonl" for entry in entries]
+                                        "fortysixth-training.jsonl", "fortysixth-heldout.jsonl",
+                                        "fortyseventh-training.jsonl", "fortyseventh-heldout.jsonl")}
+HELDOUT = FILES["fortyseventh-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "fortyseventh-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -119,7 +120,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("fortythird-training.jsonl", "fortythird-heldout.jsonl", "fortythird-heldout.sha256"),
           ("fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl", "fortyfourth-heldout.sha256"),
           ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl", "fortyfifth-heldout.sha256"),
-          ("fortysixth-training.jsonl", "fortysixth-heldout.jsonl", "fortysixth-heldout.sha256"))
+          ("fortysixth-training.jsonl", "fortysixth-heldout.jsonl", "fortysixth-heldout.sha256"),
+          ("fortyseventh-training.jsonl", "fortyseventh-heldout.jsonl", "fortyseventh-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -183,7 +185,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("fortythird-training.jsonl", "fortythird-heldout.jsonl", 20270111),
                           ("fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl", 20270112),
                           ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl", 20270113),
-                          ("fortysixth-training.jsonl", "fortysixth-heldout.jsonl", 20270114)])
+                          ("fortysixth-training.jsonl", "fortysixth-heldout.jsonl", 20270114),
+                          ("fortyseventh-training.jsonl", "fortyseventh-heldout.jsonl", 20270115)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -197,7 +200,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_forty_sixth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_forty_seventh_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -213,7 +216,7 @@ def test_the_retired_heldout_parts_are_training_and_the_forty_sixth_is_not():
                     "thirtysixth-heldout.jsonl", "thirtyseventh-heldout.jsonl", "thirtyeighth-heldout.jsonl",
                     "thirtyninth-heldout.jsonl", "fortieth-heldout.jsonl", "fortyfirst-heldout.jsonl",
                     "fortysecond-heldout.jsonl", "fortythird-heldout.jsonl", "fortyfourth-heldout.jsonl",
-                    "fortyfifth-heldout.jsonl"):
+                    "fortyfifth-heldout.jsonl", "fortysixth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -378,14 +381,17 @@ def test_training_part_accuracy():
     # the forty-fifth measurement (V0's worker reporting a missing module by its message alone); 2103 and 1700 with the
     # readings written from its training entries before the held-out scoring (V1's "Executor failed." as a wrapper,
     # a traceback cut at the top level of a module an import entered, or in a plugin's code run by vLLM's loader).
+    # With the forty-sixth round's held-out part and the forty-seventh round's training part added: 2146 and 1734 of
+    # 3081 at the split's rules, which include the readings written after the forty-sixth measurement (the
+    # interpreter's own "No module named", pytest's header for a test module it could not import).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2103 / 3013 and cause >= 1700 / 3013, (phase, cause)
+    assert phase >= 2146 / 3081 and cause >= 1734 / 3081, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the forty-sixth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the forty-seventh, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to forty-sixth-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to forty-seventh-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -425,7 +431,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("fortythird-training.jsonl", "fortythird-heldout.jsonl"),
                               ("fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl"),
                               ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl"),
-                              ("fortysixth-training.jsonl", "fortysixth-heldout.jsonl")):
+                              ("fortysixth-training.jsonl", "fortysixth-heldout.jsonl"),
+                              ("fortyseventh-training.jsonl", "fortyseventh-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -676,6 +683,11 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-11081-batchsize-forward-time-stats": "a benchmark's forward-time stats quoted in a pull request: no failure",
     "vllm-8210-log-interval-usage-collect-env": "collect_env's report only: a usage question",
     "vllm-fork-1918-hpu-smoke-test-report-pass": "a smoke test's PASS report: a client's lines, no line of vLLM's",
+    "trl-7001-vllm-028-client-server-tests-pass": "a test run's PASSED lines: a client's tests, no line of vLLM's",
+    "vllm-3736-stat-logger-asyncllmengine-collect-env": "collect_env's report only: a usage question",
+    "vllm-12085-token-embeddings-usage-collect-env": "collect_env's report only: a usage question",
+    "vllm-16648-modernbert-reranker-score-curl": "a curl and the score answer it got: no line of a log",
+    "vllm-8282-scheduler-openai-server-usage-env": "collect_env's report only: a usage question",
 }
 
 
