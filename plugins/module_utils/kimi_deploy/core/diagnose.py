@@ -821,6 +821,16 @@ def _largest_divisor_at_most(total: int, limit: int) -> int:
 
 # ----- load: model files ---------------------------------------------------------------------
 
+# A generative model class run for a pooling task (score, rerank, embed) has no pooling head: this vLLM cannot serve
+# that architecture for that task.
+_row("pooling_head_missing", 1, r"'\w+For(?:CausalLM|ConditionalGeneration)' object has no attribute 'pooler'",
+     cls="architecture_unsupported", default_phase="runtime",
+     cause="The model's vLLM class is a generative one without a pooling head, so a pooling request (embed, score, "
+           "rerank, classify) cannot run on it.",
+     steps=["Serve a checkpoint vLLM supports for that task (its supported-models list, pooling section), or a vLLM "
+            "release that adapts this architecture to it (--task / --runner pooling and --convert)"])
+
+
 @_rule("architecture_not_supported", 1,
        r"architectures? .{0,200}?(?:are|is) not supported|Cannot find model module"
        r"|but Transformers does not recognize this architecture|No model architectures are specified"
@@ -1114,7 +1124,9 @@ _row("hub_access_failed", 1,
      r"|Repo id must be in the form|Invalid repository ID or local directory"
      # the hub's host not answering (a firewall, no route, a proxy), and ModelScope's hub refusing the repo or revision
      r"|HTTPSConnectionPool\(host='(?:huggingface\.co|hf-mirror\.com|www\.modelscope\.cn|modelscope\.cn)'"
-     r"|modelscope\.hub\.errors\.\w+",
+     r"|modelscope\.hub\.errors\.\w+"
+     # the hub rate-limiting its API (many workers resolving the same repo at once, even when the files are cached)
+     r"|429 Client Error: Too Many Requests for url: https://(?:huggingface\.co|hf-mirror\.com)/",
      default_phase="load",
      cause='vLLM tried to fetch the model or tokenizer from the hub and could not (offline, no access, a '
            'wrong repo id, or a path that does not exist).',
@@ -1297,7 +1309,9 @@ def _oom_sampler(hit: _Hit) -> Finding:
 @_rule("gpu_out_of_memory", 1,
        r"CUDA out of memory|CUDA (?:[Ee]rror|driver error): out of memory|OutOfMemoryError|HIP out of memory"
        r"|cudaErrorMemoryAllocation"
-       r"|CUBLAS_STATUS_ALLOC_FAILED|Tried to allocate [\d.]+ [GM]iB",
+       r"|CUBLAS_STATUS_ALLOC_FAILED|Tried to allocate [\d.]+ [GM]iB"
+       # torch_npu (Ascend): its allocator's message and the error code it raises with it
+       r"|NPU out of memory|ERR00006 PTA memory error",
        default_phase="startup",
        hints=(r"CUDA graphs can take additional|Capturing CUDA graph|Estimated CUDA graph memory",))
 def _gpu_oom(hit: _Hit) -> Finding:
@@ -1703,6 +1717,15 @@ def _engine_timeout(hit: _Hit) -> Finding:
                "health wait at least as long",
                "Keep the compile caches (VLLM_CACHE_ROOT, ~/.cache/flashinfer) across restarts and releases; "
                "use fast local storage for the weights"])
+
+
+# vLLM's configuration refusing two options together ("Chunked prefill is not supported with multi-step
+# (--num-scheduler-steps > 1)"); the V1 engine's own refusals are the next rule's.
+_row("option_combination_unsupported", 3,
+     r"(?:ValueError|NotImplementedError): .{0,80}\bis not (?:supported|compatible) with (?!(?:the )?V[01]\b|vLLM\b)",
+     cls="config_invalid", default_phase="load",
+     cause="vLLM refused a combination of options its release cannot run together (the error names both).",
+     steps=["Drop one of the two options named in the error, or use a vLLM release that supports them together"])
 
 
 @_rule("unsupported_engine_option", 3,
@@ -3292,6 +3315,12 @@ _FRAME_CAUSES = (
      "The failure is inside torch.compile (Inductor/Dynamo/AOTAutograd frames); its error line is not in the "
      "lines read.",
      ["Start with --enforce-eager (or -O0) to confirm; clear the torch_compile_cache under VLLM_CACHE_ROOT"]),
+    # ... or in Triton's launcher, which compiles a kernel (or reads it from its cache) on its first call
+    (re.compile(r"(?s)triton/runtime/(?:jit|autotuner)\.py(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,2}\Z"), "compile_error",
+     "The traceback ends in Triton's kernel launcher, which compiles the kernel (or loads it from its cache) on its "
+     "first call; its error line is not in the lines read.",
+     ["Read the error line under the traceback; clear Triton's cache (~/.triton/cache, TRITON_CACHE_DIR) and give each "
+      "worker process a writable cache directory"]),
     # ... or imported a module through Python's import machinery (importlib.import_module, a console script's entry
     # point, vLLM's lazy imports and model registry): what fails there is the import (a missing or mismatched package,
     # a compiled extension built for another torch).

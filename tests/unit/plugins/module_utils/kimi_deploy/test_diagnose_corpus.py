@@ -383,9 +383,12 @@ def test_training_part_accuracy():
     # a traceback cut at the top level of a module an import entered, or in a plugin's code run by vLLM's loader).
     # With the forty-sixth round's held-out part and the forty-seventh round's training part added: 2146 and 1734 of
     # 3081 at the split's rules, which include the readings written after the forty-sixth measurement (the
-    # interpreter's own "No module named", pytest's header for a test module it could not import).
+    # interpreter's own "No module named", pytest's header for a test module it could not import); 2149 and 1738 with
+    # the readings written from its training entries before the held-out scoring (the hub's 429, torch_npu's
+    # allocator, a generative class asked to pool, two options vLLM cannot combine, a traceback cut in Triton's
+    # launcher).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2146 / 3081 and cause >= 1734 / 3081, (phase, cause)
+    assert phase >= 2149 / 3081 and cause >= 1738 / 3081, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -2979,6 +2982,24 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      '  File "/home/u/vllm/tests/conftest.py", line 23\n'
      "    def example_prompts() -> List[str]:\n"
      "SyntaxError: invalid syntax", "load", "test_module_import_failed", "dependency_error"),
+    # from the forty-seventh round's training entries, before its held-out scoring: the hub rate-limiting its API
+    # (vllm#24541), torch_npu's allocator failing (vllm-ascend#4678), a generative class asked to pool (vllm#20051),
+    # two options vLLM cannot combine (vllm#8274; the V1 engine's refusals stay the next rule's), a traceback cut in
+    # Triton's launcher (vllm#6276)
+    ("requests.exceptions.HTTPError: 429 Client Error: Too Many Requests for url: "
+     "https://huggingface.co/api/models/Qwen/Qwen2.5-1.5B-Instruct", "load", "hub_access_failed", "model_download"),
+    ("[ERROR] 2025-12-04-11:18:17 (PID:186138, Device:0, RankID:0) ERR00006 PTA memory error\n"
+     "Exception raised from malloc at build/CMakeFiles/torch_npu.dir/compiler_depend.ts:426 (most recent call first):",
+     "startup", "gpu_out_of_memory", "gpu_oom"),
+    ("ERROR 06-24 19:02:15 [engine.py:165] AttributeError(\"'Qwen2ForCausalLM' object has no attribute 'pooler'\")",
+     "runtime", "pooling_head_missing", "architecture_unsupported"),
+    ("ValueError: Chunked prefill is not supported with multi-step (--num-scheduler-steps > 1)", "load",
+     "option_combination_unsupported", "config_invalid"),
+    ("ValueError: Chunked prefill is not supported with the V1 engine", "startup", "unsupported_engine_option",
+     "config_invalid"),
+    ('  File "/u/vllm/model_executor/layers/fused_moe/fused_moe.py", line 246, in invoke_fused_moe_kernel\n'
+     "    fused_moe_kernel[grid](\n"
+     '  File "/u/triton/runtime/jit.py", line 416, in run', "startup", "traceback_frames", "compile_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
