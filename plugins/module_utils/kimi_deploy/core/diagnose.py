@@ -721,7 +721,8 @@ _CLASS_OF_RULE = {
     "gpu_driver_mismatch": "driver_or_runtime", "gpu_arch_not_in_build": "gpu_arch_unsupported",
     "rocm_math_library_unreadable": "driver_or_runtime",
     "worker_start_method": "worker_start_method", "mamba_cache_blocks_below_max_num_seqs": "kv_cache_insufficient",
-    "batched_tokens_below_max_model_len": "config_invalid", "gpu_kernel_fault": "gpu_kernel_fault",
+    "batched_tokens_below_max_model_len": "config_invalid", "batched_tokens_below_mm_item": "config_invalid",
+    "gpu_kernel_fault": "gpu_kernel_fault",
     "timeout_waiting_for_engine": "timeout", "unsupported_engine_option": "config_invalid",
     "attention_backend_unsupported": "attention_backend_unsupported",
     "request_over_context_length": "request_invalid", "request_token_out_of_vocabulary": "request_invalid",
@@ -1638,6 +1639,19 @@ def _batched_tokens(hit: _Hit) -> Finding:
               f"({length}).",
         steps=[f"Raise max_num_batched_tokens to {length}, enable chunked prefill, or lower max_model_len to "
                f"{batched}"])
+
+
+# V1's encoder budget: one multimodal item (an image's tokens) must fit in a step's batch when chunked multimodal
+# input is off.
+@_rule("batched_tokens_below_mm_item", 1,
+       r"max_tokens_per_mm_item \((\d+)\) is larger than max_num_batched_tokens \((\d+)\)", default_phase="load")
+def _batched_tokens_mm(hit: _Hit) -> Finding:
+    item, batched = int(hit.match.group(1)), int(hit.match.group(2))
+    return Finding(
+        cause=f"One multimodal item takes up to {item} tokens, more than max_num_batched_tokens ({batched}), and "
+              "chunked multimodal input is off.",
+        steps=[f"Raise max_num_batched_tokens to at least {item}, or lower the item's size (the processor's "
+               "max_pixels / --mm-processor-kwargs)"])
 
 
 _row("custom_allreduce_failed", 1, r"custom_all_reduce\.cuh|[Cc]ustom all.?reduce (?:failed|error)"
