@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is fortyseventh-heldout.jsonl: logs collected on 2026-12-05 (forty-seventh round), split off (a
+The held-out part is fortyeighth-heldout.jsonl: logs collected on 2026-12-05 (forty-eighth round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-forty-sixth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+forty-seventh rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -72,9 +72,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl",
                                         "fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl",
                                         "fortysixth-training.jsonl", "fortysixth-heldout.jsonl",
-                                        "fortyseventh-training.jsonl", "fortyseventh-heldout.jsonl")}
-HELDOUT = FILES["fortyseventh-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "fortyseventh-heldout.jsonl" for entry in entries]
+                                        "fortyseventh-training.jsonl", "fortyseventh-heldout.jsonl",
+                                        "fortyeighth-training.jsonl", "fortyeighth-heldout.jsonl")}
+HELDOUT = FILES["fortyeighth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "fortyeighth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -121,7 +122,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl", "fortyfourth-heldout.sha256"),
           ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl", "fortyfifth-heldout.sha256"),
           ("fortysixth-training.jsonl", "fortysixth-heldout.jsonl", "fortysixth-heldout.sha256"),
-          ("fortyseventh-training.jsonl", "fortyseventh-heldout.jsonl", "fortyseventh-heldout.sha256"))
+          ("fortyseventh-training.jsonl", "fortyseventh-heldout.jsonl", "fortyseventh-heldout.sha256"),
+          ("fortyeighth-training.jsonl", "fortyeighth-heldout.jsonl", "fortyeighth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -186,7 +188,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl", 20270112),
                           ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl", 20270113),
                           ("fortysixth-training.jsonl", "fortysixth-heldout.jsonl", 20270114),
-                          ("fortyseventh-training.jsonl", "fortyseventh-heldout.jsonl", 20270115)])
+                          ("fortyseventh-training.jsonl", "fortyseventh-heldout.jsonl", 20270115),
+                          ("fortyeighth-training.jsonl", "fortyeighth-heldout.jsonl", 20270116)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -200,7 +203,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_forty_seventh_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_forty_eighth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -216,7 +219,7 @@ def test_the_retired_heldout_parts_are_training_and_the_forty_seventh_is_not():
                     "thirtysixth-heldout.jsonl", "thirtyseventh-heldout.jsonl", "thirtyeighth-heldout.jsonl",
                     "thirtyninth-heldout.jsonl", "fortieth-heldout.jsonl", "fortyfirst-heldout.jsonl",
                     "fortysecond-heldout.jsonl", "fortythird-heldout.jsonl", "fortyfourth-heldout.jsonl",
-                    "fortyfifth-heldout.jsonl", "fortysixth-heldout.jsonl"):
+                    "fortyfifth-heldout.jsonl", "fortysixth-heldout.jsonl", "fortyseventh-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -386,15 +389,17 @@ def test_training_part_accuracy():
     # interpreter's own "No module named", pytest's header for a test module it could not import); 2149 and 1738 with
     # the readings written from its training entries before the held-out scoring (the hub's 429, torch_npu's
     # allocator, a generative class asked to pool, two options vLLM cannot combine, a traceback cut in Triton's
-    # launcher).
+    # launcher). With the forty-seventh round's held-out part and the forty-eighth round's training part added: 2188 and
+    # 1777 of 3153 at the split's rules, which include the reading written after the forty-seventh measurement (a
+    # multimodal item larger than max_num_batched_tokens).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2149 / 3081 and cause >= 1738 / 3081, (phase, cause)
+    assert phase >= 2188 / 3153 and cause >= 1777 / 3153, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the forty-seventh, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the forty-eighth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to forty-seventh-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to forty-eighth-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -435,7 +440,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("fortyfourth-training.jsonl", "fortyfourth-heldout.jsonl"),
                               ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl"),
                               ("fortysixth-training.jsonl", "fortysixth-heldout.jsonl"),
-                              ("fortyseventh-training.jsonl", "fortyseventh-heldout.jsonl")):
+                              ("fortyseventh-training.jsonl", "fortyseventh-heldout.jsonl"),
+                              ("fortyeighth-training.jsonl", "fortyeighth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -692,6 +698,11 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-12085-token-embeddings-usage-collect-env": "collect_env's report only: a usage question",
     "vllm-16648-modernbert-reranker-score-curl": "a curl and the score answer it got: no line of a log",
     "vllm-8282-scheduler-openai-server-usage-env": "collect_env's report only: a usage question",
+    "vllm-14087-cpu-wsl2-offline-batch-usage": "collect_env's report only: a usage question, its platform line a start",
+    "dynamo-1314-ucx-without-rdma-slow-nixl-write": "a KV transfer's timing lines in a pull request: slow, no failure",
+    "genaicomps-392-vllm-microservice-stream-format": "a microservice's streamed answer: no line of vLLM's",
+    "vllm-30296-p2p-kv-cache-multi-machine-collect-env": "collect_env's report only: a usage question",
+    "vllm-4238-mistral-7b-tp2-pcie-a100-collect-env": "collect_env's report only: a slow but working setup",
 }
 
 
