@@ -1846,6 +1846,16 @@ _row("request_unknown_model", 2, r"The model `[^`]*` does not exist", default_ph
            'Use the id from GET /v1/models, or set --served-model-name to the name clients send'])
 
 
+# A request asking for tool_choice "auto" from a server started without tool calling: the server answers 400 and
+# keeps serving; the fix is either side's.
+_row("request_tool_choice_not_enabled", 2, r'"auto" tool choice requires --enable-auto-tool-choice',
+     default_phase="runtime", cls="request_invalid",
+     cause='Requests ask for tool_choice "auto" but the server was started without automatic tool calling (HTTP 400).',
+     steps=["Start the server with --enable-auto-tool-choice and the --tool-call-parser that matches the model "
+            "(e.g. hermes for Qwen, llama3_json for Llama 3.1+), or have the client send tool_choice \"none\" or a "
+            "named tool"])
+
+
 # FastAPI's body for a path the app has no route for (vLLM's own errors carry "object": "error"): a client calling a
 # route this server does not serve (the OpenAI server's /v1/... against the demo api_server's /generate, or the reverse)
 _row("request_unknown_route", 2, r'\{"detail": ?"Not Found"\}', default_phase="runtime", cls="request_invalid",
@@ -3161,6 +3171,27 @@ def _unclassified(run: _Run, lines: list[Line], first_error: Line, default_phase
 
 
 _FRAME_CAUSES = (
+    # A traceback that ends in a chain of `<module>` frames failed while Python imported modules, whatever the
+    # modules are about (a quantization method's, an attention backend's): that is checked first.
+    # (an excerpt may stop inside the next frame's line: `  File "<repo_r`; an import hook's frames may sit between
+    # the modules: `_custom_import`; or two whose source lines are imports: a console script importing vLLM's CLI)
+    (re.compile(r"(?s)\A(?:[^\n]*\n)*?(?:(?:\s*File \"[^\"]*\", line \d+, in (?:<module>|_custom_import"
+                r"|_call_with_frames_removed|exec_module)\n(?:\s+[^\n]*\n)?){3,}"
+                r"|(?:\s*File \"[^\"]*\", line \d+, in <module>\n\s+(?:from \S+ )?import [^\n]*\n){2,})"
+                r"(?:\s*File \"[^\"\n]*\n)?\s*\Z"),
+     "dependency_error",
+     "vLLM failed while importing its own modules (a chain of `<module>` frames): a broken or mismatched "
+     "install (compiled extension, torch or transformers version).",
+     ["Reinstall vLLM with the torch/transformers versions it was built for, in a clean venv"]),
+    # ... or an import statement entered a module whose top level fails (a platform plugin's model runner importing
+    # a name its dependency no longer has)
+    (re.compile(r"(?s)\n\s*(?:from \S+ )?import [^\n]*\n\s*File \"[^\"]*\", line \d+, in <module>\n"
+                r"(?:\s+[^\n]*\n)?\s*\Z"),
+     "dependency_error",
+     "The traceback ends at the top level of a module an import statement entered (its error line is not in the lines "
+     "read): most often that module imports a name its installed dependency does not have (an ImportError).",
+     ["Read the error line under the traceback; install the dependency version the importing package (vLLM or its "
+      "plugin) was built against"]),
     # The deepest frames are a tool-call or reasoning parser's, run on a request's output: that request failed.
     (re.compile(r"(?s)(?:tool_parsers?/\w+\.py|_tool_parser\.py|reasoning_parsers?/\w+\.py)(?:(?!\n).)*"
                 r"(?:\n(?:(?!\n).)*){0,6}\Z"),
@@ -3346,24 +3377,6 @@ _FRAME_CAUSES = (
      "ImportError, an undefined symbol).",
      ["Read the error line under the traceback; reinstall vLLM with the torch/transformers versions it was built for, "
       "in a clean venv"]),
-    # (an excerpt may stop inside the next frame's line: `  File "<repo_r`)
-    # (or two whose source lines are imports: a console script importing vLLM's CLI)
-    (re.compile(r"(?s)\A(?:[^\n]*\n)*?(?:(?:\s*File \"[^\"]*\", line \d+, in <module>\n(?:\s+[^\n]*\n)?){3,}"
-                r"|(?:\s*File \"[^\"]*\", line \d+, in <module>\n\s+(?:from \S+ )?import [^\n]*\n){2,})"
-                r"(?:\s*File \"[^\"\n]*\n)?\s*\Z"),
-     "dependency_error",
-     "vLLM failed while importing its own modules (a chain of `<module>` frames): a broken or mismatched "
-     "install (compiled extension, torch or transformers version).",
-     ["Reinstall vLLM with the torch/transformers versions it was built for, in a clean venv"]),
-    # ... or an import statement entered a module whose top level fails (a platform plugin's model runner importing
-    # a name its dependency no longer has)
-    (re.compile(r"(?s)\n\s*(?:from \S+ )?import [^\n]*\n\s*File \"[^\"]*\", line \d+, in <module>\n"
-                r"(?:\s+[^\n]*\n)?\s*\Z"),
-     "dependency_error",
-     "The traceback ends at the top level of a module an import statement entered (its error line is not in the lines "
-     "read): most often that module imports a name its installed dependency does not have (an ImportError).",
-     ["Read the error line under the traceback; install the dependency version the importing package (vLLM or its "
-      "plugin) was built against"]),
     # ... or vLLM ran a general plugin's entry point (load_general_plugins, at engine arguments' creation and in each
     # worker) and the traceback ends in the plugin's own code: a plugin written for another vLLM version.
     (re.compile(r"(?s)\bload_general_plugins\b.*\n\s*File \"(?![^\"]*/vllm/)[^\"]*\", line \d+, in \w+\n"

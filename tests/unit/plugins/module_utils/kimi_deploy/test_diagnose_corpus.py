@@ -391,9 +391,11 @@ def test_training_part_accuracy():
     # allocator, a generative class asked to pool, two options vLLM cannot combine, a traceback cut in Triton's
     # launcher). With the forty-seventh round's held-out part and the forty-eighth round's training part added: 2188 and
     # 1777 of 3153 at the split's rules, which include the reading written after the forty-seventh measurement (a
-    # multimodal item larger than max_num_batched_tokens).
+    # multimodal item larger than max_num_batched_tokens); 2192 and 1780 with the readings written from its training
+    # entries before the held-out scoring (a chain of `<module>` frames as an import failure first, through an import
+    # hook's frames too; a request for tool_choice "auto" from a server without tool calling).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2188 / 3153 and cause >= 1777 / 3153, (phase, cause)
+    assert phase >= 2192 / 3153 and cause >= 1780 / 3153, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3016,6 +3018,25 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # refusing a multimodal item larger than a step's batch (vllm-project/recipes#441)
     ("ValueError: Chunked MM input disabled but max_tokens_per_mm_item (2496) is larger than max_num_batched_tokens "
      "(2048). Please increase max_num_batched_tokens.", "load", "batched_tokens_below_mm_item", "config_invalid"),
+    # from the forty-eighth round's training entries, before its held-out scoring: a chain of `<module>` frames is an
+    # import failure whatever the modules are about, even with an import hook's frames between them
+    # (vllm-fork#727, vLLM-Kunlun#386); a request for tool_choice "auto" from a server without tool calling
+    # (QwenPaw#1449)
+    ('  File "/r/vllm/config.py", line 16, in <module>\n'
+     "    from vllm.model_executor.layers.quantization import QUANTIZATION_METHODS\n"
+     '  File "/r/vllm/model_executor/layers/quantization/__init__.py", line 5, in <module>\n'
+     "    from vllm.model_executor.layers.quantization.awq_marlin import AWQMarlinConfig\n"
+     '  File "/r/vllm/model_executor/layers/quantization/awq_marlin.py", line 7, in <module>', "load",
+     "traceback_frames", "dependency_error"),
+    ('  File "/opt/k/vllm/entrypoints/cli/benchmark/main.py", line 10, in <module>\n'
+     "    from vllm.entrypoints.utils import VLLM_SUBCMD_PARSER_EPILOG\n"
+     '  File "/opt/k/xpytorch_import_hook.py", line 134, in _custom_import\n'
+     "    module = builtins.__origin__import__(\n"
+     '  File "/opt/k/vllm/entrypoints/utils.py", line 19, in <module>\n'
+     "    from vllm.engine.arg_utils import EngineArgs", "load", "traceback_frames", "dependency_error"),
+    ("openai.BadRequestError: Error code: 400 - {'error': {'message': '\"auto\" tool choice requires "
+     "--enable-auto-tool-choice and --tool-call-parser to be set', 'type': 'invalid_request_error'}}", "runtime",
+     "request_tool_choice_not_enabled", "request_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
