@@ -456,6 +456,7 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
 # issue's 90/80 % targets; the earlier parts are training now. These floors only keep what was measured from
 # regressing while rules change; they are not targets to tune.
 HELDOUT_FLOORS = [
+    ("fortyeighth-heldout.jsonl", 14, 13, 27, (12, 6, 3)),
     ("fortyseventh-heldout.jsonl", 15, 14, 28, (15, 8, 9)),
     ("fortysixth-heldout.jsonl", 11, 12, 21, (14, 6, 8)),
     ("fortyfifth-heldout.jsonl", 15, 9, 23, (15, 9, 6)),
