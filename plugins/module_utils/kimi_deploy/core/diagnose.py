@@ -1463,7 +1463,10 @@ _row("distributed_network", 1,
      r"|waiting for clients\. \d+/\d+ clients joined|\[c10d\] .{0,120}timed out after \d+"
      r"|Connection refused.{0,40}(?:master|store|:\d{4,5})"
      # torch's c10d client reaching the store's address
-     r"|client socket has failed to connect to any network address",
+     r"|client socket has failed to connect to any network address"
+     # an RDMA transfer (a KV-cache connector's NIC to NIC) that the peer never acknowledged: ibverbs' retry-exceeded
+     # status (IBV_WC_RETRY_EXC_ERR), a path between the two NICs that does not carry RDMA
+     r"|transport retry counter exceeded",
      default_phase="startup",
      cause='Workers could not reach each other (TCP store / Gloo / NCCL bootstrap): a wrong advertised IP, '
            'firewall, or the wrong network interface.',
