@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is fortyeighth-heldout.jsonl: logs collected on 2026-12-05 (forty-eighth round), split off (a
+The held-out part is fortyninth-heldout.jsonl: logs collected on 2026-12-05 (forty-ninth round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-forty-seventh rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+forty-eighth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -73,9 +73,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl",
                                         "fortysixth-training.jsonl", "fortysixth-heldout.jsonl",
                                         "fortyseventh-training.jsonl", "fortyseventh-heldout.jsonl",
-                                        "fortyeighth-training.jsonl", "fortyeighth-heldout.jsonl")}
-HELDOUT = FILES["fortyeighth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "fortyeighth-heldout.jsonl" for entry in entries]
+                                        "fortyeighth-training.jsonl", "fortyeighth-heldout.jsonl",
+                                        "fortyninth-training.jsonl", "fortyninth-heldout.jsonl")}
+HELDOUT = FILES["fortyninth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "fortyninth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -123,7 +124,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl", "fortyfifth-heldout.sha256"),
           ("fortysixth-training.jsonl", "fortysixth-heldout.jsonl", "fortysixth-heldout.sha256"),
           ("fortyseventh-training.jsonl", "fortyseventh-heldout.jsonl", "fortyseventh-heldout.sha256"),
-          ("fortyeighth-training.jsonl", "fortyeighth-heldout.jsonl", "fortyeighth-heldout.sha256"))
+          ("fortyeighth-training.jsonl", "fortyeighth-heldout.jsonl", "fortyeighth-heldout.sha256"),
+          ("fortyninth-training.jsonl", "fortyninth-heldout.jsonl", "fortyninth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -189,7 +191,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl", 20270113),
                           ("fortysixth-training.jsonl", "fortysixth-heldout.jsonl", 20270114),
                           ("fortyseventh-training.jsonl", "fortyseventh-heldout.jsonl", 20270115),
-                          ("fortyeighth-training.jsonl", "fortyeighth-heldout.jsonl", 20270116)])
+                          ("fortyeighth-training.jsonl", "fortyeighth-heldout.jsonl", 20270116),
+                          ("fortyninth-training.jsonl", "fortyninth-heldout.jsonl", 20270117)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -203,7 +206,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_forty_eighth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_forty_ninth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -219,7 +222,8 @@ def test_the_retired_heldout_parts_are_training_and_the_forty_eighth_is_not():
                     "thirtysixth-heldout.jsonl", "thirtyseventh-heldout.jsonl", "thirtyeighth-heldout.jsonl",
                     "thirtyninth-heldout.jsonl", "fortieth-heldout.jsonl", "fortyfirst-heldout.jsonl",
                     "fortysecond-heldout.jsonl", "fortythird-heldout.jsonl", "fortyfourth-heldout.jsonl",
-                    "fortyfifth-heldout.jsonl", "fortysixth-heldout.jsonl", "fortyseventh-heldout.jsonl"):
+                    "fortyfifth-heldout.jsonl", "fortysixth-heldout.jsonl", "fortyseventh-heldout.jsonl",
+                    "fortyeighth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -393,15 +397,17 @@ def test_training_part_accuracy():
     # 1777 of 3153 at the split's rules, which include the reading written after the forty-seventh measurement (a
     # multimodal item larger than max_num_batched_tokens); 2192 and 1780 with the readings written from its training
     # entries before the held-out scoring (a chain of `<module>` frames as an import failure first, through an import
-    # hook's frames too; a request for tool_choice "auto" from a server without tool calling).
+    # hook's frames too; a request for tool_choice "auto" from a server without tool calling). With the forty-eighth
+    # round's held-out part and the forty-ninth round's training part added: 2223 and 1810 of 3229 at the split's rules,
+    # which include the reading written after the forty-eighth measurement (RDMA's "transport retry counter exceeded").
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2192 / 3153 and cause >= 1780 / 3153, (phase, cause)
+    assert phase >= 2223 / 3229 and cause >= 1810 / 3229, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the forty-eighth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the forty-ninth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to forty-eighth-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to forty-ninth-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -443,7 +449,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("fortyfifth-training.jsonl", "fortyfifth-heldout.jsonl"),
                               ("fortysixth-training.jsonl", "fortysixth-heldout.jsonl"),
                               ("fortyseventh-training.jsonl", "fortyseventh-heldout.jsonl"),
-                              ("fortyeighth-training.jsonl", "fortyeighth-heldout.jsonl")):
+                              ("fortyeighth-training.jsonl", "fortyeighth-heldout.jsonl"),
+                              ("fortyninth-training.jsonl", "fortyninth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -706,6 +713,25 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "genaicomps-392-vllm-microservice-stream-format": "a microservice's streamed answer: no line of vLLM's",
     "vllm-30296-p2p-kv-cache-multi-machine-collect-env": "collect_env's report only: a usage question",
     "vllm-4238-mistral-7b-tp2-pcie-a100-collect-env": "collect_env's report only: a slow but working setup",
+    "club-3090-873-dual-5090-p2p-on-bench-fingerprint": "a bench script's lines: no line of vLLM's",
+    "vllm-11959-gpu-compute-utilization-topology-rows": "collect_env's topology rows only: a usage question",
+    "vllm-18180-infllm-usage-collect-env-topology": "collect_env's report only: a usage question",
+    "vllm-4657-untitled-usage-8x-a100-sxm-collect-env": "collect_env's report only: a usage question",
+    "minicpm-v-988-fast-thinking-stray-think-tag": "an answer a client got, its form disliked: no line of a log",
+    "qwen3-1491-qwen3-235b-no-thinking-pip-list": "a package list only: answers the reporter disliked",
+    "vllm-10629-llm-generate-vs-chat-api-env": "collect_env's report only: a usage question",
+    "vllm-15380-unit-test-answer-0-1-env": "collect_env's report only: a usage question",
+    "vllm-17930-cpu-auto-omp-binding-tp2": "thread-binding lines at start: the thread says it ran",
+    "vllm-19176-place-model-specific-gpu-vllm-info": "collect_env's report only: a usage question",
+    "vllm-21763-async-llm-streaming-example-start": "an example's start in a pull request: the thread says it ran",
+    "vllm-3109-api-server-log-level-help": "a --help page quoted in a pull request: no line of a log",
+    "vllm-31226-cli-help-missing-serve-bench": "a --help page quoted in a pull request: no line of a log",
+    "vllm-4145-per-request-latency-benchmark-serving-env": "collect_env's report only: a usage question",
+    "vllm-4981-particular-gpu-a100-collect-env": "collect_env's report only: a usage question",
+    "vllm-6083-stream-chunks-without-usage": "streamed chunks as a client got them: no line of a log",
+    "vllm-7179-v053-stream-usage-collect-env": "collect_env's report only: a usage question",
+    "vllm-ascend-10940-qwen35-reasoning-field-stream": "streamed chunks as a client got them: no line of a log",
+    "vllm-ascend-175-collect-env-script-sample": "a collect_env script's sample output in a pull request",
 }
 
 
