@@ -3305,6 +3305,22 @@ _FRAME_CAUSES = (
      "often a weight file that is incomplete or corrupt (a header that does not deserialize).",
      ["Check the weight files against the repository's sizes and hashes (huggingface-cli download again, or "
       "`sha256sum` against the model card); remove partial downloads"]),
+    # ... or looked a checkpoint tensor's name up among the model's parameters (`params_dict[name]` in a model's
+    # load_weights): the checkpoint names a tensor this model class does not have.
+    (re.compile(r"(?s)params_dict\[name\](?:(?!\n).)*(?:\n(?:(?!\n).)*){0,1}\Z"),
+     "weights_mismatch",
+     "The traceback ends while the model class looked up a checkpoint tensor by name (its error line, most often a "
+     "KeyError, is not in the lines read): the checkpoint holds a tensor this model class does not define.",
+     ["Check the checkpoint against the architecture in config.json (a tied lm_head, a fine-tune's extra or renamed "
+      "tensors, a quantization's scales); serve it with a vLLM release that knows that layout"]),
+    # ... or applied a request's logit_bias in the forward pass (V0): a token id the request names outside the
+    # vocabulary fails there.
+    (re.compile(r"(?s)logit_bias_logits_processor(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,2}\Z"),
+     "request_invalid",
+     "The traceback ends while a request's logit_bias was applied to the logits (its error line is not in the lines "
+     "read): the request names a token id outside the model's vocabulary.",
+     ["Have the client send token ids below the model's vocabulary size in logit_bias; vLLM releases that validate "
+      "logit_bias refuse such a request with a 400 instead"]),
     # ... or chose the attention backend for a layer (the head size, dtype, sinks or MLA against this GPU/platform).
     (re.compile(r"(?s)(?:get_attn_backend\w*|attention/selector\.py)(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,6}\Z"),
      "attention_backend_unsupported",
