@@ -1098,9 +1098,12 @@ _row("dtype_unsupported_on_gpu", 1, r"Bfloat16 is only supported on GPUs", defau
 
 _row("cli_argument_error", 1,
      r"error: unrecognized arguments|error: argument --[\w-]+|invalid choice:|the following arguments are "
-     r"required|ambiguous option",
+     r"required|ambiguous option"
+     # click's usage errors, from a CLI that starts vLLM or its cluster (`ray start`)
+     r"|^Error: (?:Missing (?:argument|option)|No such option)\b",
      default_phase="load",
-     cause='vLLM rejected its command line: a flag this vLLM release does not know or a bad value.',
+     cause='vLLM, or the command that starts it, rejected its command line: a flag this release does not know, '
+           'a missing one or a bad value.',
      steps=[
            'Fix or drop the flag named in the evidence; check `vllm serve --help` of the installed release '
            '(flags change between releases)'])
@@ -1488,7 +1491,10 @@ _row("collective_timeout", 1,
      r"Watchdog caught collective operation timeout|collective operation timeout|Timeout\(ms\)=\d+\) ran for"
      r"|execute_model.{0,60}tim(?:ed|e) ?out|RPC call to \w+ timed out|Engine iteration timed out"
      # Ray's compiled graph (V1's Ray executor) waits on its channels for the workers' step output
-     r"|RayChannelTimeoutError|Timed out waiting for object available to read",
+     r"|RayChannelTimeoutError|Timed out waiting for object available to read"
+     # torch's heartbeat monitor: the NCCL watchdog itself stayed blocked on a hung collective, so the process is
+     # killed
+     r"|Heartbeat monitor timed out|watchdog got stuck for \d+ seconds",
      default_phase="runtime",
      cause='A collective (NCCL all-reduce/broadcast) or a model step hung until the watchdog killed it: a '
            'rank died or stalled, or the inter-node network dropped.',
@@ -1496,6 +1502,17 @@ _row("collective_timeout", 1,
            'Find the first rank that failed above (its error is the root cause); check the inter-node network '
            '(IB/RoCE) and NCCL_DEBUG=INFO',
            'For multi-node expert parallel use a supported all2all backend; restart the unit'])
+# Ray Serve asks each replica's engine for its health on a timer; no answer in time marks the replica unhealthy and
+# Serve replaces it, dropping its requests.
+_row("serve_replica_health_check_timeout", 1,
+     r"Didn't receive health check response for replica .{0,200}marking it unhealthy",
+     cls="timeout", default_phase="runtime",
+     cause="Ray Serve got no answer to a replica's health check in time and marked it unhealthy (it is restarted, "
+           "its requests lost): the engine or its event loop was blocked (long prefills under load, a hung step) "
+           "or the replica had died.",
+     steps=["Look above for the replica's own error; if it was only busy, lower max_num_batched_tokens or the "
+            "load, or raise the deployment's health_check_timeout_s",
+            "Check the replica's engine log (its actor's stdout) for a hung or failed step"])
 
 
 _row("nccl_error", 2,
@@ -1592,10 +1609,14 @@ _row("worker_start_method", 1,
      r"finished its bootstrapping phase"
      # spawn hands the engine's configuration to the new process by pickling it: a class defined inside a function
      # (a library's patched config) cannot be
-     r"|Can't pickle local object",
+     r"|Can't pickle local object"
+     # the engine was built inside a daemonic process (a multiprocessing Pool's or a DataLoader's worker), which
+     # Python forbids to start the engine's own worker processes
+     r"|daemonic processes are not allowed to have children",
      default_phase="load",  # raised by the worker's first CUDA call (init_device), as the engine starts
      cause='The worker processes were started the wrong way (CUDA initialised before fork, an entry point '
-           'without a __main__ guard under spawn, or an engine argument spawn cannot pickle).',
+           'without a __main__ guard under spawn, an engine argument spawn cannot pickle, or an engine built '
+           'inside a daemonic process, which may not start children).',
      steps=[
            'Set VLLM_WORKER_MULTIPROC_METHOD=spawn and launch through an entry point that guards `if __name__ '
            '== "__main__"` (the deployer\'s kimi-vllm wrapper does)',
@@ -3014,7 +3035,10 @@ _FAILED_TO_START = re.compile(r"Engine core initialization failed|EngineCore fai
 # (V1's engine core dumps the scheduler output of the step that failed: a step of scheduled requests)
 _DIED_WHILE_SERVING = re.compile(r"EngineDeadError|MQLLMEngine is already dead|AsyncEngineDeadError|Background loop "
                                  r"has errored|Engine process \(pid \d+\) died"
-                                 r"|Dumping (?:input data for V1 LLM engine|scheduler output for model execution)")
+                                 r"|Dumping (?:input data for V1 LLM engine|scheduler output for model execution)"
+                                 # V0's AsyncLLMEngine reports the end of its background loop, which runs the
+                                 # requests (started by the first one)
+                                 r"|<function _log_task_completion\b")
 # V1's crash dump of a failed step has its own logger ("ERROR 08-13 08:25:56 [dump_input.py:69] ..."): its records,
 # even cut before their words, are a step of scheduled requests failing.
 _STEP_DUMP_LOGGER = re.compile(r"\[dump_input\.py:\d+\]")

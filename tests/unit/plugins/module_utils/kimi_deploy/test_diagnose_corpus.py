@@ -405,9 +405,11 @@ def test_training_part_accuracy():
     # which include the reading written after the forty-eighth measurement (RDMA's "transport retry counter exceeded").
     # With the forty-ninth round's held-out part and the fiftieth round's training part added: 2262 and 1847 of 3310
     # at the split's rules, which include the readings written after the forty-ninth measurement (a traceback cut at a
-    # model's params_dict[name], or where a request's logit_bias is applied).
+    # model's params_dict[name], or where a request's logit_bias is applied); 2266 and 1851 with the readings written
+    # from its training entries before the held-out scoring (an engine built in a daemonic process, torch's NCCL
+    # heartbeat monitor, click's usage errors, V0's background loop reporting its end, Ray Serve's health check).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2262 / 3310 and cause >= 1847 / 3310, (phase, cause)
+    assert phase >= 2266 / 3310 and cause >= 1851 / 3310, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3091,6 +3093,25 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "[rank0]:     param = params_dict[name]", "load", "traceback_frames", "weights_mismatch"),
     ('  File "/u/vllm/entrypoints/openai/protocol.py", line 245, in logit_bias_logits_processor\n'
      "    logits[int(token_id)] += bias", "runtime", "traceback_frames", "request_invalid"),
+    # from the fiftieth round's training entries, before its held-out scoring: an engine built inside a daemonic
+    # process (LMCache#376); torch's heartbeat monitor killing a process whose NCCL watchdog hung (kserve#3845);
+    # click's usage error from the command that starts a Ray worker (kthena#487); V0's background loop reporting its
+    # end after an out-of-memory step (vllm#13152); Ray Serve marking a busy replica unhealthy (ray#54070)
+    ("(VllmWorkerProcess pid=3872902) AssertionError: daemonic processes are not allowed to have children", "load",
+     "worker_start_method", "worker_start_method"),
+    ("[rank1]:[E ProcessGroupNCCL.cpp:1316] [PG 2 Rank 1] Heartbeat monitor timed out! Process will be terminated "
+     "after dumping debug info. workMetaList_.size()=138", "runtime", "collective_timeout", "timeout"),
+    ("sh: 1: Leader_Node_Address: not found\nError: Missing argument --ray_address", "load", "cli_argument_error",
+     "config_invalid"),
+    ("ERROR 02-12 12:20:21 async_llm_engine.py:68] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+     "1.33 GiB.\nException in callback functools.partial(<function _log_task_completion at 0x7fa306a24220>, "
+     "error_callback=<bound method AsyncLLMEngine._error_callback of <vllm.engine.async_llm_engine.AsyncLLMEngine "
+     "object at 0x7fa2f068a010>>)", "runtime", "gpu_out_of_memory", "gpu_oom"),
+    ("INFO 06-25 04:39:52 [metrics.py:486] Avg prompt throughput: 27408.8 tokens/s, Avg generation throughput: 4.9 "
+     "tokens/s, Running: 49 reqs, Swapped: 0 reqs, Pending: 951 reqs, GPU KV cache usage: 16.8%\n"
+     "WARNING 2025-06-25 04:39:53,101 controller 1 -- Didn't receive health check response for replica "
+     "Replica(id='rut1591v', deployment='vLLM:Qwen--Qwen3-32B', app='RayServeApp') after 10.0s, marking it "
+     "unhealthy.", "runtime", "serve_replica_health_check_timeout", "timeout"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
