@@ -2588,6 +2588,14 @@ _row("engine_dead", 4, _WRAPPER_RUNTIME, default_phase="runtime",
      steps=[
            'Read more of the journal for the first ERROR/Traceback above the EngineDeadError',
            'The process exits after this; systemd restarts it (Restart=on-failure)'])
+# V1's AsyncLLM fails each request still in flight when the engine core has died, at INFO: only a wrapper, one line a
+# request.
+_row("requests_failed_engine_dead", 4, r"Request \S+ failed \(engine dead\)",
+     cls="engine_died_unexplained", default_phase="runtime", quiet_levels=True,
+     cause="The engine died while serving: the API server failed the requests in flight ('failed (engine dead)'); "
+           "the root cause was printed above them, outside the lines read.",
+     steps=["Read more of the journal for the engine core's first ERROR/Traceback above these lines",
+            "The process exits after this; systemd restarts it (Restart=on-failure)"])
 
 
 _row("process_exited", 4, _WRAPPER_SYSTEMD, default_phase="unknown",

@@ -3113,6 +3113,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "WARNING 2025-06-25 04:39:53,101 controller 1 -- Didn't receive health check response for replica "
      "Replica(id='rut1591v', deployment='vLLM:Qwen--Qwen3-32B', app='RayServeApp') after 10.0s, marking it "
      "unhealthy.", "runtime", "serve_replica_health_check_timeout", "timeout"),
+    # written after the fiftieth measurement, from its held-out misses (not measured by any round): V1's API server
+    # failing the requests in flight once the engine core has died, at INFO (vllm#20056)
+    ("INFO 06-25 04:34:01 [async_llm.py:345] Request cmpl-fb1b10bc535d4be7a97b55d2521932fa-0 failed (engine dead).\n"
+     "INFO 06-25 04:34:01 [async_llm.py:345] Request cmpl-c18d14a130ce4363896bd4b309887f57-0 failed (engine dead).",
+     "runtime", "requests_failed_engine_dead", "engine_died_unexplained"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
