@@ -436,7 +436,10 @@ _MILESTONES = (
                            # sync, a cache reset) only once it is up; its failure is logged as it happens
                            r"|Invocation of \w+ method failed"
                            # the API server failing one request as it prepares it (newer releases' wording)
-                           r"|Unexpected error pre-processing request")),
+                           r"|Unexpected error pre-processing request"
+                           # an HTTP client (httpx, h11) whose answer stream was cut: the server had taken the
+                           # request and was answering it
+                           r"|peer closed connection without sending complete message body")),
 )
 # Frames of a traceback name the step that failed; the deepest step wins.
 _FRAME_STAGES = (

@@ -414,9 +414,10 @@ def test_training_part_accuracy():
     # heartbeat monitor, click's usage errors, V0's background loop reporting its end, Ray Serve's health check).
     # With the fiftieth round's held-out part and the fifty-first round's training part added: 2302 and 1886 of 3376
     # at the split's rules, which include the reading written after the fiftieth measurement (V1's requests failed
-    # with "engine dead").
+    # with "engine dead"); 2303 and 1886 with the reading written from its training entries before the held-out
+    # scoring (an HTTP client's answer stream cut by the server).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2302 / 3376 and cause >= 1886 / 3376, (phase, cause)
+    assert phase >= 2303 / 3376 and cause >= 1886 / 3376, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3131,6 +3132,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("INFO 06-25 04:34:01 [async_llm.py:345] Request cmpl-fb1b10bc535d4be7a97b55d2521932fa-0 failed (engine dead).\n"
      "INFO 06-25 04:34:01 [async_llm.py:345] Request cmpl-c18d14a130ce4363896bd4b309887f57-0 failed (engine dead).",
      "runtime", "requests_failed_engine_dead", "engine_died_unexplained"),
+    # from the fifty-first round's training entries, before its held-out scoring: an HTTP client whose answer stream
+    # the server cut had its request taken (vllm#2694)
+    ('  File "/h/httpx/_transports/default.py", line 84, in map_httpcore_exceptions\n'
+     "    raise mapped_exc(message) from exc\n"
+     "httpx.RemoteProtocolError: peer closed connection without sending complete message body (incomplete chunked "
+     "read)", "runtime", "unclassified_error", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
