@@ -1114,6 +1114,16 @@ _row("cli_argument_error", 1,
 
 # ----- load: hub, disk, python dependencies ----------------------------------------------------
 
+# Python could not parse a file of an installed package: the traceback's deepest frame is under site-packages.
+_row("installed_package_unparsable", 1, r"^(?:SyntaxError|IndentationError|TabError): ",
+     cls="dependency_error", default_phase="load",
+     context=r'(?:site|dist)-packages[^"\n]*", line \d+(?:(?!File ")[\s\S])*\Z',
+     cause="Python could not parse a file of an installed package (the traceback's last frame): the package is "
+           "broken (a bad build or wheel, an edited file) or written for a newer Python than this environment's.",
+     steps=["Reinstall the package the last frame names in this environment (`pip install --force-reinstall "
+            "--no-deps <package>`), or install a release built for this platform",
+            "Check the environment's Python (`python --version`) against the package's Requires-Python"])
+
 # A local path that does not exist is read as a hub repository id, and the id's validation fails on its slash:
 # the model directory is missing on this node (a multi-node deploy that copied it to the head only).
 _row("model_path_not_found", 1,
