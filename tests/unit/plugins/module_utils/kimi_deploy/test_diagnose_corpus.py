@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is fiftyfirst-heldout.jsonl: logs collected on 2026-12-05 (fifty-first round), split off (a
+The held-out part is fiftysecond-heldout.jsonl: logs collected on 2026-12-05 (fifty-second round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-fiftieth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+fifty-first rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -76,9 +76,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "fortyeighth-training.jsonl", "fortyeighth-heldout.jsonl",
                                         "fortyninth-training.jsonl", "fortyninth-heldout.jsonl",
                                         "fiftieth-training.jsonl", "fiftieth-heldout.jsonl",
-                                        "fiftyfirst-training.jsonl", "fiftyfirst-heldout.jsonl")}
-HELDOUT = FILES["fiftyfirst-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "fiftyfirst-heldout.jsonl" for entry in entries]
+                                        "fiftyfirst-training.jsonl", "fiftyfirst-heldout.jsonl",
+                                        "fiftysecond-training.jsonl", "fiftysecond-heldout.jsonl")}
+HELDOUT = FILES["fiftysecond-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "fiftysecond-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -129,7 +130,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("fortyeighth-training.jsonl", "fortyeighth-heldout.jsonl", "fortyeighth-heldout.sha256"),
           ("fortyninth-training.jsonl", "fortyninth-heldout.jsonl", "fortyninth-heldout.sha256"),
           ("fiftieth-training.jsonl", "fiftieth-heldout.jsonl", "fiftieth-heldout.sha256"),
-          ("fiftyfirst-training.jsonl", "fiftyfirst-heldout.jsonl", "fiftyfirst-heldout.sha256"))
+          ("fiftyfirst-training.jsonl", "fiftyfirst-heldout.jsonl", "fiftyfirst-heldout.sha256"),
+          ("fiftysecond-training.jsonl", "fiftysecond-heldout.jsonl", "fiftysecond-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -198,7 +200,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("fortyeighth-training.jsonl", "fortyeighth-heldout.jsonl", 20270116),
                           ("fortyninth-training.jsonl", "fortyninth-heldout.jsonl", 20270117),
                           ("fiftieth-training.jsonl", "fiftieth-heldout.jsonl", 20270118),
-                          ("fiftyfirst-training.jsonl", "fiftyfirst-heldout.jsonl", 20270119)])
+                          ("fiftyfirst-training.jsonl", "fiftyfirst-heldout.jsonl", 20270119),
+                          ("fiftysecond-training.jsonl", "fiftysecond-heldout.jsonl", 20270120)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -212,7 +215,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_fifty_first_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_fifty_second_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -230,7 +233,7 @@ def test_the_retired_heldout_parts_are_training_and_the_fifty_first_is_not():
                     "fortysecond-heldout.jsonl", "fortythird-heldout.jsonl", "fortyfourth-heldout.jsonl",
                     "fortyfifth-heldout.jsonl", "fortysixth-heldout.jsonl", "fortyseventh-heldout.jsonl",
                     "fortyeighth-heldout.jsonl", "fortyninth-heldout.jsonl",
-                    "fiftieth-heldout.jsonl"):
+                    "fiftieth-heldout.jsonl", "fiftyfirst-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -415,15 +418,17 @@ def test_training_part_accuracy():
     # With the fiftieth round's held-out part and the fifty-first round's training part added: 2302 and 1886 of 3376
     # at the split's rules, which include the reading written after the fiftieth measurement (V1's requests failed
     # with "engine dead"); 2303 and 1886 with the reading written from its training entries before the held-out
-    # scoring (an HTTP client's answer stream cut by the server).
+    # scoring (an HTTP client's answer stream cut by the server). With the fifty-first round's held-out part and the
+    # fifty-second round's training part added: 2328 and 1924 of 3446 at the split's rules, which include the reading
+    # written after the fifty-first measurement (an installed package's file that does not parse).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2303 / 3376 and cause >= 1886 / 3376, (phase, cause)
+    assert phase >= 2328 / 3446 and cause >= 1924 / 3446, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the fifty-first, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the fifty-second, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to fifty-first-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to fifty-second-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -468,7 +473,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("fortyeighth-training.jsonl", "fortyeighth-heldout.jsonl"),
                               ("fortyninth-training.jsonl", "fortyninth-heldout.jsonl"),
                               ("fiftieth-training.jsonl", "fiftieth-heldout.jsonl"),
-                              ("fiftyfirst-training.jsonl", "fiftyfirst-heldout.jsonl")):
+                              ("fiftyfirst-training.jsonl", "fiftyfirst-heldout.jsonl"),
+                              ("fiftysecond-training.jsonl", "fiftysecond-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -765,6 +771,14 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-21096-same-query-different-versions-collect-env": "collect_env's package lines: answers that differ",
     "vllm-pr39910-s390x-granite-json-schema-answer": "a client's answer in a pull request's test: no line of a log",
     "vllm-pr50144-s390x-podman-logs-start": "a start in a pull request's test: the thread says it then served",
+    "vllm-4205-llava-server-request-collect-env": "collect_env's report only: a usage question",
+    "vllm-pr1328-benchmark-throughput-llama7b-start": "a benchmark's start in a pull request: it then ran",
+    "vllmwindows-7-win10-opt125m-llm-init": "an LLM() start on Windows: the thread says it runs",
+    "vllm-19036-idle-cpu-acquire-read-loop-collect-env": "collect_env's report only: an idle server's CPU use",
+    "vllm-21231-ray-pp-idle-cpu-cores-collect-env": "collect_env's report only: an idle server's CPU use",
+    "vllm-21718-exaone4-think-control-no-reasoning": "a client's print of an answer it got: no line of a log",
+    "vllm-28130-cpu-torch-profiler-table": "a profiler's table in a pull request: no error",
+    "vllm-32430-seed-oss-tool-parser-pytest-pass": "a test run's PASSED lines in a pull request",
 }
 
 
