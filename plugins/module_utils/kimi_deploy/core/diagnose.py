@@ -1114,6 +1114,19 @@ _row("cli_argument_error", 1,
 
 # ----- load: hub, disk, python dependencies ----------------------------------------------------
 
+# The NIXL KV-transfer connector (disaggregated prefill) could not import the nixl package it needs.
+_row("kv_connector_library_missing", 1, r"NIXL is not available",
+     cls="dependency_error", default_phase="load",
+     cause="The NIXL KV-transfer connector named in --kv-transfer-config could not import the nixl library: it is "
+           "not installed in this environment or image (or not built for this platform).",
+     steps=["Install NIXL in the serving environment (an image built with it, or `pip install nixl` for this CUDA or "
+            "ROCm), or use a KV connector whose library is installed"])
+# A Rust-built installer (uv) rejecting an option the install step passes: that uv is older than the option.
+_row("installer_option_unknown", 1, r"^error: unexpected argument '--[\w-]+' found",
+     cls="dependency_error", default_phase="load",
+     cause="The installer rejected an option of the install step (uv's \"unexpected argument\"): the uv on this host "
+           "is older than the option (for example --torch-backend), so vLLM was not installed.",
+     steps=["Upgrade uv (`pip install -U uv`) or drop the option from the install step, then install again"])
 # Python could not parse a file of an installed package: the traceback's deepest frame is under site-packages.
 _row("installed_package_unparsable", 1, r"^(?:SyntaxError|IndentationError|TabError): ",
      cls="dependency_error", default_phase="load",

@@ -420,9 +420,11 @@ def test_training_part_accuracy():
     # with "engine dead"); 2303 and 1886 with the reading written from its training entries before the held-out
     # scoring (an HTTP client's answer stream cut by the server). With the fifty-first round's held-out part and the
     # fifty-second round's training part added: 2328 and 1924 of 3446 at the split's rules, which include the reading
-    # written after the fifty-first measurement (an installed package's file that does not parse).
+    # written after the fifty-first measurement (an installed package's file that does not parse); 2330 and 1926 with
+    # the readings written from its training entries before the held-out scoring (the NIXL connector without its
+    # library, uv rejecting an option of the install step).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2328 / 3446 and cause >= 1924 / 3446, (phase, cause)
+    assert phase >= 2330 / 3446 and cause >= 1926 / 3446, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3163,6 +3165,14 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "dependency_error"),
     ('  File "/home/u/run.py", line 3, in <module>\n    import mymod\n  File "/home/u/mymod.py", line 9\n'
      "    x = = 1\nSyntaxError: invalid syntax", "unknown", "unclassified_error", "unknown"),
+    # from the fifty-second round's training entries, before its held-out scoring: the NIXL connector without its
+    # library (llm-d#139); uv rejecting an option of the install step (skypilot#6507)
+    ("ERROR 08-03 11:35:28 [nixl_connector.py:343] NIXL is not available\n"
+     "ERROR 08-03 11:35:28 [core.py:519] EngineCore failed to start.", "load", "kv_connector_library_missing",
+     "dependency_error"),
+    ("(setup pid=1293) error: unexpected argument '--torch-backend' found\n(setup pid=1293)\n"
+     "(setup pid=1293)   tip: a similar argument exists: '--no-cache'", "load", "installer_option_unknown",
+     "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
