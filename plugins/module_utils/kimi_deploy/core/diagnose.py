@@ -1769,7 +1769,9 @@ def _kernel_fault(hit: _Hit) -> Finding:
        r"Timed out waiting for engine|VLLM_ENGINE_READY_TIMEOUT_S|did not become ready|start operation timed out"
        r"|Failed with result 'timeout'"
        # a wrapper's readiness wait running out ("vllm-server failed to start within timeout")
-       r"|failed to start within (?:the )?(?:timeout|time limit)|not ready (?:after|within) \d+",
+       r"|failed to start within (?:the )?(?:timeout|time limit)|not ready (?:after|within) \d+"
+       # a hosting platform's limit on a container's start (Modal: "Runner has been initializing for too long")
+       r"|initializing for too long",
        default_phase="load")
 def _engine_timeout(hit: _Hit) -> Finding:
     waited = re.search(r"Waited (\d+)\s*s", hit.line.message)
