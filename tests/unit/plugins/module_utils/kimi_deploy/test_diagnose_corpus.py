@@ -3176,7 +3176,8 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "dependency_error"),
     # written after the fifty-second measurement, from its held-out misses (not measured by any round): a hosting
     # platform's limit on a container's start (modal-examples#1154)
-    ("INFO 05-01 12:39:12 backends.py:311] Cache the graph of shape None for later use\n"
+    ("INFO 05-01 12:38:19 gpu_model_runner.py:872] Loading model weights took 5.3800 GB\n"
+     "INFO 05-01 12:39:12 backends.py:311] Cache the graph of shape None for later use\n"
      "Runner failed with exception: Runner has been initializing for too long: 300 seconds", "startup",
      "timeout_waiting_for_engine", "timeout"),
 ])
