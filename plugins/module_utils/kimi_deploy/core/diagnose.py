@@ -1487,6 +1487,14 @@ _row("nccl_dmabuf", 1, r"dmabuf", default_phase="startup",
            'Set NCCL_DMABUF_ENABLE=0 (keep nvidia_peermem loaded) and restart'])
 
 
+# vLLM finds its own address by opening a UDP socket towards a public address (get_ip); a host without a route out
+# (air-gapped, no default gateway) fails there before any worker starts.
+_row("host_ip_lookup_unreachable", 1, r"Network is unreachable",
+     cls="distributed_network", default_phase="load", context=r"\bget_ip\b",
+     cause="vLLM could not work out this host's address: it probes a route to a public address (get_ip), and this "
+           "host has no route out (an air-gapped or isolated network).",
+     steps=["Set VLLM_HOST_IP to this node's address on the network the workers share (and the Ray node IP on "
+            "multi-node); no route to the internet is needed then"])
 _row("distributed_network", 1,
      r"DistNetworkError|DistStoreError|socket has timed out|TCPStore|rendezvous|Gloo connectFullMesh|GLOO_SOCKET_IFNAME"
      r"|waiting for clients\. \d+/\d+ clients joined|\[c10d\] .{0,120}timed out after \d+"

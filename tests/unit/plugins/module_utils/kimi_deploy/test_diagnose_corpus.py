@@ -428,9 +428,10 @@ def test_training_part_accuracy():
     # the readings written from its training entries before the held-out scoring (the NIXL connector without its
     # library, uv rejecting an option of the install step). With the fifty-second round's held-out part and the
     # fifty-third round's training part added: 2362 and 1958 of 3512 at the split's rules, which include the reading
-    # written after the fifty-second measurement (a hosting platform's limit on a container's start).
+    # written after the fifty-second measurement (a hosting platform's limit on a container's start); 2362 and 1959
+    # with the reading written from its training entries before the held-out scoring (no route out for get_ip).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2362 / 3512 and cause >= 1958 / 3512, (phase, cause)
+    assert phase >= 2362 / 3512 and cause >= 1959 / 3512, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3192,6 +3193,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "INFO 05-01 12:39:12 backends.py:311] Cache the graph of shape None for later use\n"
      "Runner failed with exception: Runner has been initializing for too long: 300 seconds", "startup",
      "timeout_waiting_for_engine", "timeout"),
+    # from the fifty-third round's training entries, before its held-out scoring: vLLM probing a route out to learn
+    # its own address on a host that has none (vllm#2857)
+    ('  File "/workspace/vllm/engine/llm_engine.py", line 176, in _init_workers_ray\n    driver_ip = get_ip()\n'
+     '  File "/workspace/vllm/utils.py", line 166, in get_ip\n'
+     '    s.connect(("8.8.8.8", 80))  # Doesn\'t need to be reachable\n'
+     "OSError: [Errno 101] Network is unreachable", "load", "host_ip_lookup_unreachable", "distributed_network"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
