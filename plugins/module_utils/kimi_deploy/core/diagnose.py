@@ -1371,8 +1371,9 @@ def _gpu_oom(hit: _Hit) -> Finding:
 _row("host_out_of_memory", 1,
      r"killed by the OOM killer|oom-kill|Out of memory: Killed process|Failed with result 'oom-kill'"
      r"|\bMemoryError\b|Cannot allocate memory \(12\)|\[Errno 12\] Cannot allocate memory"
-     # a container's or job's exit status 137 (128 + SIGKILL, the OOM killer's signal), Kubernetes' reason
-     r"|exit(?:ed)?(?: with)? (?:code|status):? 137\b|\bOOMKilled\b",
+     # a container's or job's exit status 137 (128 + SIGKILL, the OOM killer's signal), Kubernetes' reason; `kubectl
+     # describe pod` aligns its value ("Exit Code:    137")
+     r"|[Ee]xit(?:ed)?(?: with)? (?:[Cc]ode|status):?\s+137\b|\bOOMKilled\b",
      default_phase="load",
      cause='The host ran out of RAM and the kernel OOM killer (or Python) stopped the server.',
      steps=[

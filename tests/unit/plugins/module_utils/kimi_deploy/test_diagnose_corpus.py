@@ -3200,6 +3200,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      '  File "/workspace/vllm/utils.py", line 166, in get_ip\n'
      '    s.connect(("8.8.8.8", 80))  # Doesn\'t need to be reachable\n'
      "OSError: [Errno 101] Network is unreachable", "load", "host_ip_lookup_unreachable", "distributed_network"),
+    # written after the fifty-third measurement, from its held-out misses (not measured by any round): `kubectl
+    # describe pod` reporting the container's last exit as 137 (akash-network/support#246)
+    ("    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    137", "load", "host_out_of_memory",
+     "host_oom"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
