@@ -1105,8 +1105,8 @@ _row("cli_argument_error", 1,
      # click's usage errors, from a CLI that starts vLLM or its cluster (`ray start`)
      r"|^Error: (?:Missing (?:argument|option)|No such option)\b",
      default_phase="load",
-     cause='vLLM, or the command that starts it, rejected its command line: a flag this release does not know, '
-           'a missing one or a bad value.',
+     cause='vLLM rejected its command line (or the command that starts it did): a flag this release does not '
+           'know, a missing one or a bad value.',
      steps=[
            'Fix or drop the flag named in the evidence; check `vllm serve --help` of the installed release '
            '(flags change between releases)'])
