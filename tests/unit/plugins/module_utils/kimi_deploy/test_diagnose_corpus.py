@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is fiftythird-heldout.jsonl: logs collected on 2026-12-05 (fifty-third round), split off (a
+The held-out part is fiftyfourth-heldout.jsonl: logs collected on 2026-12-05 (fifty-fourth round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-fifty-second rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+fifty-third rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -78,9 +78,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "fiftieth-training.jsonl", "fiftieth-heldout.jsonl",
                                         "fiftyfirst-training.jsonl", "fiftyfirst-heldout.jsonl",
                                         "fiftysecond-training.jsonl", "fiftysecond-heldout.jsonl",
-                                        "fiftythird-training.jsonl", "fiftythird-heldout.jsonl")}
-HELDOUT = FILES["fiftythird-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "fiftythird-heldout.jsonl" for entry in entries]
+                                        "fiftythird-training.jsonl", "fiftythird-heldout.jsonl",
+                                        "fiftyfourth-training.jsonl", "fiftyfourth-heldout.jsonl")}
+HELDOUT = FILES["fiftyfourth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "fiftyfourth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -133,7 +134,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("fiftieth-training.jsonl", "fiftieth-heldout.jsonl", "fiftieth-heldout.sha256"),
           ("fiftyfirst-training.jsonl", "fiftyfirst-heldout.jsonl", "fiftyfirst-heldout.sha256"),
           ("fiftysecond-training.jsonl", "fiftysecond-heldout.jsonl", "fiftysecond-heldout.sha256"),
-          ("fiftythird-training.jsonl", "fiftythird-heldout.jsonl", "fiftythird-heldout.sha256"))
+          ("fiftythird-training.jsonl", "fiftythird-heldout.jsonl", "fiftythird-heldout.sha256"),
+          ("fiftyfourth-training.jsonl", "fiftyfourth-heldout.jsonl", "fiftyfourth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -204,7 +206,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("fiftieth-training.jsonl", "fiftieth-heldout.jsonl", 20270118),
                           ("fiftyfirst-training.jsonl", "fiftyfirst-heldout.jsonl", 20270119),
                           ("fiftysecond-training.jsonl", "fiftysecond-heldout.jsonl", 20270120),
-                          ("fiftythird-training.jsonl", "fiftythird-heldout.jsonl", 20270121)])
+                          ("fiftythird-training.jsonl", "fiftythird-heldout.jsonl", 20270121),
+                          ("fiftyfourth-training.jsonl", "fiftyfourth-heldout.jsonl", 20270122)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -218,7 +221,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_fifty_third_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_fifty_fourth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -237,7 +240,7 @@ def test_the_retired_heldout_parts_are_training_and_the_fifty_third_is_not():
                     "fortyfifth-heldout.jsonl", "fortysixth-heldout.jsonl", "fortyseventh-heldout.jsonl",
                     "fortyeighth-heldout.jsonl", "fortyninth-heldout.jsonl",
                     "fiftieth-heldout.jsonl", "fiftyfirst-heldout.jsonl",
-                    "fiftysecond-heldout.jsonl"):
+                    "fiftysecond-heldout.jsonl", "fiftythird-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -429,15 +432,18 @@ def test_training_part_accuracy():
     # library, uv rejecting an option of the install step). With the fifty-second round's held-out part and the
     # fifty-third round's training part added: 2362 and 1958 of 3512 at the split's rules, which include the reading
     # written after the fifty-second measurement (a hosting platform's limit on a container's start); 2362 and 1959
-    # with the reading written from its training entries before the held-out scoring (no route out for get_ip).
+    # with the reading written from its training entries before the held-out scoring (no route out for get_ip). With
+    # the fifty-third round's held-out part and the fifty-fourth round's training part added: 2406 and 1994 of 3587 at
+    # the split's rules, which include the reading written after the fifty-third measurement (kubectl's aligned Exit
+    # Code 137).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2362 / 3512 and cause >= 1959 / 3512, (phase, cause)
+    assert phase >= 2406 / 3587 and cause >= 1994 / 3587, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the fifty-third, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the fifty-fourth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to fifty-third-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to fifty-fourth-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -484,7 +490,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("fiftieth-training.jsonl", "fiftieth-heldout.jsonl"),
                               ("fiftyfirst-training.jsonl", "fiftyfirst-heldout.jsonl"),
                               ("fiftysecond-training.jsonl", "fiftysecond-heldout.jsonl"),
-                              ("fiftythird-training.jsonl", "fiftythird-heldout.jsonl")):
+                              ("fiftythird-training.jsonl", "fiftythird-heldout.jsonl"),
+                              ("fiftyfourth-training.jsonl", "fiftyfourth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -796,6 +803,13 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-radiance-12-enginecore-busy-loop-ps": "ps of an engine core: no line of a log",
     "club-3090-76-qwen36-27b-dflash-bench-ext4-load": "a benchmark report's start: it then ran",
     "qwen3-vl-1057-qwen25-vl-7b-slow-offline-startup": "an offline start that ran, slowly: the thread says so",
+    "club-3090-430-lmcache-offload-bench-ext4-load": "a benchmark report's start: it then ran",
+    "club-3090-434-lmcache-offload-nvlink-bench-ext4-load": "a benchmark report's start: it then ran",
+    "llm-compressor-2025-qwen3-vl-8b-w4a16-throughput-pip-list": "a package list only: a throughput question",
+    "vllm-12553-nvlm-d-w4a16-v0-outputs-start": "a start in a pull request: the author says it works",
+    "vllm-21154-pixtral-sdpa-test-chat-passed": "a test run's PASSED lines in a pull request",
+    "vllm-45288-pless-whisper-encdec-config-lines": "a start's config lines in a pull request's test run: it passed",
+    "vllm-57047-awq-batch-invariant-sm89-startup": "a start in a pull request's test log: it started normally",
 }
 
 
