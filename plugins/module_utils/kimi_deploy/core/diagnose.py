@@ -1887,6 +1887,18 @@ _row("request_token_out_of_vocabulary", 2, r"Token id -?\d+ is out of vocabulary
            "Fix the client's token ids (they must come from this model's tokenizer)"])
 
 
+# V1's engine core checks a request's allowed_token_ids against its logit-bias buffer only as it adds the request
+# ("ValueError: Too many allowed token IDs: 2000. The max size is 1024."); the API server let it through, so one
+# request's parameter killed the engine.
+_row("request_allowed_token_ids_over_limit", 2, r"Too many allowed token IDs: \d+\. The max size is \d+",
+     default_phase="runtime", cls="request_invalid", server_side=True,
+     cause="A request's allowed_token_ids list was longer than the engine's limit; the engine core raised as it "
+           "added the request, and in this release that kills the engine instead of refusing the request.",
+     steps=["Have clients send at most the limit the error names in allowed_token_ids (or constrain output with "
+            "structured outputs instead)",
+            "Upgrade to a vLLM release that refuses such a request with a 400 before it reaches the engine"])
+
+
 _row("request_unknown_field", 2, r"extra_forbidden|Extra inputs are not permitted", default_phase="runtime",
      cause='A request used a field this vLLM release does not accept (HTTP 400).',
      steps=[
@@ -2102,6 +2114,17 @@ _row("gpu_runtime_abort", 1, r"Abort was called at \d+ line in file",
            "runtime and the GPU do not fit.",
      steps=["Check the GPU is visible to the runtime (`clinfo`, `sycl-ls`, /dev/dri passed to the container)",
             "Match the compute runtime and driver to the versions the vLLM build was made for"])
+# vLLM picks a kernel for each quantized linear layer from those its build has; when none fits it lists every kernel's
+# reason ("Failed to find a kernel that can implement the WNA16 linear layer. Reasons: MacheteLinearKernel requires
+# capability 90 ... input_size_per_partition = 14784 is not divisible by min_thread_k = 128").
+_row("quantized_linear_no_kernel", 1, r"Failed to find a kernel that can implement the \w+ linear layer",
+     cls="quantization_unsupported", default_phase="load",
+     cause="No kernel in this vLLM build can run the checkpoint's quantized linear layers on this GPU with this "
+           "layout; the lines after this one give each kernel's reason (compute capability, a weight partition not "
+           "divisible by the kernel's tile at this tensor-parallel size, the activation dtype).",
+     steps=["Read each kernel's reason: for a partition that does not divide, choose a tensor_parallel_size that "
+            "splits the layer evenly; for capability, run on a newer GPU or serve another quantization",
+            "For an activation-dtype reason, serve with the dtype the kernel names (e.g. --dtype float16)"])
 _row("fp8_needs_newer_gpu", 1, r"FP8 quantized models is only supported on GPUs with compute capability"
      r"|_scaled_mm is only supported on devices with compute capability",
      cls="quantization_unsupported", default_phase="load",
