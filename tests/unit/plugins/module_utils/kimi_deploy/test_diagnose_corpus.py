@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is fiftyfourth-heldout.jsonl: logs collected on 2026-12-05 (fifty-fourth round), split off (a
+The held-out part is fiftyfifth-heldout.jsonl: logs collected on 2026-12-05 (fifty-fifth round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-fifty-third rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+fifty-fourth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -79,9 +79,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "fiftyfirst-training.jsonl", "fiftyfirst-heldout.jsonl",
                                         "fiftysecond-training.jsonl", "fiftysecond-heldout.jsonl",
                                         "fiftythird-training.jsonl", "fiftythird-heldout.jsonl",
-                                        "fiftyfourth-training.jsonl", "fiftyfourth-heldout.jsonl")}
-HELDOUT = FILES["fiftyfourth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "fiftyfourth-heldout.jsonl" for entry in entries]
+                                        "fiftyfourth-training.jsonl", "fiftyfourth-heldout.jsonl",
+                                        "fiftyfifth-training.jsonl", "fiftyfifth-heldout.jsonl")}
+HELDOUT = FILES["fiftyfifth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "fiftyfifth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -135,7 +136,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("fiftyfirst-training.jsonl", "fiftyfirst-heldout.jsonl", "fiftyfirst-heldout.sha256"),
           ("fiftysecond-training.jsonl", "fiftysecond-heldout.jsonl", "fiftysecond-heldout.sha256"),
           ("fiftythird-training.jsonl", "fiftythird-heldout.jsonl", "fiftythird-heldout.sha256"),
-          ("fiftyfourth-training.jsonl", "fiftyfourth-heldout.jsonl", "fiftyfourth-heldout.sha256"))
+          ("fiftyfourth-training.jsonl", "fiftyfourth-heldout.jsonl", "fiftyfourth-heldout.sha256"),
+          ("fiftyfifth-training.jsonl", "fiftyfifth-heldout.jsonl", "fiftyfifth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -207,7 +209,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("fiftyfirst-training.jsonl", "fiftyfirst-heldout.jsonl", 20270119),
                           ("fiftysecond-training.jsonl", "fiftysecond-heldout.jsonl", 20270120),
                           ("fiftythird-training.jsonl", "fiftythird-heldout.jsonl", 20270121),
-                          ("fiftyfourth-training.jsonl", "fiftyfourth-heldout.jsonl", 20270122)])
+                          ("fiftyfourth-training.jsonl", "fiftyfourth-heldout.jsonl", 20270122),
+                          ("fiftyfifth-training.jsonl", "fiftyfifth-heldout.jsonl", 20270123)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -221,7 +224,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_fifty_fourth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_fifty_fifth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -240,7 +243,7 @@ def test_the_retired_heldout_parts_are_training_and_the_fifty_fourth_is_not():
                     "fortyfifth-heldout.jsonl", "fortysixth-heldout.jsonl", "fortyseventh-heldout.jsonl",
                     "fortyeighth-heldout.jsonl", "fortyninth-heldout.jsonl",
                     "fiftieth-heldout.jsonl", "fiftyfirst-heldout.jsonl",
-                    "fiftysecond-heldout.jsonl", "fiftythird-heldout.jsonl"):
+                    "fiftysecond-heldout.jsonl", "fiftythird-heldout.jsonl", "fiftyfourth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -436,15 +439,16 @@ def test_training_part_accuracy():
     # the fifty-third round's held-out part and the fifty-fourth round's training part added: 2406 and 1994 of 3587 at
     # the split's rules, which include the reading written after the fifty-third measurement (kubectl's aligned Exit
     # Code 137); 2407 and 1996 with the readings written from its training entries before the held-out scoring (no
-    # kernel for a quantized linear layer, allowed_token_ids over the engine's limit).
+    # kernel for a quantized linear layer, allowed_token_ids over the engine's limit). With the fifty-fourth round's
+    # held-out part and the fifty-fifth round's training part added: 2441 and 2028 of 3652 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2407 / 3587 and cause >= 1996 / 3587, (phase, cause)
+    assert phase >= 2441 / 3652 and cause >= 2028 / 3652, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the fifty-fourth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the fifty-fifth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to fifty-fourth-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to fifty-fifth-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -492,7 +496,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("fiftyfirst-training.jsonl", "fiftyfirst-heldout.jsonl"),
                               ("fiftysecond-training.jsonl", "fiftysecond-heldout.jsonl"),
                               ("fiftythird-training.jsonl", "fiftythird-heldout.jsonl"),
-                              ("fiftyfourth-training.jsonl", "fiftyfourth-heldout.jsonl")):
+                              ("fiftyfourth-training.jsonl", "fiftyfourth-heldout.jsonl"),
+                              ("fiftyfifth-training.jsonl", "fiftyfifth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -812,6 +817,12 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-21154-pixtral-sdpa-test-chat-passed": "a test run's PASSED lines in a pull request",
     "vllm-45288-pless-whisper-encdec-config-lines": "a start's config lines in a pull request's test run: it passed",
     "vllm-57047-awq-batch-invariant-sm89-startup": "a start in a pull request's test log: it started normally",
+    "auto-round-1536-fp8-block-llama31-8b-load-pass": "a validation run's loaded shards: the run passed",
+    "ipex-llm-11330-vllm-sym-int4-conversion-without-flag": "a low-bit conversion at start: the start ran",
+    "llm-scaler-339-arc-b70-qwen35-9b-engine-up": "an engine start the commenter says worked",
+    "vllm-12343-vllm-vs-hf-inconsistent-collect-env-h100": "collect_env's report only: answers that differ",
+    "vllm-5134-tensorrt-llm-tutorial-collect-env-v100": "collect_env's report only: a usage question",
+    "vllm-metal-pr328-mistral-7b-4bit-m4-mini-init": "a start in a pull request: the model verified working",
 }
 
 
