@@ -417,6 +417,9 @@ _MILESTONES = (
         # V1 warms its kernels up after the KV cache is sized (FlashInfer, DeepGEMM); the API server lists the tasks
         # the engine reported once it is up and warms its multi-modal processor before it listens
         r"|Warming up FlashInfer|Supported tasks: \[|Multi-modal warmup completed"
+        # Gaudi's HPU runner warms up each prompt and decode bucket once the KV cache is sized ("[Warmup][Decode]
+        # [204/416] batch_size:224 num_blocks:384 free_mem:14.93 GiB")
+        r"|\[Warmup\]\[(?:Prompt|Decode)\]\[\d+/\d+\]"
         # the memory profile's summary, one figure a line (0.6.5+: "Memory profiling results:", "model weights take")
         r"|Memory profiling results|available_kv_cache_memory|the current vLLM instance can use")),
     # "Processed prompts: 0%|": the offline LLM.generate progress bar, printed once requests run.

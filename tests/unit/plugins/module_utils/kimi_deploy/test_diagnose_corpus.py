@@ -440,9 +440,10 @@ def test_training_part_accuracy():
     # the split's rules, which include the reading written after the fifty-third measurement (kubectl's aligned Exit
     # Code 137); 2407 and 1996 with the readings written from its training entries before the held-out scoring (no
     # kernel for a quantized linear layer, allowed_token_ids over the engine's limit). With the fifty-fourth round's
-    # held-out part and the fifty-fifth round's training part added: 2441 and 2028 of 3652 at the split's rules.
+    # held-out part and the fifty-fifth round's training part added: 2441 and 2028 of 3652 at the split's rules; 2442
+    # and 2028 with the reading written from its training entries before the held-out scoring (Gaudi's HPU warmup).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2441 / 3652 and cause >= 2028 / 3652, (phase, cause)
+    assert phase >= 2442 / 3652 and cause >= 2028 / 3652, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3242,6 +3243,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "ValueError: Too many allowed token IDs: 2000. The max size is 1024.\n\n"
      "(APIServer) ERROR: vllm.v1.engine.exceptions.EngineDeadError", "runtime", "request_allowed_token_ids_over_limit",
      "request_invalid"),
+    # from the fifty-fifth round's training entries, before its held-out scoring: Gaudi's HPU runner warming up its
+    # decode buckets after the KV cache is sized, a start that has not failed yet (HabanaAI/vllm-fork#1194)
+    ("INFO 05-02 12:09:01 hpu_model_runner.py:1730] [Warmup][Decode][203/416] batch_size:96 num_blocks:896 "
+     "free_mem:14.93 GiB\n(VllmWorkerProcess pid=614) INFO 05-02 12:09:46 hpu_model_runner.py:1730] "
+     "[Warmup][Decode][204/416] batch_size:224 num_blocks:384 free_mem:14.93 GiB", "startup", "no_error_not_serving",
+     "no_failure_yet"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
