@@ -419,7 +419,8 @@ _MILESTONES = (
         r"|Warming up FlashInfer|Supported tasks: \[|Multi-modal warmup completed"
         # Gaudi's HPU runner warms up each prompt and decode bucket once the KV cache is sized ("[Warmup][Decode]
         # [204/416] batch_size:224 num_blocks:384 free_mem:14.93 GiB")
-        r"|\[Warmup\]\[(?:Prompt|Decode)\]\[\d+/\d+\]"
+        # (newer forks name the graph bucket: "[Warmup][Graph/mix/decode][1/112]")
+        r"|\[Warmup\]\[[\w/]+\]\[\d+/\d+\]"
         # the memory profile's summary, one figure a line (0.6.5+: "Memory profiling results:", "model weights take")
         r"|Memory profiling results|available_kv_cache_memory|the current vLLM instance can use")),
     # "Processed prompts: 0%|": the offline LLM.generate progress bar, printed once requests run.
@@ -2381,10 +2382,22 @@ _row("c_toolchain_missing", 1,
            "host or image has none (gcc or ld missing).",
      steps=["Install the C toolchain in the image (build-essential / gcc and binutils), or set CC to a compiler "
             "that exists; --enforce-eager avoids the compile only where the kernels need none"])
+# SIGILL: the CPU met an instruction it does not have. The shell reports it ("Illegal instruction (core dumped)" in
+# bash, "illegal hardware instruction" in zsh): a build compiled for a newer instruction set than this host's, such as
+# vLLM's CPU wheel built with AVX-512 on an AVX2-only CPU.
+_row("cpu_instruction_unsupported", 2,
+     r"illegal hardware instruction|(?:^|\b\d+ +)Illegal instruction\b|\*\*\* SIGILL received",
+     cls="gpu_arch_unsupported", default_phase="load",
+     cause="The process was killed executing a CPU instruction this host does not have (SIGILL): the installed build "
+           "(vLLM's CPU wheel, torch or a kernel package) was compiled for a newer instruction set, e.g. AVX-512 on a "
+           "CPU with AVX2 only.",
+     steps=["Compare the CPU's flags (`lscpu`, the avx512* entries) with what the build needs, and install a build "
+            "for this CPU (vLLM's CPU wheel without AVX-512, or one built from source on this host)",
+            "On an aarch64 or older x86-64 host, check every compiled package was built for that architecture"])
 # A process killed by a native crash (a segfault or an abort in C/C++/CUDA code: a kernel library, NCCL, a driver's
 # user-space part), which leaves no Python error to read. A last resort: a rule that knows the library's message wins.
 _row("native_crash", 3,
-     r"\*\*\* (?:SIGSEGV|SIGABRT|SIGBUS|SIGILL|SIGFPE) received|Fatal Python error: (?:Segmentation fault|Aborted|Bus "
+     r"\*\*\* (?:SIGSEGV|SIGABRT|SIGBUS|SIGFPE) received|Fatal Python error: (?:Segmentation fault|Aborted|Bus "
      r"error)|^Segmentation fault(?: \(core dumped\))?$|double free or corruption|free\(\): invalid pointer"
      r"|terminate called after throwing an instance of",
      cls="engine_died_unexplained", default_phase="unknown",
