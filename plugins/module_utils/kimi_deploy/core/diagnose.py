@@ -1156,8 +1156,9 @@ _row("hub_access_failed", 1,
      r"|GatedRepoError|Cannot access gated repo|Access to model .{0,80} is restricted|401 Client Error"
      r"|403 Client Error|is not a local folder and is not a valid model identifier|HFValidationError"
      r"|Repo id must be in the form|Invalid repository ID or local directory"
-     # the hub's host not answering (a firewall, no route, a proxy), and ModelScope's hub refusing the repo or revision
-     r"|HTTPSConnectionPool\(host='(?:huggingface\.co|hf-mirror\.com|www\.modelscope\.cn|modelscope\.cn)'"
+     # the hub's host not answering or not resolving (a firewall, no route, no DNS, a proxy; its quotes escaped when
+     # requests' error is printed inside another's repr), and ModelScope's hub refusing the repo or revision
+     r"|HTTPSConnectionPool\(host=\\?'(?:huggingface\.co|hf-mirror\.com|www\.modelscope\.cn|modelscope\.cn)\\?'"
      r"|modelscope\.hub\.errors\.\w+"
      # the hub rate-limiting its API (many workers resolving the same repo at once, even when the files are cached)
      r"|429 Client Error: Too Many Requests for url: https://(?:huggingface\.co|hf-mirror\.com)/",

@@ -448,9 +448,10 @@ def test_training_part_accuracy():
     # and 2028 with the reading written from its training entries before the held-out scoring (Gaudi's HPU warmup).
     # The readings written after the fifty-fifth measurement (the HPU warmup's other wordings, SIGILL as the shell
     # reports it) leave these unchanged. With the fifty-fifth round's held-out part and the fifty-sixth round's training
-    # part added: 2477 and 2051 of 3710 at the split's rules, which include those readings.
+    # part added: 2477 and 2051 of 3710 at the split's rules, which include those readings; 2478 and 2052 with the
+    # reading written from its training entries before the held-out scoring (the hub's host in an escaped repr).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2477 / 3710 and cause >= 2051 / 3710, (phase, cause)
+    assert phase >= 2478 / 3710 and cause >= 2052 / 3710, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3277,6 +3278,13 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "load", "cpu_instruction_unsupported", "gpu_arch_unsupported"),
     ("./serve.sh: line 4:  1234 Illegal instruction     (core dumped) vllm serve facebook/opt-125m", "load",
      "cpu_instruction_unsupported", "gpu_arch_unsupported"),
+    # from the fifty-sixth round's training entries, before its held-out scoring: requests' error for the hub's host
+    # printed inside another exception's repr, its quotes escaped (h2oai/h2ogpt#1186)
+    ('    raise ConnectionError(e, request=request)\nrequests.exceptions.ConnectionError: (MaxRetryError('
+     "'HTTPSConnectionPool(host=\\'huggingface.co\\', port=443): Max retries exceeded with url: "
+     "/api/models/meta-llama/Llama-2-13b-chat-hf/revision/main (Caused by NameResolutionError(\"Failed to resolve "
+     "\\'huggingface.co\\' ([Errno -3] Temporary failure in name resolution)\"))')", "load", "hub_access_failed",
+     "model_download"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
