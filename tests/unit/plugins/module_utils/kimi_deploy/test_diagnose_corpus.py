@@ -526,6 +526,7 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
 # issue's 90/80 % targets; the earlier parts are training now. These floors only keep what was measured from
 # regressing while rules change; they are not targets to tune.
 HELDOUT_FLOORS = [
+    ("fiftyseventh-heldout.jsonl", 5, 4, 14, (5, 2, 2)),
     ("fiftysixth-heldout.jsonl", 18, 11, 23, (13, 9, 6)),
     ("fiftyfifth-heldout.jsonl", 8, 9, 22, (14, 5, 6)),
     ("fiftyfourth-heldout.jsonl", 17, 15, 29, (17, 11, 10)),
