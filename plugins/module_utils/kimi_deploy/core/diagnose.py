@@ -2729,8 +2729,9 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
      "weight loading or quantization, a stuck collective).",
      "If it repeats for many minutes, dump the workers' stacks (py-spy dump --pid) and rerun with "
      "NCCL_DEBUG=INFO; during a first compile it is expected"),
-    # (the library it could not open being the GPU driver's own: no driver in the container, not a wrong wheel)
-    ("gpu_driver_library_missing", r"Failed to import from vllm\._C .*libcuda\.so", "driver_or_runtime",
+    # (the library it could not open being the GPU driver's own: no driver in the container, not a wrong wheel; older
+    # releases write "vllm._C with ImportError(...)", newer "vllm._C: ImportError(...)")
+    ("gpu_driver_library_missing", r"Failed to import from vllm\._C[ :].*libcuda\.so", "driver_or_runtime",
      "vLLM's compiled kernels did not load because the GPU driver's library (libcuda.so) is not there: the container "
      "or host has no NVIDIA driver mounted, so no GPU is usable.",
      "Run the container with the GPU runtime (--gpus all / the NVIDIA device plugin) and check `nvidia-smi` inside "

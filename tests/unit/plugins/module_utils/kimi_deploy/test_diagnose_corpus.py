@@ -2576,6 +2576,11 @@ def test_vllms_kernels_not_loading_for_want_of_the_drivers_library_is_the_driver
     wheel = ("WARNING 09-02 06:44:03 [_custom_ops.py:20] Failed to import from vllm._C with ImportError("
              "'/venv/vllm/_C.abi3.so: undefined symbol: _ZN3c104cuda9SetDeviceEi')")
     assert [risk["rule"] for risk in diagnose(wheel)["risks"]] == ["vllm_kernels_not_loaded"]
+    # written after the fifty-seventh measurement (vllm-omni#2966, not measured by any round): newer releases write
+    # "vllm._C: ImportError(...)"; the driver's library missing is read in that wording too
+    newer = ("WARNING 04-21 02:46:23 [interface.py:229] Failed to import from vllm._C: ImportError('libcuda.so.1: "
+             "cannot open shared object file: No such file or directory')")
+    assert [risk["rule"] for risk in diagnose(newer)["risks"]] == ["gpu_driver_library_missing"]
 
 
 @pytest.mark.parametrize(("text", "phase", "rule", "cause_class"), [
