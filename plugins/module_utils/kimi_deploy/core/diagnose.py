@@ -1892,6 +1892,20 @@ _row("request_token_out_of_vocabulary", 2, r"Token id -?\d+ is out of vocabulary
            "Fix the client's token ids (they must come from this model's tokenizer)"])
 
 
+# SamplingParams checks each request's parameters as it is built ("max_tokens must be at least 1, got -186.", "best_of
+# must be greater than 1 when using beam search"): the OpenAI server answers such a request with a 400, an offline
+# caller gets the ValueError.
+_row("request_sampling_params_invalid", 2,
+     r"\b(?:n|best_of|max_tokens|min_tokens|temperature|top_p|top_k|min_p|presence_penalty|frequency_penalty"
+     r"|repetition_penalty|logprobs|prompt_logprobs|truncate_prompt_tokens) must be (?:at least|greater than|in [\[(]"
+     r"|non-negative|-1|0 \(disable\)|>=|positive)",
+     default_phase="runtime", cls="request_invalid",
+     cause="A request's sampling parameters were out of range (the message names the parameter and its bounds); vLLM "
+           "refused that request and kept serving.",
+     steps=["Fix the parameter client-side (the OpenAI server answers 400 with the same message), or set a default "
+            "the clients inherit (--generation-config, or the model's generation_config.json)"])
+
+
 # V1's engine core checks a request's allowed_token_ids against its logit-bias buffer only as it adds the request
 # ("ValueError: Too many allowed token IDs: 2000. The max size is 1024."); the API server let it through, so one
 # request's parameter killed the engine.
@@ -2036,6 +2050,26 @@ _row("free_memory_below_utilization", 1,
            "vLLM, another release, a notebook) holds memory on the GPU.",
      steps=["Find the holder with `nvidia-smi --query-compute-apps=pid,used_memory --format=csv` and stop it",
             "Or lower gpu_memory_utilization to what is free (the message gives free/total)"])
+# The memory profile checks that free memory fell while it ran ("Error in memory profiling. Initial free memory 23.4375
+# GiB, current free memory 23.4375 GiB."). Free memory that did not move at all while the model allocated is a device
+# whose memory report does not follow allocations (a GPU-sharing layer such as HAMi's vGPU); free memory that grew is
+# another process on the GPU releasing memory during the profile.
+_row("memory_profile_free_memory_unchanged", 1,
+     r"Error in memory profiling\. Initial free memory ([\d.]+) GiB, current free memory \1 GiB",
+     cls="driver_or_runtime", default_phase="startup",
+     cause="The GPU's free memory did not change while vLLM allocated during its memory profile: the device's memory "
+           "report does not follow allocations (a GPU-sharing or virtualisation layer such as HAMi's vGPU), so vLLM "
+           "cannot size the KV cache.",
+     steps=["Give vLLM a whole GPU (or one the sharing layer reports truthfully: MIG, not a memory-capped vGPU)",
+            "Or set the KV cache size explicitly (--kv-cache-memory-bytes) where this release has it, instead of "
+            "profiling"])
+_row("memory_profile_free_memory_grew", 1,
+     r"Error in memory profiling\. Initial free memory ([\d.]+) GiB, current free memory (?!\1 GiB)[\d.]+ GiB",
+     cls="gpu_memory_unavailable", default_phase="startup",
+     cause="Another process on the GPU released memory while vLLM was profiling its own use, so the profile's "
+           "figures are wrong and vLLM stopped.",
+     steps=["Run vLLM alone on its GPUs (stop the other process, or give each its own GPU or container) and start "
+            "again"])
 _row("sampling_nan", 1, r"probability tensor contains either `?inf`?, `?nan`? or element < 0",
      cls="sampling_nan", default_phase="runtime",
      cause="The sampler got NaN/inf probabilities: the model's logits overflowed (fp16 on a bf16 model, a broken "
@@ -2137,6 +2171,28 @@ _row("fp8_needs_newer_gpu", 1, r"FP8 quantized models is only supported on GPUs 
            "compute capability.",
      steps=["Serve a bf16/fp16 or an INT8/INT4 (AWQ, GPTQ) checkpoint on this GPU, or run on a GPU with FP8 "
             "support (compute capability 8.9/9.0 and newer)"])
+# Gemma 2's attention logits soft-capping, which some attention backends do not implement ("Torch SPDA does not
+# support logits soft cap.", "XFormers does not support attention logits soft capping.")
+_row("attention_soft_cap_unsupported", 1, r"does not support (?:attention )?logits soft[ -]?cap",
+     cls="attention_backend_unsupported", default_phase="load",
+     cause="The model uses attention logits soft-capping (Gemma 2 and its kin) and the attention backend vLLM chose "
+           "does not implement it.",
+     steps=["Select a backend with soft-capping (VLLM_ATTENTION_BACKEND=FLASHINFER, or FLASH_ATTN on a release "
+            "whose FlashAttention has it), or a vLLM release whose backend for this platform supports it"])
+# The paged-attention kernels are built for a few KV block sizes ("Unsupported block size: 256").
+_row("kv_block_size_unsupported", 1, r"Unsupported block size: \d+",
+     cls="config_invalid", default_phase="runtime",
+     cause="--block-size is a size the attention kernels of this build were not compiled for; the first forward "
+           "pass that reads the KV cache fails.",
+     steps=["Drop --block-size (vLLM picks a supported one) or use 16 or 32, which every CUDA kernel supports"])
+# CUDA graph capture forbids loading a module; a Triton kernel compiled or loaded for the first time inside the capture
+# fails ("Triton Error [CUDA]: operation not permitted when stream is capturing").
+_row("kernel_loaded_during_graph_capture", 1, r"operation not permitted when stream is capturing",
+     cls="compile_error", default_phase="startup",
+     cause="A kernel (Triton's, most often) was compiled or loaded for the first time while vLLM captured CUDA graphs, "
+           "which capture forbids: a shape the warmup did not run first.",
+     steps=["Start with --enforce-eager to confirm, then serve a release whose warmup covers that kernel, or narrow "
+            "the captured sizes (--compilation-config cudagraph_capture_sizes) to those warmed up"])
 _row("head_size_unsupported", 1, r"[Hh]ead[ _]size \(?\d+\)? is not supported|Unsupported head size"
      r"|does not support headdim|<= headDim <=",
      cls="attention_backend_unsupported", default_phase="load",

@@ -454,9 +454,11 @@ def test_training_part_accuracy():
     # part added: 2477 and 2051 of 3710 at the split's rules, which include those readings; 2478 and 2052 with the
     # reading written from its training entries before the held-out scoring (the hub's host in an escaped repr). With
     # the fifty-sixth round's held-out part and the fifty-seventh round's training part added: 2507 and 2071 of 3754
-    # at the split's rules.
+    # at the split's rules; 2511 and 2076 with the readings written after the fifty-seventh measurement from earlier
+    # rounds' training entries (a sampling parameter out of range, the memory profile's free memory unchanged or
+    # grown, an attention backend without soft-capping, an unsupported KV block size, a kernel loaded during capture).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2507 / 3754 and cause >= 2071 / 3754, (phase, cause)
+    assert phase >= 2511 / 3754 and cause >= 2076 / 3754, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3305,6 +3307,22 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "/api/models/meta-llama/Llama-2-13b-chat-hf/revision/main (Caused by NameResolutionError(\"Failed to resolve "
      "\\'huggingface.co\\' ([Errno -3] Temporary failure in name resolution)\"))')", "load", "hub_access_failed",
      "model_download"),
+    # written after the fifty-seventh measurement, from training entries of earlier rounds (not measured by any round):
+    # SamplingParams refusing a request's parameter (llama_index#9741); the memory profile's free memory that did not
+    # move (HAMi#1381) or grew; an attention backend without logits soft-capping (vllm#8660); a KV block size the
+    # kernels lack (Open-Reasoner-Zero#39); a Triton kernel loaded during CUDA graph capture (vllm#36634)
+    ('    raise ValueError("best_of must be greater than 1 when using beam "\n'
+     "ValueError: best_of must be greater than 1 when using beam search. Got 1.", "runtime",
+     "request_sampling_params_invalid", "request_invalid"),
+    ("AssertionError: Error in memory profiling. Initial free memory 23.4375 GiB, current free memory 23.4375 GiB.",
+     "startup", "memory_profile_free_memory_unchanged", "driver_or_runtime"),
+    ("AssertionError: Error in memory profiling. Initial free memory 20.1 GiB, current free memory 22.7 GiB.",
+     "startup", "memory_profile_free_memory_grew", "gpu_memory_unavailable"),
+    ("ERROR 09-12 08:01:11 worker_base.py:464] Error executing method load_model: Torch SPDA does not support logits "
+     "soft cap.", "load", "attention_soft_cap_unsupported", "attention_backend_unsupported"),
+    ("RuntimeError: Unsupported block size: 256", "runtime", "kv_block_size_unsupported", "config_invalid"),
+    ("(EngineCore_DP0 pid=1418231) RuntimeError: Triton Error [CUDA]: operation not permitted when stream is "
+     "capturing", "startup", "kernel_loaded_during_graph_capture", "compile_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
