@@ -1886,6 +1886,14 @@ _row("request_multimodal_prompt_mismatch", 2,
             "put the model's image placeholder in a raw prompt once per image",
             "Check the request's media against --limit-mm-per-prompt and the processor's size limits "
             "(--mm-processor-kwargs)"])
+# A request carrying more images (audio, videos) than --limit-mm-per-prompt allows ("At most 1 image(s) may be
+# provided in one request. You can set `--limit-mm-per-prompt` to increase this limit if the model supports it.")
+_row("request_media_over_limit", 2, r"At most \d+ \w+\(s\) may be provided in one (?:request|prompt)",
+     cls="request_invalid", default_phase="runtime",
+     cause="A request carried more media items of one kind than --limit-mm-per-prompt allows; vLLM refused it and "
+           "kept serving.",
+     steps=["Raise --limit-mm-per-prompt for that modality (it reserves memory for that many items per request, so "
+            "check the KV cache again), or have clients send fewer items per request"])
 _row("request_token_out_of_vocabulary", 2, r"Token id -?\d+ is out of vocabulary", default_phase="runtime",
      cause='A request carried token ids outside the vocabulary; vLLM rejected it with 400.',
      steps=[
@@ -2199,6 +2207,32 @@ _row("head_size_unsupported", 1, r"[Hh]ead[ _]size \(?\d+\)? is not supported|Un
      cause="The model's attention head size has no kernel in this vLLM build.",
      steps=["Choose another attention backend (VLLM_ATTENTION_BACKEND) or a vLLM release that supports the "
             "head size"])
+# The CUDA toolkit's runtime libraries a wheel links against (a CUDA 12 build on a host or image with only CUDA 11's,
+# or without the pip-installed nvidia-* packages): not the driver's own libcuda.so, which another rule reads.
+_row("cuda_runtime_library_missing", 2,
+     r"lib(?:cudart|cublas(?:Lt)?|cudnn\w*|nccl|nvrtc|cusparse(?:Lt)?|cufft|curand|cusolver|nvJitLink|cupti)"
+     r"\.so[\d.]*: cannot open shared object file",
+     cls="dependency_error", default_phase="load",
+     cause="A CUDA runtime library the installed wheels were built against is not installed (the message names it and "
+           "its major version): torch, vLLM and the CUDA libraries come from different CUDA releases.",
+     steps=["Install vLLM and torch into a clean environment from wheels built for one CUDA release, letting pip "
+            "bring the matching nvidia-* runtime packages, or use vLLM's image",
+            "Check LD_LIBRARY_PATH does not point at another CUDA toolkit's libraries"])
+# torch's own check when CUDA is first used from a build without it (a CPU-only torch wheel in the environment).
+_row("torch_without_cuda", 1, r"Torch not compiled with CUDA enabled",
+     cls="dependency_error", default_phase="load",
+     cause="The installed torch is a CPU-only build, so vLLM's CUDA code cannot run (pip resolved torch from the CPU "
+           "index, or another package replaced it).",
+     steps=["Reinstall the torch version vLLM pins with CUDA (`pip install vllm` in a clean environment brings it); "
+            "check with `python -c 'import torch; print(torch.version.cuda)'`"])
+# A torch custom class vLLM's compiled extension registers ("Tried to instantiate class '_core_C.ScalarType', but it
+# does not exist!"): the extension did not load, so its classes were never registered.
+_row("extension_class_not_registered", 2, r"Tried to instantiate class '_\w*C\.\w+', but it does not exist",
+     cls="dependency_error", default_phase="load",
+     cause="vLLM's compiled extension did not load, so the torch classes it registers are missing: the vLLM wheel was "
+           "built for another torch (or CUDA) than the one installed.",
+     steps=["Install the torch version this vLLM release pins (a clean environment), or a vLLM wheel built for the "
+            "installed torch; look above for the extension's own import error"])
 _row("undefined_symbol", 1, r"undefined symbol: |Symbol not found: ",
      cls="dependency_error", default_phase="load",
      cause="A compiled extension does not match the installed torch/CUDA (an undefined symbol or a missing "
