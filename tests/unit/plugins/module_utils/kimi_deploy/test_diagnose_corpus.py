@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is fiftyseventh-heldout.jsonl: logs collected on 2026-12-05 (fifty-seventh round), split off (a
+The held-out part is fiftyeighth-heldout.jsonl: logs collected on 2026-12-05 (fifty-eighth round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-fifty-sixth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+fifty-seventh rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -82,9 +82,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "fiftyfourth-training.jsonl", "fiftyfourth-heldout.jsonl",
                                         "fiftyfifth-training.jsonl", "fiftyfifth-heldout.jsonl",
                                         "fiftysixth-training.jsonl", "fiftysixth-heldout.jsonl",
-                                        "fiftyseventh-training.jsonl", "fiftyseventh-heldout.jsonl")}
-HELDOUT = FILES["fiftyseventh-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "fiftyseventh-heldout.jsonl" for entry in entries]
+                                        "fiftyseventh-training.jsonl", "fiftyseventh-heldout.jsonl",
+                                        "fiftyeighth-training.jsonl", "fiftyeighth-heldout.jsonl")}
+HELDOUT = FILES["fiftyeighth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "fiftyeighth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -141,7 +142,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("fiftyfourth-training.jsonl", "fiftyfourth-heldout.jsonl", "fiftyfourth-heldout.sha256"),
           ("fiftyfifth-training.jsonl", "fiftyfifth-heldout.jsonl", "fiftyfifth-heldout.sha256"),
           ("fiftysixth-training.jsonl", "fiftysixth-heldout.jsonl", "fiftysixth-heldout.sha256"),
-          ("fiftyseventh-training.jsonl", "fiftyseventh-heldout.jsonl", "fiftyseventh-heldout.sha256"))
+          ("fiftyseventh-training.jsonl", "fiftyseventh-heldout.jsonl", "fiftyseventh-heldout.sha256"),
+          ("fiftyeighth-training.jsonl", "fiftyeighth-heldout.jsonl", "fiftyeighth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -216,7 +218,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("fiftyfourth-training.jsonl", "fiftyfourth-heldout.jsonl", 20270122),
                           ("fiftyfifth-training.jsonl", "fiftyfifth-heldout.jsonl", 20270123),
                           ("fiftysixth-training.jsonl", "fiftysixth-heldout.jsonl", 20270124),
-                          ("fiftyseventh-training.jsonl", "fiftyseventh-heldout.jsonl", 20270125)])
+                          ("fiftyseventh-training.jsonl", "fiftyseventh-heldout.jsonl", 20270125),
+                          ("fiftyeighth-training.jsonl", "fiftyeighth-heldout.jsonl", 20270126)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -230,7 +233,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_fifty_seventh_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_fifty_eighth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -250,7 +253,7 @@ def test_the_retired_heldout_parts_are_training_and_the_fifty_seventh_is_not():
                     "fortyeighth-heldout.jsonl", "fortyninth-heldout.jsonl",
                     "fiftieth-heldout.jsonl", "fiftyfirst-heldout.jsonl",
                     "fiftysecond-heldout.jsonl", "fiftythird-heldout.jsonl", "fiftyfourth-heldout.jsonl",
-                    "fiftyfifth-heldout.jsonl", "fiftysixth-heldout.jsonl"):
+                    "fiftyfifth-heldout.jsonl", "fiftysixth-heldout.jsonl", "fiftyseventh-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -457,14 +460,18 @@ def test_training_part_accuracy():
     # at the split's rules; 2511 and 2076 with the readings written after the fifty-seventh measurement from earlier
     # rounds' training entries (a sampling parameter out of range, the memory profile's free memory unchanged or
     # grown, an attention backend without soft-capping, an unsupported KV block size, a kernel loaded during capture).
+    # The readings written after that from torch's and vLLM's own wordings (a missing CUDA runtime library, a CPU-only
+    # torch, unregistered extension classes, a request over the media limit) leave these unchanged. With the
+    # fifty-seventh round's held-out part and the fifty-eighth round's training part added: 2556 and 2114 of 3826 at
+    # the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2511 / 3754 and cause >= 2076 / 3754, (phase, cause)
+    assert phase >= 2556 / 3826 and cause >= 2114 / 3826, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the fifty-seventh, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the fifty-eighth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to fifty-seventh-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to fifty-eighth-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -515,7 +522,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("fiftyfourth-training.jsonl", "fiftyfourth-heldout.jsonl"),
                               ("fiftyfifth-training.jsonl", "fiftyfifth-heldout.jsonl"),
                               ("fiftysixth-training.jsonl", "fiftysixth-heldout.jsonl"),
-                              ("fiftyseventh-training.jsonl", "fiftyseventh-heldout.jsonl")):
+                              ("fiftyseventh-training.jsonl", "fiftyseventh-heldout.jsonl"),
+                              ("fiftyeighth-training.jsonl", "fiftyeighth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -859,6 +867,13 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-28270-pipeline-parallel-not-parallel-pip-list": "a package list only: a throughput question",
     "vllm-9545-qwen2-vl-max-pixels-offline-collect-env": "collect_env's report only: a feature request",
     "vllm-ascend-2833-glm45-slow-npu-smi": "npu-smi's rows of idle NPUs: no line of a log",
+    "vllm-17650-qwen3moe-long-prompt-throughput-collect-env": "collect_env's package list only: a throughput question",
+    "lm-evaluation-harness-2418-vllm-slower-than-hf-progress": "an offline run's progress line: a speed question",
+    "vllm-27400-0.11-classification-10x-slower-collect-env": "collect_env's report only: a speed regression",
+    "vllm-16050-offline-inference-slowing-down-progress": "an offline run's progress lines: a speed question",
+    "vllm-5076-command-r-plus-gptq-slow-collect-env": "collect_env's report only: a speed question",
+    "vllm-10509-kv-cache-usage-batch-collect-env": "collect_env's report only: a usage question",
+    "vllm-10974-local-model-docker-cpu-collect-env": "collect_env's report only: a usage question",
 }
 
 
