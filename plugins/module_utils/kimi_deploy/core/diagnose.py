@@ -2110,6 +2110,47 @@ _row("kernel_build_tool_missing", 1,
            "not on the PATH of the serving process).",
      steps=["Install ninja in the serving venv (pip install ninja) and make sure the unit's PATH includes the "
             "venv's bin/, or use the library's prebuilt kernels"])
+# pip building vLLM itself from source (no prebuilt wheel matched the platform, Python or CUDA, or an editable
+# install): ninja failing under pip's build environment is that build's, not a kernel library's build at start.
+_row("vllm_source_build_failed", 1,
+     r"CalledProcessError: Command '\['ninja'|ninja: build stopped: subcommand failed",
+     context=r"pip-build-env-|pip-install-|Building (?:wheel|editable) for vllm|running build_ext",
+     cls="unknown", default_phase="unknown",
+     cause="pip was building vLLM itself from source and its compile failed: the compiler's or nvcc's error is "
+           "above pip's summary (a GPU architecture, CUDA toolkit or compiler the sources do not support, or a "
+           "compiler killed for memory).",
+     steps=["Install a prebuilt vLLM wheel that matches the host's Python and CUDA instead of building (pip falls "
+            "back to the source archive when none matches); for an editable checkout, VLLM_USE_PRECOMPILED=1 reuses "
+            "the compiled kernels of a released build",
+            "If it must be built: read the first 'error:' or 'FAILED:' line above, set TORCH_CUDA_ARCH_LIST to the "
+            "GPUs in use, and lower MAX_JOBS when compilers are killed"])
+# pip's own summary of that build, when the compiler's lines are not shown
+_row("vllm_source_build_summary", 3,
+     r"Building (?:wheel|editable) for vllm \(pyproject\.toml\)(?: \.\.\.)? error"
+     r"|Failed (?:to build|building (?:wheel|editable) for) vllm\b"
+     r"|Failed to build installable wheels for some pyproject\.toml based projects \([^)]*\bvllm\b",
+     cls="unknown", default_phase="unknown",
+     cause="pip could not build vLLM from source on this host; the reason is in the build's output above pip's "
+           "summary, which these lines do not show.",
+     steps=["Install a prebuilt vLLM wheel that matches the host's Python and CUDA instead of building, or show the "
+            "build's first 'error:' or 'FAILED:' line (pip install -v)"])
+# CMake could not run the build tool it was given (pip's build environment had no working ninja binary)
+_row("build_tool_missing", 1, r"^\s*'[^']*\bninja(?:\.exe)?' '--version'\s*$",
+     cls="dependency_error", default_phase="load",
+     cause="CMake could not run the ninja build tool while building vLLM's extensions: ninja is missing from the "
+           "build environment, or the binary pip installed there does not run on this host.",
+     steps=["Install ninja (pip install ninja, or the distribution's ninja-build) and build again, or install a "
+            "prebuilt vLLM wheel"])
+# The C/C++ compiler cannot find a header: the toolchain's standard library (macOS without its command line tools'
+# SDK) or a library's development headers are not installed.
+_row("build_header_missing", 1,
+     r"fatal error: '[\w./+-]+' file not found|fatal error: [\w./+-]+: No such file or directory",
+     cls="dependency_error", default_phase="load",
+     cause="The C/C++ compiler could not find a header it needs: the compiler's standard library headers or a "
+           "library's development headers are not installed where the build looks.",
+     steps=["Install the headers the error names (the compiler's SDK or command line tools, the -dev/-devel package "
+            "of the library, the CUDA toolkit's includes) or point the build at them (CPATH, CUDA_HOME), or install "
+            "a prebuilt wheel"])
 _row("kernel_jit_build_failed", 1,
      r"CalledProcessError: Command '\['ninja'|ninja: build stopped: subcommand failed|Error building extension '",
      cls="compile_error", default_phase="startup",
@@ -3075,6 +3116,8 @@ def _matches(run: _Run, lines: list[Line]) -> list[_Match]:
             continue
         if _PY_USER_WARNING.search(line.message):
             continue  # "UserWarning: CUDA initialization: ..." is a risk (RISKS), not a failure
+        if _CMAKE_STATUS.match(line.message):
+            continue  # CMake's status output ("-- CUDA Driver: .../libcuda.so") names libraries it found
         # A start that went on to serve was not stopped by what it logged before: vLLM logs retries
         # ("Error parsing config ..., retrying 1 of 2") and non-fatal errors as ERROR too.
         if run.serving is not None and line.index < run.serving:
@@ -3113,6 +3156,11 @@ def _wrapped(line: Line, lines: list[Line], limit: int = 2) -> list[Line]:
     spaced = line.message.rstrip() + " " + " ".join(following)
     glued = line.message.rstrip() + "".join(following)
     return [replace(line, message=text) for text in (spaced, glued)]
+
+
+# CMake's status lines ("-- Found Torch: ...") report what it found; only "-- Configuring incomplete, errors occurred!"
+# among them reports an error.
+_CMAKE_STATUS = re.compile(r"^\s*-- (?!.*\b(?:errors?|failed|fatal)\b)", re.IGNORECASE)
 
 
 _ERROR_WORDING = re.compile(_EXCEPTION.pattern + r"|\b(?:error|failed|fatal)\b", re.IGNORECASE)
@@ -3476,9 +3524,9 @@ _FRAME_CAUSES = (
       "environment; match the driver to the CUDA of the torch build (Error 803/804: the container's CUDA user "
       "libraries do not match the host driver)"]),
     # ... or a weight loader's check that a checkpoint tensor has the parameter's shape (the assert itself, printed
-    # as the frame's source line, with the AssertionError cut off)
-    (re.compile(r"(?s)\bassert (?:param(?:_data)?|loaded_weight)\.(?:shape|size\(\)|dtype)\b[^\n]*==[^\n]*"
-                r"(?:param(?:_data)?|loaded_weight)\b[^\n]*\s*(?:[~^]+\s*)?\Z"),
+    # as the frame's source line, with the AssertionError cut off or bare; the parameter may be its slice)
+    (re.compile(r"(?s)\bassert (?:param(?:_data|_slice)?|loaded_weight)\.(?:shape|size\(\)|dtype)\b[^\n]*==[^\n]*"
+                r"(?:param(?:_data|_slice)?|loaded_weight)\b[^\n]*\s*(?:[~^]+\s*)?(?:AssertionError\s*)?\Z"),
      "weights_mismatch",
      "The traceback ends in a weight loader's check that a checkpoint tensor fits its parameter (its error line is "
      "not in the lines read): the checkpoint's tensors do not have the shapes this model code expects (another "

@@ -463,9 +463,10 @@ def test_training_part_accuracy():
     # The readings written after that from torch's and vLLM's own wordings (a missing CUDA runtime library, a CPU-only
     # torch, unregistered extension classes, a request over the media limit) leave these unchanged. With the
     # fifty-seventh round's held-out part and the fifty-eighth round's training part added: 2556 and 2114 of 3826 at
-    # the split's rules.
+    # the split's rules; 2560 and 2119 with the readings written from its training entries before the held-out
+    # scoring (vLLM built from source by pip, CMake's status lines, a weight loader's assert on a parameter's slice).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2556 / 3826 and cause >= 2114 / 3826, (phase, cause)
+    assert phase >= 2560 / 3826 and cause >= 2119 / 3826, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3350,6 +3351,26 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "registered via torch::class_", "load", "extension_class_not_registered", "dependency_error"),
     ("ValueError: At most 1 image(s) may be provided in one request. You can set `--limit-mm-per-prompt` to increase "
      "this limit if the model supports it.", "runtime", "request_media_over_limit", "request_invalid"),
+    # from the fifty-eighth round's training entries, before its held-out scoring: vLLM built from source by pip (a
+    # build tool CMake cannot run, vllm#7785; a header the compiler lacks, vllm-metal#435; ninja failing in pip's build
+    # environment, vllm#552, and pip's summary of that build); CMake's status lines are not errors (vllm#8878); a
+    # weight loader's assert on a parameter's slice with a bare AssertionError (vllm#1331)
+    ("      CMake Error at CMakeLists.txt:3 (project):\n        Running\n\n         '/tmp/pip-build-env-bxpa0h4m/"
+     "overlay/bin/ninja' '--version'\n\n        failed with:\n\n         no such file or directory", "load",
+     "build_tool_missing", "dependency_error"),
+    ("/tmp/vllm-0.22.1/csrc/cpu/cpu_types_arm.hpp:1:10: fatal error: 'cmath' file not found\n    1 | #include <cmath>\n"
+     "1 error generated.", "load", "build_header_missing", "dependency_error"),
+    ("      /tmp/pip-install-84soz_ys/vllm_d8938fe9fc4a/csrc/cache_kernels.cu(300): warning #550-D: variable "
+     "\"src_key_indices\" was set but never used\n      ninja: build stopped: subcommand failed.", "unknown",
+     "vllm_source_build_failed", "unknown"),
+    ("ninja: build stopped: subcommand failed.", "startup", "kernel_jit_build_failed", "compile_error"),
+    ("Building wheels for collected packages: vllm\n  Building wheel for vllm (pyproject.toml) ... error\n"
+     "  error: subprocess-exited-with-error", "unknown", "vllm_source_build_summary", "unknown"),
+    ("      -- CUDART: /usr/local/cuda/lib64/libcudart.so\n"
+     "      -- CUDA Driver: /usr/local/cuda/lib64/stubs/libcuda.so", "unknown", "no_vllm_log", "unknown"),
+    ('  File "/home/u/vllm/vllm/model_executor/models/aquila.py", line 370, in load_weights\n'
+     "    assert param_slice.shape == loaded_weight.shape\n           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+     "AssertionError", "load", "traceback_frames", "weights_mismatch"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
