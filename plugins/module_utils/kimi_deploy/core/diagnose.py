@@ -1604,11 +1604,23 @@ _row("ray_task_module_missing", 2, r"RayTaskError\((?:ModuleNotFoundError|Import
             "environment every Ray node runs, or ship it with the job's runtime_env"])
 
 
+# vLLM's platform detection found no platform its build supports on this host: a CUDA build where no GPU or NVML
+# is visible (a CPU-only host, a container given none), a TPU or XPU build without its runtime package.
+_row("platform_not_detected", 1, r"Failed to infer device type",
+     cls="dependency_error", default_phase="load",
+     cause="vLLM could not tell which device to run on: the installed build's platform (CUDA, ROCm, TPU, XPU, CPU) "
+           "is not usable on this host, for want of a visible GPU and its driver or of the platform's runtime "
+           "package.",
+     steps=["Install the vLLM build for this host's hardware (the CPU build on a host without GPUs; torch_xla for "
+            "TPU), or make the GPUs visible to the process (`nvidia-smi` in the same container; "
+            "CUDA_VISIBLE_DEVICES not empty); VLLM_LOGGING_LEVEL=DEBUG shows each platform's probe"])
+
+
 _row("gpu_driver_mismatch", 1,
      r"Error 804|forward compatibility was attempted|driver version is insufficient|CUDA driver version"
      r"|nvidia-container-cli|update your driver|NVIDIA driver on your system is too old|Found no NVIDIA driver"
      r"|no CUDA-capable device|libcuda\.so|cudaErrorInsufficientDriver|CUDA_ERROR_NO_DEVICE|Failed to "
-     r"initialize NVML|NVML_ERROR|Failed to infer device type|cudaGetDeviceCount"
+     r"initialize NVML|NVML_ERROR|cudaGetDeviceCount"
      # torch finding no GPU in this process (CUDA_VISIBLE_DEVICES empty, a container or pod given none)
      r"|No CUDA GPUs are available",
      default_phase="startup",
@@ -1629,6 +1641,17 @@ _row("gpu_arch_not_in_build", 1,
      steps=[
            'Install a vLLM and torch build compiled for this GPU (check torch.cuda.get_arch_list() against '
            'nvidia-smi --query-gpu=compute_cap), or run on GPUs the build supports'])
+
+
+# An optional kernel extension of vLLM's (FlashMLA's) was not compiled into this build: its message says the nvcc
+# was too old or the GPU's architecture was not among the build's targets.
+_row("kernel_extension_not_built", 1,
+     r"_flashmla_C is not available|FlashMLA is (?:not available|only supported on)",
+     cls="gpu_arch_unsupported", default_phase="startup",
+     cause="A kernel library this model's attention needs (FlashMLA) is not in this vLLM build for this GPU: it was "
+           "not compiled, for an nvcc too old or a GPU architecture outside the build's targets.",
+     steps=["Use a vLLM build whose kernels cover this GPU (FlashMLA needs Hopper or newer in upstream builds), or "
+            "choose another attention backend for the model (VLLM_ATTENTION_BACKEND)"])
 
 
 _row("rocm_math_library_unreadable", 2,

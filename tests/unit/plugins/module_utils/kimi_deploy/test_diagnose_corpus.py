@@ -464,9 +464,10 @@ def test_training_part_accuracy():
     # torch, unregistered extension classes, a request over the media limit) leave these unchanged. With the
     # fifty-seventh round's held-out part and the fifty-eighth round's training part added: 2556 and 2114 of 3826 at
     # the split's rules; 2560 and 2119 with the readings written from its training entries before the held-out
-    # scoring (vLLM built from source by pip, CMake's status lines, a weight loader's assert on a parameter's slice).
+    # scoring (vLLM built from source by pip, CMake's status lines, a weight loader's assert on a parameter's slice);
+    # cause 2120 with the readings written after the fifty-eighth measurement (no platform found, FlashMLA not built).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2560 / 3826 and cause >= 2119 / 3826, (phase, cause)
+    assert phase >= 2560 / 3826 and cause >= 2120 / 3826, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3372,6 +3373,13 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ('  File "/home/u/vllm/vllm/model_executor/models/aquila.py", line 370, in load_weights\n'
      "    assert param_slice.shape == loaded_weight.shape\n           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
      "AssertionError", "load", "traceback_frames", "weights_mismatch"),
+    # written after the fifty-eighth measurement, from its held-out misses: vLLM finding no platform its build can use
+    # (vllm#17249, also vllm#12451 in training) is the install's, not the driver's; FlashMLA's kernels not compiled
+    # into the build for this GPU (vllm-deepseek-v4-sm89#90)
+    ("RuntimeError: Failed to infer device type", "load", "platform_not_detected", "dependency_error"),
+    ("RuntimeError: vllm_flashmla_C is not available, likely was not compiled due to insufficient nvcc version or a "
+     "supported arch was not in the list of target arches to compile for.", "startup", "kernel_extension_not_built",
+     "gpu_arch_unsupported"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
