@@ -1542,6 +1542,13 @@ _row("collective_timeout", 1,
            'Find the first rank that failed above (its error is the root cause); check the inter-node network '
            '(IB/RoCE) and NCCL_DEBUG=INFO',
            'For multi-node expert parallel use a supported all2all backend; restart the unit'])
+# V0's front end (the MQ engine client) waits VLLM_RPC_TIMEOUT for the engine process to answer its RPCs.
+_row("engine_rpc_no_reply", 1, r"Server didn't reply within \d+ ms",
+     cls="timeout", default_phase="runtime",
+     cause="The API server's front end got no answer from the engine process within VLLM_RPC_TIMEOUT: the engine "
+           "was blocked (a long step, a hung collective) or had died.",
+     steps=["Look above for the engine process's own error or its last step; if it only answered late while busy, "
+            "raise VLLM_RPC_TIMEOUT (milliseconds) or lower the load"])
 # Ray Serve asks each replica's engine for its health on a timer; no answer in time marks the replica unhealthy and
 # Serve replaces it, dropping its requests.
 _row("serve_replica_health_check_timeout", 1,
@@ -1806,7 +1813,7 @@ def _kernel_fault(hit: _Hit) -> Finding:
        r"Timed out waiting for engine|VLLM_ENGINE_READY_TIMEOUT_S|did not become ready|start operation timed out"
        r"|Failed with result 'timeout'"
        # a wrapper's readiness wait running out ("vllm-server failed to start within timeout")
-       r"|failed to start within (?:the )?(?:timeout|time limit)|not ready (?:after|within) \d+"
+       r"|failed to start (?:in time|within (?:the )?(?:timeout|time limit))|not ready (?:after|within) \d+"
        # a hosting platform's limit on a container's start (Modal: "Runner has been initializing for too long")
        r"|initializing for too long",
        default_phase="load")
@@ -2517,12 +2524,14 @@ _row("weights_not_in_checkpoint", 1, r"Following weights were not initialized fr
            "incomplete download, shards missing from the directory, or a config that does not match the weights.",
      steps=["Check that every shard the index (model.safetensors.index.json) names is present and complete, and "
             "that config.json (num_hidden_layers, architecture) belongs to these weights"])
-# Ascend's device runtime reporting an exception in an AI core or vector core while a kernel ran.
+# Ascend's device runtime reporting an exception in an AI core or vector core while a kernel ran, or a kernel that
+# ran past the core's execution timeout (error 507034, "Vector core execution timed out").
 _row("npu_core_exception", 1, r"there is an exception of (?:fftsplus )?(?:aivector|aicore|aic|aiv) error"
-     r"|(?:aivector|aicore) (?:error|exception) (?:code|occurred)",
+     r"|(?:aivector|aicore) (?:error|exception) (?:code|occurred)|(?:Vector|AI) ?[Cc]ore execution timed out",
      cls="gpu_kernel_fault", default_phase="runtime",
-     cause="A kernel faulted on the NPU (an AI core or vector core exception reported by Ascend's runtime): an "
-           "operator's bug or an input it does not support, often only in graph mode or under concurrency.",
+     cause="A kernel faulted on the NPU (an AI core or vector core exception, or a kernel past the core's execution "
+           "timeout, reported by Ascend's runtime): an operator's bug or an input it does not support, often only "
+           "in graph mode or under concurrency.",
      steps=["Rerun with ASCEND_LAUNCH_BLOCKING=1 to find the operator; try eager mode (--enforce-eager) to tell a "
             "graph-mode kernel from the op itself, and check the CANN / vllm-ascend versions against each other"])
 # The C toolchain a run-time compile needs (Triton builds its launcher stubs with the system's C compiler and linker;

@@ -471,9 +471,10 @@ def test_training_part_accuracy():
     # scoring (vLLM built from source by pip, CMake's status lines, a weight loader's assert on a parameter's slice);
     # cause 2120 with the readings written after the fifty-eighth measurement (no platform found, FlashMLA not built).
     # With the fifty-eighth round's held-out part and the fifty-ninth round's training part added: 2617 and 2159 of
-    # 3920 at the split's rules.
+    # 3920 at the split's rules; cause 2162 with the readings written from its training entries before the held-out
+    # scoring (V0's front end without the engine's reply, a test server not up in time, an NPU core's timeout).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2617 / 3920 and cause >= 2159 / 3920, (phase, cause)
+    assert phase >= 2617 / 3920 and cause >= 2162 / 3920, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3393,6 +3394,14 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("RuntimeError: vllm_flashmla_C is not available, likely was not compiled due to insufficient nvcc version or a "
      "supported arch was not in the list of target arches to compile for.", "startup", "kernel_extension_not_built",
      "gpu_arch_unsupported"),
+    # from the fifty-ninth round's training entries, before its held-out scoring: V0's front end getting no reply from
+    # the engine (Qwen3#1008); vLLM's test server not up in time (vllm#46591); an Ascend kernel past the core's
+    # execution timeout (vllm-ascend#10299)
+    ('ERROR 10-10 01:53:56 client.py:412] TimeoutError("Server didn\'t reply within 5000 ms")', "runtime",
+     "engine_rpc_no_reply", "timeout"),
+    ("E   RuntimeError: Server failed to start in time.", "load", "timeout_waiting_for_engine", "timeout"),
+    ("[W610 17:20:44.224261525 NPUStream.cpp:647] Warning: NPU warning, error code is 507034[Error]: \n[Error]: Vector "
+     "core execution timed out. ", "runtime", "npu_core_exception", "gpu_kernel_fault"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
