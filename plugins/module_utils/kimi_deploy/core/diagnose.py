@@ -2191,6 +2191,15 @@ _row("kernel_jit_build_failed", 1,
             "that torch was built with",
             "Clear the library's JIT cache (e.g. ~/.cache/flashinfer), or install its prebuilt kernels, or choose "
             "another backend (VLLM_ATTENTION_BACKEND, the sampler's VLLM_USE_FLASHINFER_SAMPLER=0)"])
+# Triton's kernel cache read while another process (a tensor-parallel rank compiling the same kernel) was still
+# writing it: the temporary file named in the error is gone by the time it is read.
+_row("triton_cache_race", 1, r"(?:FileNotFoundError|No such file or directory).{0,40}[/\\]\.triton[/\\]cache[/\\]",
+     cls="compile_error", default_phase="startup",
+     cause="Triton's kernel cache was read while another process compiling the same kernel was still writing it "
+           "(tensor-parallel ranks sharing one cache directory, or a cache on a network filesystem without atomic "
+           "renames).",
+     steps=["Give each process its own TRITON_CACHE_DIR on a local disk (or warm the cache with one rank first), "
+            "then restart; the kernels compiled by the run that got further are reused"])
 # Ascend's graph engine (GE, torchair's graph mode) failing to load the graph it compiled for the model
 _row("ascend_graph_load_failed", 1, r"Load graph failed, error code|Failed to execute init graph",
      cls="compile_error", default_phase="startup",

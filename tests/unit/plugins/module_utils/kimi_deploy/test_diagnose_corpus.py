@@ -477,9 +477,10 @@ def test_training_part_accuracy():
     # 3920 at the split's rules; cause 2162 with the readings written from its training entries before the held-out
     # scoring (V0's front end without the engine's reply, a test server not up in time, an NPU core's timeout). With
     # the fifty-ninth round's held-out part and the sixtieth round's training part added: 2657 and 2190 of 4006 at the
-    # split's rules.
+    # split's rules; 2658 and 2191 with the reading written from its training entries before the held-out scoring
+    # (Triton's kernel cache read while another rank was writing it).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2657 / 4006 and cause >= 2190 / 4006, (phase, cause)
+    assert phase >= 2658 / 4006 and cause >= 2191 / 4006, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3411,6 +3412,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("E   RuntimeError: Server failed to start in time.", "load", "timeout_waiting_for_engine", "timeout"),
     ("[W610 17:20:44.224261525 NPUStream.cpp:647] Warning: NPU warning, error code is 507034[Error]: \n[Error]: Vector "
      "core execution timed out. ", "runtime", "npu_core_exception", "gpu_kernel_fault"),
+    # from the sixtieth round's training entries, before its held-out scoring: Triton's kernel cache read while another
+    # rank was writing it (vllm#6103)
+    ("[rank0]: FileNotFoundError: [Errno 2] No such file or directory: '/root/.triton/cache/76c543c0d8742e904f283b49e0"
+     "e704b/_sgmv_expand_kernel.json.tmp.pid_450752_42384ec9'", "startup", "triton_cache_race", "compile_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
