@@ -1661,6 +1661,16 @@ _row("kernel_extension_not_built", 1,
             "choose another attention backend for the model (VLLM_ATTENTION_BACKEND)"])
 
 
+# Triton compiling an fp8 (e4m3, "fp8e4nv") kernel for a GPU without fp8 support (compute capability below 8.9):
+# an fp8 KV cache or fp8 weights on a V100, T4 or A100.
+_row("triton_fp8_unsupported_on_gpu", 1, r"type fp8e4nv not supported in this architecture",
+     cls="gpu_arch_unsupported", default_phase="startup",
+     cause="Triton cannot build fp8 (e4m3) kernels for this GPU: fp8 needs compute capability 8.9 or newer, and an "
+           "fp8 KV cache (--kv-cache-dtype fp8) or fp8 weights asked for them.",
+     steps=["On this GPU leave the KV cache in the model's dtype (drop --kv-cache-dtype fp8) and serve a checkpoint "
+            "that is not fp8, or run on GPUs of compute capability 8.9 or newer"])
+
+
 _row("rocm_math_library_unreadable", 2,
      r"(?:rocblaslt|hipBLASLt|rocBLAS) error: (?:Could not load|Cannot read) \S*TensileLibrary",
      default_phase="startup",  # read at the first matrix multiply: the profiling run

@@ -3417,6 +3417,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # rank was writing it (vllm#6103)
     ("[rank0]: FileNotFoundError: [Errno 2] No such file or directory: '/root/.triton/cache/76c543c0d8742e904f283b49e0"
      "e704b/_sgmv_expand_kernel.json.tmp.pid_450752_42384ec9'", "startup", "triton_cache_race", "compile_error"),
+    # written after the sixtieth measurement, from its held-out misses: Triton without fp8 kernels for the GPU
+    # (1Cat-vLLM#27, an fp8 KV cache on a V100)
+    ("(Worker_TP0 pid=60352) ERROR 05-06 06:47:41 [multiproc_executor.py:852] ValueError(\"type fp8e4nv not supported "
+     "in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')\")", "startup",
+     "triton_fp8_unsupported_on_gpu", "gpu_arch_unsupported"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
