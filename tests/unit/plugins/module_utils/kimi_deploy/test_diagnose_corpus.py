@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is sixtieth-heldout.jsonl: logs collected on 2026-12-05 (sixtieth round), split off (a
+The held-out part is sixtyfirst-heldout.jsonl: logs collected on 2026-12-05 (sixty-first round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-fifty-ninth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+sixtieth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -85,9 +85,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "fiftyseventh-training.jsonl", "fiftyseventh-heldout.jsonl",
                                         "fiftyeighth-training.jsonl", "fiftyeighth-heldout.jsonl",
                                         "fiftyninth-training.jsonl", "fiftyninth-heldout.jsonl",
-                                        "sixtieth-training.jsonl", "sixtieth-heldout.jsonl")}
-HELDOUT = FILES["sixtieth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "sixtieth-heldout.jsonl" for entry in entries]
+                                        "sixtieth-training.jsonl", "sixtieth-heldout.jsonl",
+                                        "sixtyfirst-training.jsonl", "sixtyfirst-heldout.jsonl")}
+HELDOUT = FILES["sixtyfirst-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "sixtyfirst-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -147,7 +148,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("fiftyseventh-training.jsonl", "fiftyseventh-heldout.jsonl", "fiftyseventh-heldout.sha256"),
           ("fiftyeighth-training.jsonl", "fiftyeighth-heldout.jsonl", "fiftyeighth-heldout.sha256"),
           ("fiftyninth-training.jsonl", "fiftyninth-heldout.jsonl", "fiftyninth-heldout.sha256"),
-          ("sixtieth-training.jsonl", "sixtieth-heldout.jsonl", "sixtieth-heldout.sha256"))
+          ("sixtieth-training.jsonl", "sixtieth-heldout.jsonl", "sixtieth-heldout.sha256"),
+          ("sixtyfirst-training.jsonl", "sixtyfirst-heldout.jsonl", "sixtyfirst-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -225,7 +227,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("fiftyseventh-training.jsonl", "fiftyseventh-heldout.jsonl", 20270125),
                           ("fiftyeighth-training.jsonl", "fiftyeighth-heldout.jsonl", 20270126),
                           ("fiftyninth-training.jsonl", "fiftyninth-heldout.jsonl", 20270127),
-                          ("sixtieth-training.jsonl", "sixtieth-heldout.jsonl", 20270128)])
+                          ("sixtieth-training.jsonl", "sixtieth-heldout.jsonl", 20270128),
+                          ("sixtyfirst-training.jsonl", "sixtyfirst-heldout.jsonl", 20270129)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -239,7 +242,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_sixtieth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_sixty_first_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -260,7 +263,7 @@ def test_the_retired_heldout_parts_are_training_and_the_sixtieth_is_not():
                     "fiftieth-heldout.jsonl", "fiftyfirst-heldout.jsonl",
                     "fiftysecond-heldout.jsonl", "fiftythird-heldout.jsonl", "fiftyfourth-heldout.jsonl",
                     "fiftyfifth-heldout.jsonl", "fiftysixth-heldout.jsonl", "fiftyseventh-heldout.jsonl",
-                    "fiftyeighth-heldout.jsonl", "fiftyninth-heldout.jsonl"):
+                    "fiftyeighth-heldout.jsonl", "fiftyninth-heldout.jsonl", "sixtieth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -478,15 +481,17 @@ def test_training_part_accuracy():
     # scoring (V0's front end without the engine's reply, a test server not up in time, an NPU core's timeout). With
     # the fifty-ninth round's held-out part and the sixtieth round's training part added: 2657 and 2190 of 4006 at the
     # split's rules; 2658 and 2191 with the reading written from its training entries before the held-out scoring
-    # (Triton's kernel cache read while another rank was writing it).
+    # (Triton's kernel cache read while another rank was writing it). The reading written after the sixtieth
+    # measurement (Triton without fp8 kernels for the GPU) leaves these unchanged. With the sixtieth round's held-out
+    # part and the sixty-first round's training part added: 2687 and 2217 of 4072 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2658 / 4006 and cause >= 2191 / 4006, (phase, cause)
+    assert phase >= 2687 / 4072 and cause >= 2217 / 4072, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the sixtieth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the sixty-first, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to sixtieth-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to sixty-first-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -540,7 +545,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("fiftyseventh-training.jsonl", "fiftyseventh-heldout.jsonl"),
                               ("fiftyeighth-training.jsonl", "fiftyeighth-heldout.jsonl"),
                               ("fiftyninth-training.jsonl", "fiftyninth-heldout.jsonl"),
-                              ("sixtieth-training.jsonl", "sixtieth-heldout.jsonl")):
+                              ("sixtieth-training.jsonl", "sixtieth-heldout.jsonl"),
+                              ("sixtyfirst-training.jsonl", "sixtyfirst-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -902,6 +908,12 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "CosyVoice-1467-vllm-env-nvidia-smi-header": "nvidia-smi's header only: a question on versions",
     "vllm-3750-pin-llm-cuda-device-nvidia-smi": "nvidia-smi's rows only: a usage question",
     "vllm-omni-306-debug-log-not-printed-collect-env": "collect_env's report only: a question on logging",
+    "vllm-7782-metrics-endpoint-051-python-gc-sample": "the /metrics answer's process lines: a metrics question",
+    "vllm-7188-metrics-missing-054-collect-env": "collect_env's report only: a metrics question",
+    "vllm-16348-v1-missing-metrics-collect-env-l4": "collect_env's report only: a metrics question",
+    "vllm-5653-ifeval-version-diff-collect-env-042": "collect_env's report only: scores that differ",
+    "vllm-15894-v1-http-metrics-middleware-curl": "the /metrics answer in a pull request: a metrics fix",
+    "vllm-29642-moe-align-block-size-benchmark-table": "a kernel benchmark's table in a pull request",
 }
 
 
