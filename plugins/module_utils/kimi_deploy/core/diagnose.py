@@ -1501,6 +1501,15 @@ _row("host_ip_lookup_unreachable", 1, r"Network is unreachable",
            "host has no route out (an air-gapped or isolated network).",
      steps=["Set VLLM_HOST_IP to this node's address on the network the workers share (and the Ray node IP on "
             "multi-node); no route to the internet is needed then"])
+# DeepEP's all-to-all (expert parallel's dispatch and combine over NVLink and RDMA through NVSHMEM) not completing:
+# the receiving side timed out waiting for the other ranks' tokens.
+_row("expert_parallel_all_to_all_timeout", 1, r"DeepEP error: timeout",
+     cls="distributed_network", default_phase="startup",
+     cause="DeepEP's expert-parallel all-to-all did not complete: a rank waited past its timeout for the others' "
+           "tokens, because the RDMA or NVLink path between them (NVSHMEM, GPUDirect RDMA, IBGDA) does not work or a "
+           "peer rank stalled.",
+     steps=["Look for the first rank that failed; check the nodes' RDMA setup for NVSHMEM (GPUDirect RDMA, the "
+            "NICs visible in the pod, IBGDA) with NVSHMEM_DEBUG=INFO, or try another all2all backend"])
 _row("distributed_network", 1,
      r"DistNetworkError|DistStoreError|socket has timed out|TCPStore|rendezvous|Gloo connectFullMesh|GLOO_SOCKET_IFNAME"
      r"|waiting for clients\. \d+/\d+ clients joined|\[c10d\] .{0,120}timed out after \d+"

@@ -483,9 +483,10 @@ def test_training_part_accuracy():
     # split's rules; 2658 and 2191 with the reading written from its training entries before the held-out scoring
     # (Triton's kernel cache read while another rank was writing it). The reading written after the sixtieth
     # measurement (Triton without fp8 kernels for the GPU) leaves these unchanged. With the sixtieth round's held-out
-    # part and the sixty-first round's training part added: 2687 and 2217 of 4072 at the split's rules.
+    # part and the sixty-first round's training part added: 2687 and 2217 of 4072 at the split's rules; 2688 and 2218
+    # with the reading written from its training entries before the held-out scoring (DeepEP's all-to-all timing out).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2687 / 4072 and cause >= 2217 / 4072, (phase, cause)
+    assert phase >= 2688 / 4072 and cause >= 2218 / 4072, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3434,6 +3435,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("(Worker_TP0 pid=60352) ERROR 05-06 06:47:41 [multiproc_executor.py:852] ValueError(\"type fp8e4nv not supported "
      "in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')\")", "startup",
      "triton_fp8_unsupported_on_gpu", "gpu_arch_unsupported"),
+    # from the sixty-first round's training entries, before its held-out scoring: DeepEP's all-to-all timing out
+    # (vllm#46509)
+    ("[pod/wide-ep-llm-d-prefill-0/vllm] (Worker_DP7_EP7 pid=4757) RuntimeError: DeepEP error: timeout (dispatch CPU)",
+     "startup", "expert_parallel_all_to_all_timeout", "distributed_network"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
