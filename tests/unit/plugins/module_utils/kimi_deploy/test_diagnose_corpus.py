@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is sixtyfirst-heldout.jsonl: logs collected on 2026-12-05 (sixty-first round), split off (a
+The held-out part is sixtysecond-heldout.jsonl: logs collected on 2026-12-05 (sixty-second round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-sixtieth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+sixty-first rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -86,9 +86,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "fiftyeighth-training.jsonl", "fiftyeighth-heldout.jsonl",
                                         "fiftyninth-training.jsonl", "fiftyninth-heldout.jsonl",
                                         "sixtieth-training.jsonl", "sixtieth-heldout.jsonl",
-                                        "sixtyfirst-training.jsonl", "sixtyfirst-heldout.jsonl")}
-HELDOUT = FILES["sixtyfirst-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "sixtyfirst-heldout.jsonl" for entry in entries]
+                                        "sixtyfirst-training.jsonl", "sixtyfirst-heldout.jsonl",
+                                        "sixtysecond-training.jsonl", "sixtysecond-heldout.jsonl")}
+HELDOUT = FILES["sixtysecond-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "sixtysecond-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -149,7 +150,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("fiftyeighth-training.jsonl", "fiftyeighth-heldout.jsonl", "fiftyeighth-heldout.sha256"),
           ("fiftyninth-training.jsonl", "fiftyninth-heldout.jsonl", "fiftyninth-heldout.sha256"),
           ("sixtieth-training.jsonl", "sixtieth-heldout.jsonl", "sixtieth-heldout.sha256"),
-          ("sixtyfirst-training.jsonl", "sixtyfirst-heldout.jsonl", "sixtyfirst-heldout.sha256"))
+          ("sixtyfirst-training.jsonl", "sixtyfirst-heldout.jsonl", "sixtyfirst-heldout.sha256"),
+          ("sixtysecond-training.jsonl", "sixtysecond-heldout.jsonl", "sixtysecond-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -228,7 +230,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("fiftyeighth-training.jsonl", "fiftyeighth-heldout.jsonl", 20270126),
                           ("fiftyninth-training.jsonl", "fiftyninth-heldout.jsonl", 20270127),
                           ("sixtieth-training.jsonl", "sixtieth-heldout.jsonl", 20270128),
-                          ("sixtyfirst-training.jsonl", "sixtyfirst-heldout.jsonl", 20270129)])
+                          ("sixtyfirst-training.jsonl", "sixtyfirst-heldout.jsonl", 20270129),
+                          ("sixtysecond-training.jsonl", "sixtysecond-heldout.jsonl", 20270130)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -242,7 +245,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_sixty_first_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_sixty_second_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -263,7 +266,8 @@ def test_the_retired_heldout_parts_are_training_and_the_sixty_first_is_not():
                     "fiftieth-heldout.jsonl", "fiftyfirst-heldout.jsonl",
                     "fiftysecond-heldout.jsonl", "fiftythird-heldout.jsonl", "fiftyfourth-heldout.jsonl",
                     "fiftyfifth-heldout.jsonl", "fiftysixth-heldout.jsonl", "fiftyseventh-heldout.jsonl",
-                    "fiftyeighth-heldout.jsonl", "fiftyninth-heldout.jsonl", "sixtieth-heldout.jsonl"):
+                    "fiftyeighth-heldout.jsonl", "fiftyninth-heldout.jsonl", "sixtieth-heldout.jsonl",
+                    "sixtyfirst-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -485,14 +489,16 @@ def test_training_part_accuracy():
     # measurement (Triton without fp8 kernels for the GPU) leaves these unchanged. With the sixtieth round's held-out
     # part and the sixty-first round's training part added: 2687 and 2217 of 4072 at the split's rules; 2688 and 2218
     # with the reading written from its training entries before the held-out scoring (DeepEP's all-to-all timing out).
+    # With the sixty-first round's held-out part and the sixty-second round's training part added: 2710 and 2240 of
+    # 4131 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2688 / 4072 and cause >= 2218 / 4072, (phase, cause)
+    assert phase >= 2710 / 4131 and cause >= 2240 / 4131, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the sixty-first, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the sixty-second, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to sixty-first-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to sixty-second-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -547,7 +553,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("fiftyeighth-training.jsonl", "fiftyeighth-heldout.jsonl"),
                               ("fiftyninth-training.jsonl", "fiftyninth-heldout.jsonl"),
                               ("sixtieth-training.jsonl", "sixtieth-heldout.jsonl"),
-                              ("sixtyfirst-training.jsonl", "sixtyfirst-heldout.jsonl")):
+                              ("sixtyfirst-training.jsonl", "sixtyfirst-heldout.jsonl"),
+                              ("sixtysecond-training.jsonl", "sixtysecond-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -916,6 +923,13 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-5653-ifeval-version-diff-collect-env-042": "collect_env's report only: scores that differ",
     "vllm-15894-v1-http-metrics-middleware-curl": "the /metrics answer in a pull request: a metrics fix",
     "vllm-29642-moe-align-block-size-benchmark-table": "a kernel benchmark's table in a pull request",
+    "vllm-ascend-3010-atlas-800-910b-npu-smi": "npu-smi's table only: a question on supported hardware",
+    "vllm-17382-offline-disable-log-stats-collect-env": "collect_env's report only: a logging question",
+    "vllm-41368-metrics-not-accurate-collect-env-a100": "collect_env's report only: a metrics question",
+    "vllm-6064-benchmark-median-ttft-pip-list": "collect_env's package lines only: a benchmark's arithmetic",
+    "vllm-4252-benchmark-ttft-abnormal-collect-env-a30": "collect_env's report only: a benchmark's figures",
+    "ms-swift-3383-vllm-backend-metrics-pip-list": "a package list only: a metrics question",
+    "vllm-20953-v1-ray-metrics-test-pytest-header": "a test run's header in a pull request",
 }
 
 
