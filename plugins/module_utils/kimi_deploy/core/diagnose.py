@@ -1061,7 +1061,9 @@ def _quantization_mismatch(hit: _Hit) -> Finding:
        r"|Quantization scheme is not supported"
        r"|Unknown quantization method|quantization method .{0,60} is not supported"
        # compressed-tensors finds no kernel scheme for the checkpoint's weights/activations on this GPU and build
-       r"|No compressed-tensors compatible scheme was found",
+       r"|No compressed-tensors compatible scheme was found"
+       # no fused-MoE kernel of this build takes the experts' format (MXFP4, NVFP4, ...) on this GPU and layout
+       r"|No \w+ MoE backend supports the deployment configuration",
        default_phase="load")
 def _quantization_gpu(hit: _Hit) -> Finding:
     needs = re.search(r"Minimum capability: (\d+)\. Current capability: (\d+)", hit.line.message)

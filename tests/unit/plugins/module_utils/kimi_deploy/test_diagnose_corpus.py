@@ -490,9 +490,10 @@ def test_training_part_accuracy():
     # part and the sixty-first round's training part added: 2687 and 2217 of 4072 at the split's rules; 2688 and 2218
     # with the reading written from its training entries before the held-out scoring (DeepEP's all-to-all timing out).
     # With the sixty-first round's held-out part and the sixty-second round's training part added: 2710 and 2240 of
-    # 4131 at the split's rules.
+    # 4131 at the split's rules; 2711 and 2241 with the reading written from its training entries before the held-out
+    # scoring (no fused-MoE kernel for the experts' format on the GPU).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2710 / 4131 and cause >= 2240 / 4131, (phase, cause)
+    assert phase >= 2711 / 4131 and cause >= 2241 / 4131, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3454,6 +3455,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # (vllm#46509)
     ("[pod/wide-ep-llm-d-prefill-0/vllm] (Worker_DP7_EP7 pid=4757) RuntimeError: DeepEP error: timeout (dispatch CPU)",
      "startup", "expert_parallel_all_to_all_timeout", "distributed_network"),
+    # from the sixty-second round's training entries, before its held-out scoring: no fused-MoE kernel of the build
+    # for the experts' format on this GPU (vllm#50000, Kimi K3's MXFP4 experts on ROCm)
+    ("(Worker_TP1 pid=6338) ERROR 07-28 04:05:35 [multiproc_executor.py:912] NotImplementedError: No MXFP4 MoE backend "
+     "supports the deployment configuration", "load", "quantization_unsupported_on_gpu", "quantization_unsupported"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
