@@ -1682,6 +1682,17 @@ _row("triton_fp8_unsupported_on_gpu", 1, r"type fp8e4nv not supported in this ar
             "that is not fp8, or run on GPUs of compute capability 8.9 or newer"])
 
 
+# The compiler refusing an instruction for the GPU architecture it targets: kernels written for a newer GPU (vLLM's
+# ROCm kernels' inline assembly on gfx906) built for one that lacks the instruction.
+_row("instruction_not_on_gpu", 1, r"error: instruction not supported on this GPU",
+     cls="gpu_arch_unsupported", default_phase="startup",
+     cause="Kernels being compiled use an instruction the target GPU architecture does not have: this vLLM's kernels "
+           "do not support this GPU (an older ROCm or CUDA architecture than the sources are written for).",
+     steps=["Build or install a vLLM release that still supports this GPU architecture (its docs list the supported "
+            "gfx/sm targets), or leave it out of the build targets (PYTORCH_ROCM_ARCH, TORCH_CUDA_ARCH_LIST) and "
+            "run on a supported GPU"])
+
+
 _row("rocm_math_library_unreadable", 2,
      r"(?:rocblaslt|hipBLASLt|rocBLAS) error: (?:Could not load|Cannot read) \S*TensileLibrary",
      default_phase="startup",  # read at the first matrix multiply: the profiling run
