@@ -2009,8 +2009,8 @@ _row("request_unknown_model", 2, r"The model `[^`]*` does not exist", default_ph
 
 
 # A request asking for tool_choice "auto" from a server started without tool calling: the server answers 400 and
-# keeps serving; the fix is either side's.
-_row("request_tool_choice_not_enabled", 2, r'"auto" tool choice requires --enable-auto-tool-choice',
+# keeps serving; the fix is either side's. (A gateway may pass the answer on JSON-encoded, its quotes escaped.)
+_row("request_tool_choice_not_enabled", 2, r'\\?"auto\\?" tool choice requires --enable-auto-tool-choice',
      default_phase="runtime", cls="request_invalid",
      cause='Requests ask for tool_choice "auto" but the server was started without automatic tool calling (HTTP 400).',
      steps=["Start the server with --enable-auto-tool-choice and the --tool-call-parser that matches the model "

@@ -509,9 +509,10 @@ def test_training_part_accuracy():
     # measurement (an instruction the target GPU lacks) leaves these unchanged. With the sixty-second round's held-out
     # part and the sixty-third round's training part added: 2733 and 2268 of 4179 at the split's rules. With the
     # sixty-third round's held-out part and the sixty-fourth round's training part added: 2757 and 2286 of 4230 at the
-    # split's rules.
+    # split's rules; 2758 and 2287 with the reading written from its training entries before the held-out scoring (a
+    # tool_choice answer with its quotes escaped).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2757 / 4230 and cause >= 2286 / 4230, (phase, cause)
+    assert phase >= 2758 / 4230 and cause >= 2287 / 4230, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3489,6 +3490,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # target GPU lacks (vllm#6565, ROCm kernels built for gfx906)
     ("/root/vllm/build/temp.linux-x86_64-cpython-310/csrc/custom/custom_kernels.hip:404:17: error: instruction not "
      "supported on this GPU", "startup", "instruction_not_on_gpu", "gpu_arch_unsupported"),
+    # from the sixty-fourth round's training entries, before its held-out scoring: vLLM's answer to a tool_choice
+    # "auto" request passed on JSON-encoded by a gateway, its quotes escaped (lobehub#7196)
+    ('    "message": "\\"auto\\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set '
+     '(request id: 2025032712000912617909982615635)"', "runtime", "request_tool_choice_not_enabled", "request_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
