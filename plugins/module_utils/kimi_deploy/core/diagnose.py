@@ -1634,6 +1634,16 @@ _row("platform_not_detected", 1, r"Failed to infer device type",
             "CUDA_VISIBLE_DEVICES not empty); VLLM_LOGGING_LEVEL=DEBUG shows each platform's probe"])
 
 
+# vLLM maps CUDA_VISIBLE_DEVICES to integer device indices: a GPU's or a MIG instance's UUID there (what Kubernetes'
+# device plugin and MIG setups often export) fails that parse.
+_row("visible_devices_uuid", 1, r"invalid literal for int\(\) with base 10: '(?:MIG|GPU)-[0-9a-fA-F-]+'",
+     cls="config_invalid", default_phase="load",
+     cause="CUDA_VISIBLE_DEVICES names devices by UUID (a MIG instance's or a GPU's), and this vLLM expects integer "
+           "indices there.",
+     steps=["Set CUDA_VISIBLE_DEVICES to the devices' integer indices (nvidia-smi -L lists them), or run a vLLM "
+            "release that accepts UUIDs; one process sees one MIG instance"])
+
+
 _row("gpu_driver_mismatch", 1,
      r"Error 804|forward compatibility was attempted|driver version is insufficient|CUDA driver version"
      r"|nvidia-container-cli|update your driver|NVIDIA driver on your system is too old|Found no NVIDIA driver"

@@ -3495,6 +3495,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # "auto" request passed on JSON-encoded by a gateway, its quotes escaped (lobehub#7196)
     ('    "message": "\\"auto\\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set '
      '(request id: 2025032712000912617909982615635)"', "runtime", "request_tool_choice_not_enabled", "request_invalid"),
+    # written after the sixty-fourth measurement, from its held-out misses: a device's UUID in CUDA_VISIBLE_DEVICES
+    # where vLLM expects an index (vllm#41848, vllm#7211: MIG instances)
+    ("ValueError: invalid literal for int() with base 10: 'MIG-377e0049-554c-540b-93c6-d0976f8426cb'", "load",
+     "visible_devices_uuid", "config_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
