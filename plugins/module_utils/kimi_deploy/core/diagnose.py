@@ -2340,6 +2340,14 @@ _row("cuda_runtime_library_missing", 2,
      steps=["Install vLLM and torch into a clean environment from wheels built for one CUDA release, letting pip "
             "bring the matching nvidia-* runtime packages, or use vLLM's image",
             "Check LD_LIBRARY_PATH does not point at another CUDA toolkit's libraries"])
+# A package's own compiled library, loaded by its path, is not there (an extension JIT-built into torch_extensions
+# whose build failed or whose cache was cleared, a source build that did not finish): not a system library.
+_row("package_library_missing", 1, r"OSError: /\S+\.so: cannot open shared object file",
+     cls="dependency_error", default_phase="load",
+     cause="A compiled library a Python package loads by its path is missing (the message names it): the package's "
+           "build (a JIT build into torch_extensions, a source build) did not finish or its cache was removed.",
+     steps=["Remove the package's build cache (the directory in the message) and start again so the build runs "
+            "whole, reading its compiler output; or install the package's prebuilt wheel for this Python and CUDA"])
 # torch's own check when CUDA is first used from a build without it (a CPU-only torch wheel in the environment).
 _row("torch_without_cuda", 1, r"Torch not compiled with CUDA enabled",
      cls="dependency_error", default_phase="load",
@@ -2418,9 +2426,11 @@ _row("unexpected_engine_argument", 1, r"unexpected keyword argument '\w+'",
      cause=_UNEXPECTED_ARGUMENT_CAUSE, steps=_UNEXPECTED_ARGUMENT_STEPS)
 # The same, named by the call's own message when no traceback is shown: vLLM's public API (`LLM.chat()`, the
 # server's `build_async_engine_client_from_engine_args()`).
-# (and the OpenAI server's classes, which wrappers such as BentoML's construct themselves)
+# (and the OpenAI server's classes, which wrappers such as BentoML's construct themselves, and SamplingParams, which
+# callers build for each request)
 _row("unexpected_api_argument", 1,
-     r"\b(?:LLM\.\w+|\w*_engine_args|OpenAIServing\w*\.__init__)\(\) got an unexpected keyword argument",
+     r"\b(?:LLM\.\w+|\w*_engine_args|(?:OpenAIServing\w*|SamplingParams)\.__init__)\(\) got an unexpected "
+     r"keyword argument",
      cls="dependency_error", default_phase="load",
      cause=_UNEXPECTED_ARGUMENT_CAUSE, steps=_UNEXPECTED_ARGUMENT_STEPS)
 _row("op_not_built_for_backend", 1, r"Could not run '[\w:.]+' with arguments from the '\w+' backend",

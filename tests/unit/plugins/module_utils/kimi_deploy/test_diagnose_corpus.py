@@ -329,7 +329,7 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 
 
 def test_training_part_accuracy():
-    #  Floors under the measured figures on the training part (see the README's "Measured" section): with the sixteenth
+    #   Floors under the measured figures on the training part (see the README's "Measured" section): with the sixteenth
     # round's held-out part and the seventeenth round's training part added, 889 and 675 of 1094 at the split's rules;
     # 891 and 677 (81.4 % / 61.9 %) with the two readings written from training entries before the held-out scoring  (a
     # caller's own error after a finished offline run, a start that reached its route list); cause 678 with the
@@ -515,9 +515,11 @@ def test_training_part_accuracy():
     # split's rules; 2758 and 2287 with the reading written from its training entries before the held-out scoring (a
     # tool_choice answer with its quotes escaped). The reading written after the sixty-fourth measurement (a device's
     # UUID where vLLM expects an index) leaves these unchanged. With the sixty-fourth round's held-out part and the
-    # sixty-fifth round's training part added: 2781 and 2308 of 4277 at the split's rules.
+    # sixty-fifth round's training part added: 2781 and 2308 of 4277 at the split's rules. 2782 and 2310 with the
+    # readings written from its training entries before the held-out scoring (a package's JIT-built library missing,
+    # SamplingParams given another release's argument).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2781 / 4277 and cause >= 2308 / 4277, (phase, cause)
+    assert phase >= 2782 / 4277 and cause >= 2310 / 4277, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3506,6 +3508,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # where vLLM expects an index (vllm#41848, vllm#7211: MIG instances)
     ("ValueError: invalid literal for int() with base 10: 'MIG-377e0049-554c-540b-93c6-d0976f8426cb'", "load",
      "visible_devices_uuid", "config_invalid"),
+    # from the sixty-fifth round's training entries, before its held-out scoring: a package's JIT-built library gone
+    # from torch_extensions (xgrammar#292); SamplingParams given an argument of another release or fork (SimpleAR#15)
+    ("OSError: /root/.cache/torch_extensions/py312_cu124/xgrammar/xgrammar.so: cannot open shared object file: No "
+     "such file or directory", "load", "package_library_missing", "dependency_error"),
+    ("[rank0]: TypeError: SamplingParams.__init__() got an unexpected keyword argument 'guidance_scale'", "load",
+     "unexpected_api_argument", "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
