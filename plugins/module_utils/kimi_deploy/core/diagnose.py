@@ -2412,6 +2412,14 @@ _row("dense_offline_data_parallel", 1, r"Offline data parallel mode is not suppo
      cls="config_invalid", default_phase="load",
      cause="Data parallelism was asked for in offline mode for a dense model, which vLLM does not support.",
      steps=["Use tensor_parallel_size (or several servers) instead of data_parallel_size for a dense model"])
+# vLLM or a model's own code registering a config name that the installed transformers now defines itself (vLLM's
+# 'aimv2' for Ovis once transformers added AIMv2): transformers newer than the code that registers.
+_row("config_name_taken_by_transformers", 1, r"'[\w-]+' is already used by a Transformers config",
+     cls="dependency_error", default_phase="load",
+     cause="A model type that vLLM or the model's own code registers is already defined by the installed "
+           "transformers: transformers is newer than the code that registers it.",
+     steps=["Install the transformers release this vLLM release pins (its requirements), or upgrade vLLM (or the "
+            "model's code) to a release that no longer registers the name"])
 # Most often a program written for another vLLM release (a trainer, a benchmark script) passing an argument this one
 # does not have: the program and the installed vLLM do not match.
 _UNEXPECTED_ARGUMENT_CAUSE = (
