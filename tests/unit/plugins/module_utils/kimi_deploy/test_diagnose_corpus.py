@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is sixtyfifth-heldout.jsonl: logs collected on 2026-12-05 (sixty-fifth round), split off (a
+The held-out part is sixtysixth-heldout.jsonl: logs collected on 2026-12-05 (sixty-sixth round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-sixty-fourth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+sixty-fifth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -91,9 +91,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "sixtysecond-training.jsonl", "sixtysecond-heldout.jsonl",
                                         "sixtythird-training.jsonl", "sixtythird-heldout.jsonl",
                                         "sixtyfourth-training.jsonl", "sixtyfourth-heldout.jsonl",
-                                        "sixtyfifth-training.jsonl", "sixtyfifth-heldout.jsonl")}
-HELDOUT = FILES["sixtyfifth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "sixtyfifth-heldout.jsonl" for entry in entries]
+                                        "sixtyfifth-training.jsonl", "sixtyfifth-heldout.jsonl",
+                                        "sixtysixth-training.jsonl", "sixtysixth-heldout.jsonl")}
+HELDOUT = FILES["sixtysixth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "sixtysixth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -158,7 +159,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("sixtysecond-training.jsonl", "sixtysecond-heldout.jsonl", "sixtysecond-heldout.sha256"),
           ("sixtythird-training.jsonl", "sixtythird-heldout.jsonl", "sixtythird-heldout.sha256"),
           ("sixtyfourth-training.jsonl", "sixtyfourth-heldout.jsonl", "sixtyfourth-heldout.sha256"),
-          ("sixtyfifth-training.jsonl", "sixtyfifth-heldout.jsonl", "sixtyfifth-heldout.sha256"))
+          ("sixtyfifth-training.jsonl", "sixtyfifth-heldout.jsonl", "sixtyfifth-heldout.sha256"),
+          ("sixtysixth-training.jsonl", "sixtysixth-heldout.jsonl", "sixtysixth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -247,7 +249,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("sixtysecond-training.jsonl", "sixtysecond-heldout.jsonl", 20270130),
                           ("sixtythird-training.jsonl", "sixtythird-heldout.jsonl", 20270131),
                           ("sixtyfourth-training.jsonl", "sixtyfourth-heldout.jsonl", 20270201),
-                          ("sixtyfifth-training.jsonl", "sixtyfifth-heldout.jsonl", 20270202)])
+                          ("sixtyfifth-training.jsonl", "sixtyfifth-heldout.jsonl", 20270202),
+                          ("sixtysixth-training.jsonl", "sixtysixth-heldout.jsonl", 20270203)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -261,7 +264,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_sixty_fifth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_sixty_sixth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -284,7 +287,7 @@ def test_the_retired_heldout_parts_are_training_and_the_sixty_fifth_is_not():
                     "fiftyfifth-heldout.jsonl", "fiftysixth-heldout.jsonl", "fiftyseventh-heldout.jsonl",
                     "fiftyeighth-heldout.jsonl", "fiftyninth-heldout.jsonl", "sixtieth-heldout.jsonl",
                     "sixtyfirst-heldout.jsonl", "sixtysecond-heldout.jsonl", "sixtythird-heldout.jsonl",
-                    "sixtyfourth-heldout.jsonl"):
+                    "sixtyfourth-heldout.jsonl", "sixtyfifth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -329,16 +332,16 @@ def test_every_entry_is_labelled_from_the_taxonomy():
 
 
 def test_training_part_accuracy():
-    #    Floors under the measured figures on the training part (see the README's "Measured" section): with the
-    # sixteenth  round's held-out part and the seventeenth round's training part added, 889 and 675 of 1094 at the
-    # split's rules;  891 and 677 (81.4 % / 61.9 %) with the two readings written from training entries before the
-    # held-out scoring  (a  caller's own error after a finished offline run, a start that reached its route list); cause
-    # 678 with the  readings written after the measurement (spawn's pickling, a guarded import, V1's per-request logits
-    # processors).  Then 899 and 677: tracebacks as pasted (a Markdown quote, lost line breaks, a notebook's frames) and
-    # the frames  of loading and of taking a request in name their step; a quoted Ray INFO line is no longer read as a
-    # Ray error  (one title-only entry's cause lost). With the seventeenth round's held-out part and the eighteenth
-    # round's  training part added: 934 and 708 of 1152 at the split's rules; 943 and 711 with the readings written from
-    # the  eighteenth round's training entries before its held-out scoring (a quantized tensor or a name the model code
+    # Floors under the measured figures on the training part (see the README's "Measured" section): with the sixteenth
+    # round's held-out part and the seventeenth round's training part added, 889 and 675 of 1094 at the split's rules;
+    # 891 and 677 (81.4 % / 61.9 %) with the two readings written from training entries before the held-out scoring
+    # (a caller's own error after a finished offline run, a start that reached its route list); cause 678 with the
+    # readings written after the measurement (spawn's pickling, a guarded import, V1's per-request logits processors).
+    # Then 899 and 677: tracebacks as pasted (a Markdown quote, lost line breaks, a notebook's frames) and the frames
+    # of loading and of taking a request in name their step; a quoted Ray INFO line is no longer read as a Ray error
+    # (one title-only entry's cause lost). With the seventeenth round's held-out part and the eighteenth round's
+    # training part added: 934 and 708 of 1152 at the split's rules; 943 and 711 with the readings written from the
+    # eighteenth round's training entries before its held-out scoring (a quantized tensor or a name the model code
     # lacks, an invalid KV cache dtype, vLLM's KV-cache message as typed, a request in uvicorn's or the output
     # handler's frames, a client's report of a 5xx); the same with the readings written after the measurement (newer
     # workers' and Ray's prefixes, local-offset timestamps, a worker's quoted error, a thread limit). 952 and 713 with
@@ -352,124 +355,125 @@ def test_training_part_accuracy():
     # round's training part added: 1030 and 766 of 1269 at the split's rules; 1033 and 771 with the readings written
     # from its training entries before the held-out scoring (a C runtime older than a prebuilt library needs, a
     # container user without a passwd entry, punica without a kernel for the model, V0's loop ending, the /metrics
-    # answer); the same with the readings written after the measurement (torch's teardown warning as a risk,  Unsloth's
-    # launcher as a start wrapper). 1036 and 771 with the readings written from training entries while the  twenty-first
-    # round was collected (a prefix an unknown tool puts on each line learned from the log, the step  another worker
-    # names, V0's launcher stopping a dead engine's server, libcuda missing, a signature mismatch  between packages,
-    # ptxas older than the GPU, Ray's dashboard, a launcher's 'vLLM failed to start'). With the  twentieth round's
-    # held-out part and the twenty-first round's training part added: 1080 and 806 of 1324 at the  split's rules; 1088
-    # and 805 with the readings written from this round's training entries before the held-out  scoring (Starlette's
-    # per-request middleware and V0's engine constructor as steps, a weight loader's shape  assert, a colour reset with
-    # its escape lost, a native crash, and a log of vLLM's worker processes that names no  step read as a start in load:
-    # two title-only entries whose excerpt is only such lines lose their cause `unknown`  to "no failure yet"). With the
-    # twenty-first round's held-out part and the twenty-second round's training part  added: 1123 and 827 of 1384 at the
-    # split's rules; 1129 and 833 with the readings written from its training entries  before the held-out scoring
-    # (weights not filled from the checkpoint, the hub's host or ModelScope refusing, an  NPU core exception, a device
-    # runner's warm-up, benchmark_throughput's result line, V1's step dump's logger);  1129 and 832 with the readings
-    # written after its measurement (V0's and V1's notices of a dead worker or engine  core as wrappers: a training log
-    # labelled `unknown`, a worker killed during the profile run, now reads as the  start's wrapper). With the
-    # twenty-second round's held-out part and the twenty-third round's training part added:  1165 and 858 of 1441 at the
-    # split's rules; 1171 and 865 with the readings written from its training entries  before the held-out scoring (a
-    # /metrics answer's metadata lines and a /v1/models answer as a server that is up,  OpenTelemetry's packages
-    # missing, a cache directory the server cannot write). With the twenty-third round's  held-out part and the
-    # twenty-fourth round's training part added: 1194 and 891 of 1492 at the split's rules;  1197 and 894 with the
-    # readings written from its training entries before the held-out scoring (a benchmark  client's count of successful
-    # requests, a model directory without a config, a multimodal-only option); 1198 and  894 with the reading written
-    # after its measurement (V1's crash dump alone as a step failing while serving). With  the twenty-fourth round's
-    # held-out part and the twenty-fifth round's training part added: 1231 and 923 of 1549  at the split's rules; 1232
-    # and 926 with the readings written after its measurement (the shell's "Killed", the  free-memory check quoted with
-    # its middle elided). With the twenty-fifth round's held-out part and the  twenty-sixth round's training part added:
-    # 1258 and 946 of 1588 at the split's rules; 1269 and 951 with the  readings written from training entries while the
-    # twenty-seventh round was collected (the model's output as a  request served, vLLM's 4xx answer as a client error,
-    # V0's IPC path, the workers' queue handle and argparse's  usage text as load). With the twenty-sixth round's
-    # held-out part and the twenty-seventh round's training part  added: 1309 and 993 of 1652 at the split's rules; 1310
-    # and 993 with the readings written from its training  entries before the held-out scoring (the model's task list as
-    # load, Ray's raylet refusing a worker); 1312 and  993 with the readings written after its measurement (V1's kernel
-    # warm-up and the engine's task list as startup).  With the twenty-seventh round's held-out part and the
-    # twenty-eighth round's training part added: 1359 and 1030  of 1718 at the split's rules; 1362 and 1033 with the
-    # readings written from its training entries before the  held-out scoring (a benchmark's zero failed requests, gcc
-    # without cc1, the base platform's NotImplementedError,  a console script's import chain, the demo server's
-    # /generate answer); 1363 and 1034 with the readings written  after its measurement (a model version its class
-    # lacks, the piecewise backend's per-shape capture). With the  twenty-eighth round's held-out part and the
-    # twenty-ninth round's training part added: 1415 and 1061 of 1784 at  the split's rules; 1416 and 1063 with the
-    # readings written from its training entries before the held-out  scoring (argparse's usage text alone as a
-    # rejection and a --help page as none, no compressed-tensors scheme).  With the twenty-ninth round's held-out part
-    # and the thirtieth round's training part added: 1449 and 1092 of 1852  at the split's rules; 1453 and 1096 with the
-    # readings written from its training entries before the held-out  scoring (lm-evaluation-harness's results table, an
-    # engine argument the installed vLLM lacks as a dependency).  With the thirtieth round's held-out part and the
-    # thirty-first round's training part added: 1499 and 1135 of 1936  at the split's rules; 1509 and 1145 with the
-    # readings written from its training entries before the held-out  scoring (lm-evaluation-harness's run line above a
-    # cut table, a benchmark's own latency and throughput figures, a  subcommand's help page, a package a kernel
-    # requires, newer compile timings, a local Ray instance started); 1512  and 1145 with the reading written after its
-    # measurement (a client library's frames). With the thirty-first  round's held-out part and the thirty-second
-    # round's training part added: 1554 and 1175 of 2020 at the split's  rules; 1556 and 1179 with the readings written
-    # from its training entries before the held-out scoring (Ray's  placement-group shortfall as a WARNING, a
-    # parallelism an executor does not support, the CLI's --model warning as  a start, Ascend's graph replay as steps
-    # served). With the thirty-second round's held-out part and the  thirty-third round's training part added: 1584 and
-    # 1207 of 2083 at the split's rules; 1588 and 1206 with the  readings written from its training entries before the
-    # held-out scoring (a logfmt wrapper's records, custom  all-reduce's P2P check as load, run-batch's progress as
-    # runtime, the CLI's parser frames as load). With the  thirty-third round's held-out part and the thirty-fourth
-    # round's training part added: 1622 and 1234 of 2142 at  the split's rules; 1624 and 1233 with the readings written
-    # from its training entries before the held-out scoring  (`ray start` on a node and transformers loading the
-    # tokenizer's files as load). With the thirty-fourth round's  held-out part and the thirty-fifth round's training
-    # part added: 1676 and 1267 of 2218 at the split's rules; 1675  and 1271 with the readings written from its training
-    # entries before the held-out scoring (a RayTaskError that  wraps a plain Python exception is the task's own error,
-    # one wrapping a failed import a missing package). With the  thirty-fifth round's held-out part and the thirty-sixth
-    # round's training part added: 1724 and 1321 of 2299 at the  split's rules, which include the readings written from
-    # training entries before it (a Python the code was not  written for, a program's check of the vLLM release, HAMi's
-    # vGPU hook, the driver's Xid events, an unknown  argument named by vLLM's API call, an error naming its request as
-    # runtime); 1729 and 1323 with the readings  written from its training entries before the held-out scoring (the
-    # memory profile's summary, a kernel library's  JIT build under ninja, Ray Serve's readiness check). With the
-    # thirty-sixth round's held-out part and the  thirty-seventh round's training part added: 1766 and 1368 of 2381 at
-    # the split's rules, which include the  readings written after the thirty-sixth measurement (a line number and tab
-    # before each line, the API server's  warm-up); 1767 and 1370 with the readings written from its training entries
-    # before the held-out scoring (a LoRA  adapter not found, a checkpoint without the quantization settings asked for).
-    # With the thirty-seventh round's  held-out part and the thirty-eighth round's training part added: 1795 and 1407 of
-    # 2460 at the split's rules,  which include the readings written after the thirty-seventh measurement (a traceback
-    # ending in get_quant_config  or load_params_config). With the thirty-eighth round's held-out part and the
-    # thirty-ninth round's training part  added: 1826 and 1439 of 2535 at the split's rules, which include the reading
-    # written after the thirty-eighth  measurement (torch finding no GPU in the process). With the thirty-ninth round's
-    # held-out part and the fortieth  round's training part added: 1850 and 1463 of 2583 at the split's rules. With the
-    # fortieth round's held-out part  and the forty-first round's training part added: 1882 and 1496 of 2647 at the
-    # split's rules; 1887 and 1500 with  the readings written from its training entries before the held-out scoring
-    # (FastAPI's Not Found for a route the  server lacks, LiteLLM's missing provider, a request failing as the API
-    # server prepares it). With the forty-first  round's held-out part and the forty-second round's training part added:
-    # 1934 and 1543 of 2729 at the split's  rules; 1939 and 1549 with the readings written from its training entries
-    # before the held-out scoring (a  scraper's table of vLLM's metrics, speculative decoding's summary figures, a
-    # launcher failing to import vLLM,  a platform plugin's kernel library missing an op, xgrammar refusing a request's
-    # regex). With the forty-second  round's held-out part and the forty-third round's training part added: 1973 and
-    # 1599 of 2806 at the split's  rules; 1977 and 1603 with the readings written from its training entries before the
-    # held-out scoring (ninja  missing for a kernel build, a wrapper constructing the OpenAI server's classes with a
-    # stale argument, a system  call refused in a container, a tensor-parallel slice past its tensor). With the
-    # forty-third round's held-out part  and the forty-fourth round's training part added: 2028 and 1635 of 2887 at the
-    # split's rules. With the  forty-fourth round's held-out part and the forty-fifth round's training part added: 2064
-    # and 1670 of 2954 at the  split's rules; 2066 and 1670 with the reading written from its training entries before
-    # the held-out scoring (a  Ray Serve replica's own initialisation as load). With the forty-fifth round's held-out
-    # part and the forty-sixth  round's training part added: 2101 and 1698 of 3013 at the split's rules, which include
-    # the reading written after  the forty-fifth measurement (V0's worker reporting a missing module by its message
-    # alone); 2103 and 1700 with the  readings written from its training entries before the held-out scoring (V1's
-    # "Executor failed." as a wrapper,  a traceback cut at the top level of a module an import entered, or in a plugin's
-    # code run by vLLM's loader).  With the forty-sixth round's held-out part and the forty-seventh round's training
-    # part added: 2146 and 1734 of  3081 at the split's rules, which include the readings written after the forty-sixth
-    # measurement (the  interpreter's own "No module named", pytest's header for a test module it could not import);
-    # 2149 and 1738 with  the readings written from its training entries before the held-out scoring (the hub's 429,
-    # torch_npu's  allocator, a generative class asked to pool, two options vLLM cannot combine, a traceback cut in
-    # Triton's  launcher). With the forty-seventh round's held-out part and the forty-eighth round's training part
-    # added: 2188 and  1777 of 3153 at the split's rules, which include the reading written after the forty-seventh
-    # measurement (a  multimodal item larger than max_num_batched_tokens); 2192 and 1780 with the readings written from
-    # its training  entries before the held-out scoring (a chain of `<module>` frames as an import failure first,
-    # through an import  hook's frames too; a request for tool_choice "auto" from a server without tool calling). With
-    # the forty-eighth  round's held-out part and the forty-ninth round's training part added: 2223 and 1810 of 3229 at
-    # the split's rules,  which include the reading written after the forty-eighth measurement (RDMA's "transport retry
-    # counter exceeded").  With the forty-ninth round's held-out part and the fiftieth round's training part added: 2262
-    # and 1847 of 3310  at the split's rules, which include the readings written after the forty-ninth measurement (a
-    # traceback cut at a  model's params_dict[name], or where a request's logit_bias is applied); 2266 and 1851 with the
-    # readings written  from its training entries before the held-out scoring (an engine built in a daemonic process,
-    # torch's NCCL  heartbeat monitor, click's usage errors, V0's background loop reporting its end, Ray Serve's health
-    # check).  With the fiftieth round's held-out part and the fifty-first round's training part added: 2302 and 1886 of
-    # 3376  at the split's rules, which include the reading written after the fiftieth measurement (V1's requests failed
-    # with "engine dead"); 2303 and 1886 with the reading written from its training entries before the held-out  scoring
-    # (an HTTP client's answer stream cut by the server). With the fifty-first round's held-out part and the
+    # answer); the same with the readings written after the measurement (torch's teardown warning as a risk,
+    # Unsloth's launcher as a start wrapper). 1036 and 771 with the readings written from training entries while the
+    # twenty-first round was collected (a prefix an unknown tool puts on each line learned from the log, the step
+    # another worker names, V0's launcher stopping a dead engine's server, libcuda missing, a signature mismatch
+    # between packages, ptxas older than the GPU, Ray's dashboard, a launcher's 'vLLM failed to start'). With the
+    # twentieth round's held-out part and the twenty-first round's training part added: 1080 and 806 of 1324 at the
+    # split's rules; 1088 and 805 with the readings written from this round's training entries before the held-out
+    # scoring (Starlette's per-request middleware and V0's engine constructor as steps, a weight loader's shape
+    # assert, a colour reset with its escape lost, a native crash, and a log of vLLM's worker processes that names no
+    # step read as a start in load: two title-only entries whose excerpt is only such lines lose their cause `unknown`
+    # to "no failure yet"). With the twenty-first round's held-out part and the twenty-second round's training part
+    # added: 1123 and 827 of 1384 at the split's rules; 1129 and 833 with the readings written from its training entries
+    # before the held-out scoring (weights not filled from the checkpoint, the hub's host or ModelScope refusing, an
+    # NPU core exception, a device runner's warm-up, benchmark_throughput's result line, V1's step dump's logger);
+    # 1129 and 832 with the readings written after its measurement (V0's and V1's notices of a dead worker or engine
+    # core as wrappers: a training log labelled `unknown`, a worker killed during the profile run, now reads as the
+    # start's wrapper). With the twenty-second round's held-out part and the twenty-third round's training part added:
+    # 1165 and 858 of 1441 at the split's rules; 1171 and 865 with the readings written from its training entries
+    # before the held-out scoring (a /metrics answer's metadata lines and a /v1/models answer as a server that is up,
+    # OpenTelemetry's packages missing, a cache directory the server cannot write). With the twenty-third round's
+    # held-out part and the twenty-fourth round's training part added: 1194 and 891 of 1492 at the split's rules;
+    # 1197 and 894 with the readings written from its training entries before the held-out scoring (a benchmark
+    # client's count of successful requests, a model directory without a config, a multimodal-only option); 1198 and
+    # 894 with the reading written after its measurement (V1's crash dump alone as a step failing while serving). With
+    # the twenty-fourth round's held-out part and the twenty-fifth round's training part added: 1231 and 923 of 1549
+    # at the split's rules; 1232 and 926 with the readings written after its measurement (the shell's "Killed", the
+    # free-memory check quoted with its middle elided). With the twenty-fifth round's held-out part and the
+    # twenty-sixth round's training part added: 1258 and 946 of 1588 at the split's rules; 1269 and 951 with the
+    # readings written from training entries while the twenty-seventh round was collected (the model's output as a
+    # request served, vLLM's 4xx answer as a client error, V0's IPC path, the workers' queue handle and argparse's
+    # usage text as load). With the twenty-sixth round's held-out part and the twenty-seventh round's training part
+    # added: 1309 and 993 of 1652 at the split's rules; 1310 and 993 with the readings written from its training
+    # entries before the held-out scoring (the model's task list as load, Ray's raylet refusing a worker); 1312 and
+    # 993 with the readings written after its measurement (V1's kernel warm-up and the engine's task list as startup).
+    # With the twenty-seventh round's held-out part and the twenty-eighth round's training part added: 1359 and 1030
+    # of 1718 at the split's rules; 1362 and 1033 with the readings written from its training entries before the
+    # held-out scoring (a benchmark's zero failed requests, gcc without cc1, the base platform's NotImplementedError,
+    # a console script's import chain, the demo server's /generate answer); 1363 and 1034 with the readings written
+    # after its measurement (a model version its class lacks, the piecewise backend's per-shape capture). With the
+    # twenty-eighth round's held-out part and the twenty-ninth round's training part added: 1415 and 1061 of 1784 at
+    # the split's rules; 1416 and 1063 with the readings written from its training entries before the held-out
+    # scoring (argparse's usage text alone as a rejection and a --help page as none, no compressed-tensors scheme).
+    # With the twenty-ninth round's held-out part and the thirtieth round's training part added: 1449 and 1092 of 1852
+    # at the split's rules; 1453 and 1096 with the readings written from its training entries before the held-out
+    # scoring (lm-evaluation-harness's results table, an engine argument the installed vLLM lacks as a dependency).
+    # With the thirtieth round's held-out part and the thirty-first round's training part added: 1499 and 1135 of 1936
+    # at the split's rules; 1509 and 1145 with the readings written from its training entries before the held-out
+    # scoring (lm-evaluation-harness's run line above a cut table, a benchmark's own latency and throughput figures, a
+    # subcommand's help page, a package a kernel requires, newer compile timings, a local Ray instance started); 1512
+    # and 1145 with the reading written after its measurement (a client library's frames). With the thirty-first
+    # round's held-out part and the thirty-second round's training part added: 1554 and 1175 of 2020 at the split's
+    # rules; 1556 and 1179 with the readings written from its training entries before the held-out scoring (Ray's
+    # placement-group shortfall as a WARNING, a parallelism an executor does not support, the CLI's --model warning as
+    # a start, Ascend's graph replay as steps served). With the thirty-second round's held-out part and the
+    # thirty-third round's training part added: 1584 and 1207 of 2083 at the split's rules; 1588 and 1206 with the
+    # readings written from its training entries before the held-out scoring (a logfmt wrapper's records, custom
+    # all-reduce's P2P check as load, run-batch's progress as runtime, the CLI's parser frames as load). With the
+    # thirty-third round's held-out part and the thirty-fourth round's training part added: 1622 and 1234 of 2142 at
+    # the split's rules; 1624 and 1233 with the readings written from its training entries before the held-out scoring
+    # (`ray start` on a node and transformers loading the tokenizer's files as load). With the thirty-fourth round's
+    # held-out part and the thirty-fifth round's training part added: 1676 and 1267 of 2218 at the split's rules; 1675
+    # and 1271 with the readings written from its training entries before the held-out scoring (a RayTaskError that
+    # wraps a plain Python exception is the task's own error, one wrapping a failed import a missing package). With the
+    # thirty-fifth round's held-out part and the thirty-sixth round's training part added: 1724 and 1321 of 2299 at the
+    # split's rules, which include the readings written from training entries before it (a Python the code was not
+    # written for, a program's check of the vLLM release, HAMi's vGPU hook, the driver's Xid events, an unknown
+    # argument named by vLLM's API call, an error naming its request as runtime); 1729 and 1323 with the readings
+    # written from its training entries before the held-out scoring (the memory profile's summary, a kernel library's
+    # JIT build under ninja, Ray Serve's readiness check). With the thirty-sixth round's held-out part and the
+    # thirty-seventh round's training part added: 1766 and 1368 of 2381 at the split's rules, which include the
+    # readings written after the thirty-sixth measurement (a line number and tab before each line, the API server's
+    # warm-up); 1767 and 1370 with the readings written from its training entries before the held-out scoring (a LoRA
+    # adapter not found, a checkpoint without the quantization settings asked for). With the thirty-seventh round's
+    # held-out part and the thirty-eighth round's training part added: 1795 and 1407 of 2460 at the split's rules,
+    # which include the readings written after the thirty-seventh measurement (a traceback ending in get_quant_config
+    # or load_params_config). With the thirty-eighth round's held-out part and the thirty-ninth round's training part
+    # added: 1826 and 1439 of 2535 at the split's rules, which include the reading written after the thirty-eighth
+    # measurement (torch finding no GPU in the process). With the thirty-ninth round's held-out part and the fortieth
+    # round's training part added: 1850 and 1463 of 2583 at the split's rules. With the fortieth round's held-out part
+    # and the forty-first round's training part added: 1882 and 1496 of 2647 at the split's rules; 1887 and 1500 with
+    # the readings written from its training entries before the held-out scoring (FastAPI's Not Found for a route the
+    # server lacks, LiteLLM's missing provider, a request failing as the API server prepares it). With the forty-first
+    # round's held-out part and the forty-second round's training part added: 1934 and 1543 of 2729 at the split's
+    # rules; 1939 and 1549 with the readings written from its training entries before the held-out scoring (a
+    # scraper's table of vLLM's metrics, speculative decoding's summary figures, a launcher failing to import vLLM,
+    # a platform plugin's kernel library missing an op, xgrammar refusing a request's regex). With the forty-second
+    # round's held-out part and the forty-third round's training part added: 1973 and 1599 of 2806 at the split's
+    # rules; 1977 and 1603 with the readings written from its training entries before the held-out scoring (ninja
+    # missing for a kernel build, a wrapper constructing the OpenAI server's classes with a stale argument, a system
+    # call refused in a container, a tensor-parallel slice past its tensor). With the forty-third round's held-out part
+    # and the forty-fourth round's training part added: 2028 and 1635 of 2887 at the split's rules. With the
+    # forty-fourth round's held-out part and the forty-fifth round's training part added: 2064 and 1670 of 2954 at the
+    # split's rules; 2066 and 1670 with the reading written from its training entries before the held-out scoring (a
+    # Ray Serve replica's own initialisation as load). With the forty-fifth round's held-out part and the forty-sixth
+    # round's training part added: 2101 and 1698 of 3013 at the split's rules, which include the reading written after
+    # the forty-fifth measurement (V0's worker reporting a missing module by its message alone); 2103 and 1700 with the
+    # readings written from its training entries before the held-out scoring (V1's "Executor failed." as a wrapper,
+    # a traceback cut at the top level of a module an import entered, or in a plugin's code run by vLLM's loader).
+    # With the forty-sixth round's held-out part and the forty-seventh round's training part added: 2146 and 1734 of
+    # 3081 at the split's rules, which include the readings written after the forty-sixth measurement (the
+    # interpreter's own "No module named", pytest's header for a test module it could not import); 2149 and 1738 with
+    # the readings written from its training entries before the held-out scoring (the hub's 429, torch_npu's
+    # allocator, a generative class asked to pool, two options vLLM cannot combine, a traceback cut in Triton's
+    # launcher). With the forty-seventh round's held-out part and the forty-eighth round's training part added: 2188 and
+    # 1777 of 3153 at the split's rules, which include the reading written after the forty-seventh measurement (a
+    # multimodal item larger than max_num_batched_tokens); 2192 and 1780 with the readings written from its training
+    # entries before the held-out scoring (a chain of `<module>` frames as an import failure first, through an import
+    # hook's frames too; a request for tool_choice "auto" from a server without tool calling). With the forty-eighth
+    # round's held-out part and the forty-ninth round's training part added: 2223 and 1810 of 3229 at the split's rules,
+    # which include the reading written after the forty-eighth measurement (RDMA's "transport retry counter exceeded").
+    # With the forty-ninth round's held-out part and the fiftieth round's training part added: 2262 and 1847 of 3310
+    # at the split's rules, which include the readings written after the forty-ninth measurement (a traceback cut at a
+    # model's params_dict[name], or where a request's logit_bias is applied); 2266 and 1851 with the readings written
+    # from its training entries before the held-out scoring (an engine built in a daemonic process, torch's NCCL
+    # heartbeat monitor, click's usage errors, V0's background loop reporting its end, Ray Serve's health check).
+    # With the fiftieth round's held-out part and the fifty-first round's training part added: 2302 and 1886 of 3376
+    # at the split's rules, which include the reading written after the fiftieth measurement (V1's requests failed
+    # with "engine dead"); 2303 and 1886 with the reading written from its training entries before the held-out
+    # scoring (an HTTP client's answer stream cut by the server). With the fifty-first round's held-out part and the
     # fifty-second round's training part added: 2328 and 1924 of 3446 at the split's rules, which include the reading
     # written after the fifty-first measurement (an installed package's file that does not parse); 2330 and 1926 with
     # the readings written from its training entries before the held-out scoring (the NIXL connector without its
@@ -482,25 +486,25 @@ def test_training_part_accuracy():
     # Code 137); 2407 and 1996 with the readings written from its training entries before the held-out scoring (no
     # kernel for a quantized linear layer, allowed_token_ids over the engine's limit). With the fifty-fourth round's
     # held-out part and the fifty-fifth round's training part added: 2441 and 2028 of 3652 at the split's rules; 2442
-    # and 2028 with the reading written from its training entries before the held-out scoring (Gaudi's HPU warmup).  The
-    # readings written after the fifty-fifth measurement (the HPU warmup's other wordings, SIGILL as the shell  reports
-    # it) leave these unchanged. With the fifty-fifth round's held-out part and the fifty-sixth round's training  part
-    # added: 2477 and 2051 of 3710 at the split's rules, which include those readings; 2478 and 2052 with the  reading
-    # written from its training entries before the held-out scoring (the hub's host in an escaped repr). With  the
-    # fifty-sixth round's held-out part and the fifty-seventh round's training part added: 2507 and 2071 of 3754  at the
-    # split's rules; 2511 and 2076 with the readings written after the fifty-seventh measurement from earlier  rounds'
-    # training entries (a sampling parameter out of range, the memory profile's free memory unchanged or  grown, an
-    # attention backend without soft-capping, an unsupported KV block size, a kernel loaded during capture).  The
-    # readings written after that from torch's and vLLM's own wordings (a missing CUDA runtime library, a CPU-only
+    # and 2028 with the reading written from its training entries before the held-out scoring (Gaudi's HPU warmup).
+    # The readings written after the fifty-fifth measurement (the HPU warmup's other wordings, SIGILL as the shell
+    # reports it) leave these unchanged. With the fifty-fifth round's held-out part and the fifty-sixth round's training
+    # part added: 2477 and 2051 of 3710 at the split's rules, which include those readings; 2478 and 2052 with the
+    # reading written from its training entries before the held-out scoring (the hub's host in an escaped repr). With
+    # the fifty-sixth round's held-out part and the fifty-seventh round's training part added: 2507 and 2071 of 3754
+    # at the split's rules; 2511 and 2076 with the readings written after the fifty-seventh measurement from earlier
+    # rounds' training entries (a sampling parameter out of range, the memory profile's free memory unchanged or
+    # grown, an attention backend without soft-capping, an unsupported KV block size, a kernel loaded during capture).
+    # The readings written after that from torch's and vLLM's own wordings (a missing CUDA runtime library, a CPU-only
     # torch, unregistered extension classes, a request over the media limit) leave these unchanged. With the
     # fifty-seventh round's held-out part and the fifty-eighth round's training part added: 2556 and 2114 of 3826 at
-    # the split's rules; 2560 and 2119 with the readings written from its training entries before the held-out  scoring
-    # (vLLM built from source by pip, CMake's status lines, a weight loader's assert on a parameter's slice);  cause
-    # 2120 with the readings written after the fifty-eighth measurement (no platform found, FlashMLA not built).  With
-    # the fifty-eighth round's held-out part and the fifty-ninth round's training part added: 2617 and 2159 of  3920 at
-    # the split's rules; cause 2162 with the readings written from its training entries before the held-out  scoring
-    # (V0's front end without the engine's reply, a test server not up in time, an NPU core's timeout). With  the
-    # fifty-ninth round's held-out part and the sixtieth round's training part added: 2657 and 2190 of 4006 at the
+    # the split's rules; 2560 and 2119 with the readings written from its training entries before the held-out
+    # scoring (vLLM built from source by pip, CMake's status lines, a weight loader's assert on a parameter's slice);
+    # cause 2120 with the readings written after the fifty-eighth measurement (no platform found, FlashMLA not built).
+    # With the fifty-eighth round's held-out part and the fifty-ninth round's training part added: 2617 and 2159 of
+    # 3920 at the split's rules; cause 2162 with the readings written from its training entries before the held-out
+    # scoring (V0's front end without the engine's reply, a test server not up in time, an NPU core's timeout). With
+    # the fifty-ninth round's held-out part and the sixtieth round's training part added: 2657 and 2190 of 4006 at the
     # split's rules; 2658 and 2191 with the reading written from its training entries before the held-out scoring
     # (Triton's kernel cache read while another rank was writing it). The reading written after the sixtieth
     # measurement (Triton without fp8 kernels for the GPU) leaves these unchanged. With the sixtieth round's held-out
@@ -515,18 +519,19 @@ def test_training_part_accuracy():
     # split's rules; 2758 and 2287 with the reading written from its training entries before the held-out scoring (a
     # tool_choice answer with its quotes escaped). The reading written after the sixty-fourth measurement (a device's
     # UUID where vLLM expects an index) leaves these unchanged. With the sixty-fourth round's held-out part and the
-    # sixty-fifth round's training part added: 2781 and 2308 of 4277 at the split's rules. 2782 and 2310 with the
+    # sixty-fifth round's training part added: 2781 and 2308 of 4277 at the split's rules; 2782 and 2310 with the
     # readings written from its training entries before the held-out scoring (a package's JIT-built library missing,
     # SamplingParams given another release's argument). The reading written after the sixty-fifth measurement (a config
-    # name the installed transformers defines) leaves these unchanged.
+    # name the installed transformers defines) leaves these unchanged. With the sixty-fifth round's held-out part and
+    # the sixty-sixth round's training part added: 2814 and 2331 of 4333 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2782 / 4277 and cause >= 2310 / 4277, (phase, cause)
+    assert phase >= 2814 / 4333 and cause >= 2331 / 4333, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the sixty-fifth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the sixty-sixth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to sixty-fifth-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to sixty-sixth-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -585,7 +590,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("sixtysecond-training.jsonl", "sixtysecond-heldout.jsonl"),
                               ("sixtythird-training.jsonl", "sixtythird-heldout.jsonl"),
                               ("sixtyfourth-training.jsonl", "sixtyfourth-heldout.jsonl"),
-                              ("sixtyfifth-training.jsonl", "sixtyfifth-heldout.jsonl")):
+                              ("sixtyfifth-training.jsonl", "sixtyfifth-heldout.jsonl"),
+                              ("sixtysixth-training.jsonl", "sixtysixth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -970,6 +976,9 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-17006-ib-rdma-perf-collect-env-topology": "collect_env's GPU topology only: a performance question",
     "vllm-5054-tokenize-detokenize-endpoints-demo": "a pull request's curl calls to the tokenize routes",
     "vllm-18867-batch-embeddings-split-collect-env": "collect_env's package lists only: a performance question",
+    "vllm-4379-punica-kernels-import-check": "a Python session importing an extension to check that the wheel ships it",
+    "vllm-pr7985-flashinfer-fp8-kv-cache-generate-demo": "a pull request's offline script printing its outputs",
+    "vllm-44275-breakable-cudagraph-4090d-benchmark": "a pull request's own benchmark table of its modes",
 }
 
 
