@@ -466,8 +466,9 @@ _FRAME_STAGES = (
         r"|run_asgi|wrap_app_handling_exceptions|get_output_async|process_outputs_socket)\b"
         r"|starlette/middleware/"
         # V1 runs execute_model for scheduled requests only (its memory profile and warm-up are dummy runs); V0's
-        # profile run went through execute_model too, so only V1's paths count
-        r"|vllm/v1/(?:worker|executor)/\w+\.py\", line \d+, in execute_model\b"
+        # profile run went through execute_model too, so only V1's paths count. V1's runner prepares a step's inputs
+        # from the scheduler's output only for such a step (its dummy runs build their own).
+        r"|vllm/v1/(?:worker|executor)/\w+\.py\", line \d+, in (?:execute_model|_prepare_inputs)\b"
         # (a platform plugin's V1 runner is called the same way, with the step's scheduler output)
         r"|\bexecute_model\(scheduler_output\b"
         # Ray's compiled graph carries the scheduled steps between the engine and its workers (built on the first)

@@ -523,9 +523,11 @@ def test_training_part_accuracy():
     # readings written from its training entries before the held-out scoring (a package's JIT-built library missing,
     # SamplingParams given another release's argument). The reading written after the sixty-fifth measurement (a config
     # name the installed transformers defines) leaves these unchanged. With the sixty-fifth round's held-out part and
-    # the sixty-sixth round's training part added: 2814 and 2331 of 4333 at the split's rules.
+    # the sixty-sixth round's training part added: 2814 and 2331 of 4333 at the split's rules. 2815 and 2331 with the
+    # reading written from its training entries before the held-out scoring (V1's runner preparing a scheduled step's
+    # inputs).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2814 / 4333 and cause >= 2331 / 4333, (phase, cause)
+    assert phase >= 2815 / 4333 and cause >= 2331 / 4333, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3529,6 +3531,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # transformers now defines itself (Qianfan-VL#8, vLLM's 'aimv2')
     ("ValueError: 'aimv2' is already used by a Transformers config, pick another name.", "load",
      "config_name_taken_by_transformers", "dependency_error"),
+    # from the sixty-sixth round's training entries, before its held-out scoring: V1's runner preparing a scheduled
+    # step's inputs (vllm#25991, concurrent embedding requests)
+    ('  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_model_runner.py", line 712, in '
+     '_prepare_inputs\n'
+     "    tokens = [scheduler_output.num_scheduled_tokens[i] for i in req_ids]\nKeyError: None", "runtime",
+     "unclassified_error", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
