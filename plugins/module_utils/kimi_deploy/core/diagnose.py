@@ -3006,7 +3006,16 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
      "kv_cache_insufficient",
      "The KV cache fills up under load and requests are preempted (recomputed): slower, not failed.",
      "Lower max_num_seqs or max_model_len, or raise gpu_memory_utilization; watch vllm:num_preemptions_total"),
-    ("v1_option_ignored", r"is not supported by the V1 Engine|Falling back to V0", "config_invalid",
+    # the same fallback for the model's own architecture (a list of class names): on a build without V0 (vLLM from
+    # 0.10, platform plugins such as vllm-ascend) the model cannot run at all
+    ("v1_architecture_unsupported", r"\['\w+'(?:, '\w+')*\] is not supported by the V1 Engine",
+     "architecture_unsupported",
+     "The model's architecture is not supported by the V1 engine: vLLM falls back to V0 where the release still has "
+     "it, and the model cannot run where it does not.",
+     "Serve the model with a vLLM release (or platform plugin) that supports its architecture in V1, or with one "
+     "that still has V0"),
+    ("v1_option_ignored", r"(?<!\] )is not supported by the V1 Engine"
+     r"|(?<!\] is not supported by the V1 Engine\. )Falling back to V0", "config_invalid",
      "An option the V1 engine does not support was set; vLLM ignores it or falls back to V0.",
      "Remove the option from the launch flags"),
     ("multimodal_profile_short", r"too short to hold the multi-modal embeddings", "gpu_oom",
