@@ -2515,6 +2515,24 @@ _row("rope_scaling_format_unknown", 1, r"`rope_scaling` must be a dictionary wit
      cause="The installed transformers predates the model's rope_scaling format (Llama 3.1's `rope_type: llama3`): "
            "the config is valid, the library is too old for it.",
      steps=["Upgrade transformers (and vLLM) to releases that know the model's rope_scaling, in the vLLM venv"])
+# vLLM's rotary-embedding factory meeting a rope_scaling type it does not implement: the config names it.
+_row("rope_scaling_type_unknown", 1, r"Unknown RoPE scaling type \S+",
+     cls="config_invalid", default_phase="load",
+     cause="The model's config.json names a RoPE scaling type this vLLM release does not implement (the message names "
+           "it): a config written or rewritten by another transformers release, an override, or a model newer than "
+           "the release.",
+     steps=["Check rope_scaling in the model's config.json (and any --hf-overrides or --rope-scaling) against the "
+            "types this vLLM release lists; upgrade vLLM for a newer model, or restore the model's own config"])
+# An installer's resolver reporting the environment cannot hold vLLM's pins: pip after installing (the conflicts it
+# leaves), uv before (no solution).
+_row("package_requirements_conflict", 1,
+     r"requires [\w.\-\[\]]+[=<>!~]=?\S+, but you have \S+ \S+ which is incompatible"
+     r"|No solution found when resolving dependencies|your requirements are unsatisfiable",
+     cls="dependency_error", default_phase="load",
+     cause="The installed packages do not satisfy vLLM's pinned requirements (the resolver names each conflict, "
+           "most often torch): vLLM runs against libraries of another release, or was not installed at all.",
+     steps=["Install vLLM into a clean venv so its pins (torch above all) come with it, or install the vLLM release "
+            "built for the torch you need; do not install other packages over its pins afterwards"])
 # The OpenAI server's per-request generators log a failed tool-call extraction or reasoning parse and go on serving.
 _row("response_parser_failed", 1, r"Error in chat_completion_(?:full|stream)_generator"
      r"|cannot determine if tools should be extracted|openai_harmony\.\w*Error|\bHarmonyError: ",

@@ -530,9 +530,11 @@ def test_training_part_accuracy():
     # reading written from its training entries before the held-out scoring (V1's runner preparing a scheduled step's
     # inputs). 2815 and 2332 with the reading written after the sixty-sixth measurement (V1's fallback naming the
     # model's architecture). With the sixty-sixth round's held-out part and the sixty-seventh round's training part
-    # added: 2844 and 2362 of 4409 at the split's rules.
+    # added: 2844 and 2362 of 4409 at the split's rules. 2847 and 2366 with the readings written from its training
+    # entries before the held-out scoring (a RoPE scaling type vLLM lacks, pip's and uv's resolvers refusing vLLM's
+    # pins).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2844 / 4409 and cause >= 2362 / 4409, (phase, cause)
+    assert phase >= 2847 / 4409 and cause >= 2366 / 4409, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3551,6 +3553,13 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "WARNING 07-22 07:01:33 [arg_utils.py:1735] ['XLMRobertaForSequenceClassification'] is not supported by the V1 "
      "Engine. Falling back to V0.\nTraceback (most recent call last):\n  File \"/usr/local/bin/vllm\", line 8, in "
      "<module>", "load", "v1_architecture_unsupported", "architecture_unsupported"),
+    # from the sixty-seventh round's training entries, before its held-out scoring: a RoPE scaling type this vLLM
+    # lacks (nim-deploy#60, UGround#15); pip's and uv's resolvers refusing vLLM's pins (vllm-ascend#8286, vllm#28201)
+    ("[rank0]: ValueError: Unknown RoPE scaling type extended", "load", "rope_scaling_type_unknown", "config_invalid"),
+    ("vllm 0.18.0 requires torch==2.10.0, but you have torch 2.9.0 which is incompatible.", "load",
+     "package_requirements_conflict", "dependency_error"),
+    ("  \u00d7 No solution found when resolving dependencies:", "load", "package_requirements_conflict",
+     "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
