@@ -270,7 +270,8 @@ def _parse(log_text: str) -> list[Line]:
     after_file_line: dict[str, bool] = {}
     for line in lines:
         if (_FRAME.match(line.message) or _CARETS.match(line.message)
-                or (previous_frame_by_tag.get(line.tag)
+                # (an exception line ends the frames even when indented: pip indents a build's whole output)
+                or (previous_frame_by_tag.get(line.tag) and not _EXCEPTION.match(line.message)
                     and (line.message.startswith("    ") or _NOTEBOOK_SOURCE.match(line.message)))
                 # a paste that lost the indentation: the source line right under `File "...", line N` is code
                 or (after_file_line.get(line.tag) and _SOURCE_LIKE.match(line.message)
@@ -317,6 +318,22 @@ def _traceback_context(lines: list[Line], index: int, limit: int = 200, frames_o
         if line.is_frame or not frames_only:
             parts.append(line.message)
     return "\n".join(reversed(parts))
+
+
+def _chained_traceback(lines: list[Line], index: int, limit: int = 200) -> str:
+    """The traceback that the exception at ``index`` caused, when Python chains one after it (same process tag)."""
+    tag = lines[index].tag
+    after = [line.message for line in lines[index + 1:index + 1 + limit] if line.tag == tag]
+    for position, message in enumerate(after):
+        if _CHAINED_CAUSE.match(message):
+            return "\n".join(after[position + 1:])
+        if not (message.strip() == "" or message.startswith(" ") or _EXCEPTION.match(message)):
+            break
+    return ""
+
+
+_CHAINED_CAUSE = re.compile(r"^\s*(?:The above exception was the direct cause of the following exception"
+                            r"|During handling of the above exception, another exception occurred):")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -760,6 +777,7 @@ class Rule:
     default_phase: str = "unknown"    # the family's phase when the timeline says nothing (a bare line)
     quiet_levels: bool = False        # also match INFO/WARNING lines
     context: re.Pattern | None = None  # must match the traceback above the line
+    context_chained: bool = False     # ...or the traceback it caused ("The above exception was the direct cause")
     hints: tuple[re.Pattern, ...] = ()  # supporting lines for the evidence
     before_serving: bool = False      # cannot happen once serving (the phase holds after the markers)
     server_side: bool = False         # a request's failure on the server's side (a 5xx): not a client's error
@@ -771,13 +789,14 @@ RULES: list[Rule] = []
 def _register(rule_id: str, tier: int, pattern: str, build: Callable[[_Hit], Finding], *, cls: str | None = None,
               phase: str | None = None, default_phase: str = "unknown", quiet_levels: bool = False,
               context: str | None = None, hints: tuple[str, ...] = (), before_serving: bool = False,
-              server_side: bool = False) -> None:
+              server_side: bool = False, context_chained: bool = False) -> None:
     RULES.append(Rule(
         id=rule_id, tier=tier, pattern=re.compile(pattern), build=build,
         cls=cls or _CLASS_OF_RULE.get(rule_id, "unknown"), phase=phase,
         default_phase=default_phase, quiet_levels=quiet_levels,
         context=re.compile(context, re.IGNORECASE) if context else None,
         hints=tuple(re.compile(h) for h in hints), before_serving=before_serving, server_side=server_side,
+        context_chained=context_chained,
     ))
 
 
@@ -2187,7 +2206,9 @@ _row("kernel_build_tool_missing", 1,
 # install): ninja failing under pip's build environment is that build's, not a kernel library's build at start.
 _row("vllm_source_build_failed", 1,
      r"CalledProcessError: Command '\['ninja'|ninja: build stopped: subcommand failed",
-     context=r"pip-build-env-|pip-install-|Building (?:wheel|editable) for vllm|running build_ext",
+     # (or, in the traceback the failure caused, vLLM's own setup.py, which pip runs for an editable install)
+     context=r"pip-build-env-|pip-install-|Building (?:wheel|editable) for vllm|running build_ext"
+             r"|<pip-setuptools-caller>|/vllm/setup\.py\", line \d+, in <module>", context_chained=True,
      cls="unknown", default_phase="unknown",
      cause="pip was building vLLM itself from source and its compile failed: the compiler's or nvcc's error is "
            "above pip's summary (a GPU architecture, CUDA toolkit or compiler the sources do not support, or a "
@@ -2515,6 +2536,14 @@ _row("rope_scaling_format_unknown", 1, r"`rope_scaling` must be a dictionary wit
      cause="The installed transformers predates the model's rope_scaling format (Llama 3.1's `rope_type: llama3`): "
            "the config is valid, the library is too old for it.",
      steps=["Upgrade transformers (and vLLM) to releases that know the model's rope_scaling, in the vLLM venv"])
+# torch's extension builder refusing an nvcc of another CUDA release than torch's own: vLLM built from source (an
+# sdist pip fell back to, `pip install -e .`) against the wrong toolkit.
+_row("cuda_toolkit_mismatches_torch", 1, r"The detected CUDA version \([\d.]+\) mismatches the version that was used",
+     cls="dependency_error", default_phase="load",
+     cause="vLLM is being built from source with a CUDA toolkit (nvcc) of another release than the one torch was "
+           "built with (the message names both).",
+     steps=["Install a prebuilt vLLM wheel for torch's CUDA instead of building, or point CUDA_HOME at the toolkit "
+            "of torch's CUDA release (`python -c 'import torch; print(torch.version.cuda)'`) before building"])
 # vLLM's rotary-embedding factory meeting a rope_scaling type it does not implement: the config names it.
 _row("rope_scaling_type_unknown", 1, r"Unknown RoPE scaling type \S+",
      cls="config_invalid", default_phase="load",
@@ -2527,7 +2556,9 @@ _row("rope_scaling_type_unknown", 1, r"Unknown RoPE scaling type \S+",
 # leaves), uv before (no solution).
 _row("package_requirements_conflict", 1,
      r"requires [\w.\-\[\]]+[=<>!~]=?\S+, but you have \S+ \S+ which is incompatible"
-     r"|No solution found when resolving dependencies|your requirements are unsatisfiable",
+     r"|No solution found when resolving dependencies|your requirements are unsatisfiable"
+     r"|Cannot install [\w.\-]+(?:==\S+)?(?:, [\w.\-]+(?:==\S+)?)*(?: and [\w.\-]+(?:==\S+)?)? because these "
+     r"package versions have conflicting dependencies|\bResolutionImpossible\b",
      cls="dependency_error", default_phase="load",
      cause="The installed packages do not satisfy vLLM's pinned requirements (the resolver names each conflict, "
            "most often torch): vLLM runs against libraries of another release, or was not installed at all.",
@@ -3261,7 +3292,9 @@ def _matches(run: _Run, lines: list[Line]) -> list[_Match]:
                     break
             if not hit:
                 continue
-            if rule.context and not rule.context.search(_traceback_context(lines, line.index)):
+            if rule.context and not (rule.context.search(_traceback_context(lines, line.index))
+                                     or (rule.context_chained
+                                         and rule.context.search(_chained_traceback(lines, line.index)))):
                 continue
             found.append(_Match(rule, variant, hit))
     return found
