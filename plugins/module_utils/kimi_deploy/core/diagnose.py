@@ -1367,8 +1367,9 @@ def _oom_sampler(hit: _Hit) -> Finding:
        r"CUDA out of memory|CUDA (?:[Ee]rror|driver error): out of memory|OutOfMemoryError|HIP out of memory"
        r"|cudaErrorMemoryAllocation"
        r"|CUBLAS_STATUS_ALLOC_FAILED|Tried to allocate [\d.]+ [GM]iB"
-       # torch_npu (Ascend): its allocator's message and the error code it raises with it
-       r"|NPU out of memory|ERR00006 PTA memory error",
+       # torch_npu (Ascend): its allocator's message and the error code it raises with it; the CANN runtime's own
+       # allocation failure
+       r"|NPU out of memory|ERR00006 PTA memory error|reason=\[driver error:out of memory\]",
        default_phase="startup",
        hints=(r"CUDA graphs can take additional|Capturing CUDA graph|Estimated CUDA graph memory",))
 def _gpu_oom(hit: _Hit) -> Finding:
@@ -2544,6 +2545,14 @@ _row("cuda_toolkit_mismatches_torch", 1, r"The detected CUDA version \([\d.]+\) 
            "built with (the message names both).",
      steps=["Install a prebuilt vLLM wheel for torch's CUDA instead of building, or point CUDA_HOME at the toolkit "
             "of torch's CUDA release (`python -c 'import torch; print(torch.version.cuda)'`) before building"])
+# The fused MoE layer built without a quantization method for the checkpoint's format: that format has no MoE
+# kernel in this vLLM (bitsandbytes' 4-bit experts in early releases).
+_row("moe_quantization_unsupported", 1, r"^\s*AssertionError\s*$", context=r"assert self\.quant_method is not None",
+     cls="quantization_unsupported", default_phase="load",
+     cause="The checkpoint's quantization has no method for the model's fused MoE (expert) layers in this vLLM "
+           "release: the experts cannot be built in that format.",
+     steps=["Serve a checkpoint of the model in a format this release supports for MoE (fp8, AWQ or GPTQ through "
+            "Marlin, the unquantized weights), or a release that adds MoE support for this format"])
 # vLLM's rotary-embedding factory meeting a rope_scaling type it does not implement: the config names it.
 _row("rope_scaling_type_unknown", 1, r"Unknown RoPE scaling type \S+",
      cls="config_invalid", default_phase="load",
@@ -2868,6 +2877,14 @@ _row("ray_worker_killed", 1, r"(?:worker|actor) (?:died|is dead|unexpectedly exi
      cause="A Ray worker process died; Ray's first suspect is the kernel OOM killer (host RAM ran out).",
      steps=["Check `dmesg | grep -i oom` / the journal on that node; give the node more RAM or load one model "
             "at a time (lower swap_space / cpu_offload_gb)"])
+# Gloo resolving the interface GLOO_SOCKET_IFNAME names (or an exclusion pattern such as "^lo", which Gloo reads as
+# a name): no such interface, or one without an address, on this host.
+_row("gloo_interface_not_found", 1, r"Unable to find address for: \S+",
+     cls="distributed_network", default_phase="load",
+     cause="Gloo cannot find an address on the network interface it was told to use (GLOO_SOCKET_IFNAME): the "
+           "interface does not exist on this host, has no address, or the value is a pattern Gloo reads as a name.",
+     steps=["Set GLOO_SOCKET_IFNAME (and NCCL_SOCKET_IFNAME) to an interface name `ip -br addr` shows on every "
+            "node, with the address the nodes reach each other on"])
 _row("gloo_store_timeout", 1, r"Gloo .{0,40}Timed out|gloo/transport/tcp/.{0,80}[Tt]imed out",
      cls="distributed_network", default_phase="startup",
      cause="The ranks' TCP store / Gloo rendezvous timed out: a rank never connected (wrong address or "

@@ -539,9 +539,11 @@ def test_training_part_accuracy():
     # pins). 2848 and 2367 with the readings written after the sixty-seventh measurement (an nvcc of another CUDA than
     # torch's, an indented exception line no longer read as a frame, pip unable to install vLLM's pins, a ninja failure
     # whose chained traceback runs through vLLM's setup.py). With the sixty-seventh round's held-out part and the
-    # sixty-eighth round's training part added: 2872 and 2398 of 4469 at the split's rules.
+    # sixty-eighth round's training part added: 2872 and 2398 of 4469 at the split's rules. 2874 and 2401 with the
+    # readings written from its training entries before the held-out scoring (a fused MoE layer without a method for the
+    # checkpoint's quantization, Gloo unable to resolve its interface, the CANN runtime's allocation failure).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2872 / 4469 and cause >= 2398 / 4469, (phase, cause)
+    assert phase >= 2874 / 4469 and cause >= 2401 / 4469, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3589,6 +3591,16 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      '        File "<pip-setuptools-caller>", line 34, in <module>\n'
      '        File "/mnt/e/nlp/vllm/setup.py", line 296, in <module>', "unknown", "vllm_source_build_failed",
      "unknown"),
+    # from the sixty-eighth round's training entries, before its held-out scoring: the fused MoE layer without a
+    # quantization method for the checkpoint's format (vllm#16121); Gloo unable to resolve the interface it was given
+    # (aws-do-eks#51); the CANN runtime's own allocation failure on Ascend (vllm-ascend#106)
+    ('  File "/usr/local/lib/python3.12/dist-packages/vllm/model_executor/layers/fused_moe/layer.py", line 502, in '
+     "__init__\n    assert self.quant_method is not None\nAssertionError", "load", "moe_quantization_unsupported",
+     "quantization_unsupported"),
+    ("RuntimeError: [enforce fail at .../gloo/transport/tcp/device.cc:84]\n  ifa != nullptr. Unable to find address "
+     "for: ^lo", "load", "gloo_interface_not_found", "distributed_network"),
+    ("        rtMalloc execute failed, reason=[driver error:out of memory][FUNC:FuncErrorReason]"
+     "[FILE:error_message_manage.cc][LINE:53]", "startup", "gpu_out_of_memory", "gpu_oom"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
