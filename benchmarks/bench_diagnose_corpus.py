@@ -1,11 +1,11 @@
 #!/usr/bin/env python
-"""Accuracy of diagnose() on the real-failure corpus: the sixty-eighth held-out part, the training part, k-fold
+"""Accuracy of diagnose() on the real-failure corpus: the sixty-ninth held-out part, the training part, k-fold
 over it.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]
 
-The held-out part is sixtyeighth-heldout.jsonl: logs collected on 2026-12-05 (sixty-eighth round) and split off
-(a stratified third, fixed seed) before any rule saw them; its sha256 (sixtyeighth-heldout.sha256) was committed
+The held-out part is sixtyninth-heldout.jsonl: logs collected on 2026-12-05 (sixty-ninth round) and split off
+(a stratified third, fixed seed) before any rule saw them; its sha256 (sixtyninth-heldout.sha256) was committed
 with it, and this script checks it first, so a changed held-out entry cannot slip through. Everything else is training:
 corpus.jsonl (its first held-out third, seen-heldout-ids.txt, was read while rules were written),
 training-additions.jsonl, fresh-training.jsonl, fresh-heldout.jsonl (the second round's held-out part, measured once
@@ -41,8 +41,9 @@ fiftyeighth-training.jsonl, fiftyeighth-heldout.jsonl, fiftyninth-training.jsonl
 sixtieth-training.jsonl, sixtieth-heldout.jsonl, sixtyfirst-training.jsonl, sixtyfirst-heldout.jsonl,
 sixtysecond-training.jsonl, sixtysecond-heldout.jsonl, sixtythird-training.jsonl, sixtythird-heldout.jsonl,
 sixtyfourth-training.jsonl, sixtyfourth-heldout.jsonl, sixtyfifth-training.jsonl, sixtyfifth-heldout.jsonl,
-sixtysixth-training.jsonl, sixtysixth-heldout.jsonl, sixtyseventh-training.jsonl, sixtyseventh-heldout.jsonl (the
-fifth to sixty-seventh rounds' held-out parts, likewise) and sixtyeighth-training.jsonl.
+sixtysixth-training.jsonl, sixtysixth-heldout.jsonl, sixtyseventh-training.jsonl, sixtyseventh-heldout.jsonl,
+sixtyeighth-training.jsonl, sixtyeighth-heldout.jsonl (the fifth to sixty-eighth rounds' held-out parts, likewise) and
+sixtyninth-training.jsonl.
 The retired held-out parts keep their hash checks, so their history stays verifiable.
 No two entries share an id, and no source appears in two files. `--training-only` leaves the held-out part unscored
 (use it while tuning); `--misses` lists the training misses; `--heldout-misses` lists the held-out misses for the
@@ -50,7 +51,7 @@ final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
 label's cause; both are also broken down by labelled phase and by cause family (the README's taxonomy table).
-A secondary held-out figure, fixed with the eighth split and kept for the ninth to the sixty-eighth, each time before
+A secondary held-out figure, fixed with the eighth split and kept for the ninth to the sixty-ninth, each time before
 the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure, that is,
 all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in the
 lines).
@@ -132,10 +133,12 @@ TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.js
                   "sixtyfourth-heldout.jsonl", "sixtyfifth-training.jsonl",
                   "sixtyfifth-heldout.jsonl", "sixtysixth-training.jsonl",
                   "sixtysixth-heldout.jsonl", "sixtyseventh-training.jsonl",
-                  "sixtyseventh-heldout.jsonl", "sixtyeighth-training.jsonl")
-HELDOUT_FILE = "sixtyeighth-heldout.jsonl"
+                  "sixtyseventh-heldout.jsonl", "sixtyeighth-training.jsonl",
+                  "sixtyeighth-heldout.jsonl", "sixtyninth-training.jsonl")
+HELDOUT_FILE = "sixtyninth-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"sixtyeighth-heldout.jsonl": "sixtyeighth-heldout.sha256",
+HASHED_FILES = {"sixtyninth-heldout.jsonl": "sixtyninth-heldout.sha256",
+                "sixtyeighth-heldout.jsonl": "sixtyeighth-heldout.sha256",
                 "sixtyseventh-heldout.jsonl": "sixtyseventh-heldout.sha256",
                 "sixtysixth-heldout.jsonl": "sixtysixth-heldout.sha256",
                 "sixtyfifth-heldout.jsonl": "sixtyfifth-heldout.sha256",
