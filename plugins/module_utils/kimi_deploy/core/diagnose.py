@@ -1183,7 +1183,9 @@ _row("hub_access_failed", 1,
      r"|HTTPSConnectionPool\(host=\\?'(?:huggingface\.co|hf-mirror\.com|www\.modelscope\.cn|modelscope\.cn)\\?'"
      r"|modelscope\.hub\.errors\.\w+"
      # the hub rate-limiting its API (many workers resolving the same repo at once, even when the files are cached)
-     r"|429 Client Error: Too Many Requests for url: https://(?:huggingface\.co|hf-mirror\.com)/",
+     r"|429 Client Error: Too Many Requests for url: https://(?:huggingface\.co|hf-mirror\.com)/"
+     # huggingface_hub's Rust downloader failing (HF_HUB_ENABLE_HF_TRANSFER=1), which hides the hub's own error
+     r"|An error occurred while downloading using `hf_transfer`",
      default_phase="load",
      cause='vLLM tried to fetch the model or tokenizer from the hub and could not (offline, no access, a '
            'wrong repo id, or a path that does not exist).',
@@ -2317,6 +2319,15 @@ _row("quantized_linear_no_kernel", 1, r"Failed to find a kernel that can impleme
      steps=["Read each kernel's reason: for a partition that does not divide, choose a tensor_parallel_size that "
             "splits the layer evenly; for capability, run on a newer GPU or serve another quantization",
             "For an activation-dtype reason, serve with the dtype the kernel names (e.g. --dtype float16)"])
+# Marlin's (or another quantized kernel's) tile: the layer's slice on each GPU must be a multiple of it.
+_row("quantized_partition_not_divisible", 1,
+     r"output_size_per_partition = \d+ is not divisible by\s+min_thread_n = \d+"
+     r"|input_size_per_partition = \d+ is not divisible by\s+min_thread_k = \d+",
+     cls="quantization_unsupported", default_phase="load",
+     cause="A quantized layer's slice on each GPU is not a multiple of the kernel's tile (the message gives both): "
+           "the kernel cannot run this checkpoint at this tensor-parallel size.",
+     steps=["Choose a tensor_parallel_size that splits the layer into multiples of the tile, or serve a checkpoint "
+            "quantized for another kernel (or unquantized)"])
 _row("fp8_needs_newer_gpu", 1, r"FP8 quantized models is only supported on GPUs with compute capability"
      r"|_scaled_mm is only supported on devices with compute capability",
      cls="quantization_unsupported", default_phase="load",
@@ -2553,6 +2564,14 @@ _row("moe_quantization_unsupported", 1, r"^\s*AssertionError\s*$", context=r"ass
            "release: the experts cannot be built in that format.",
      steps=["Serve a checkpoint of the model in a format this release supports for MoE (fp8, AWQ or GPTQ through "
             "Marlin, the unquantized weights), or a release that adds MoE support for this format"])
+# vLLM's compilation pass manager copied into a worker (deepcopy of the compilation config) refusing to be
+# unpickled: torch.compile's setup, not the model.
+_row("compile_pass_manager_copied", 1, r"Cannot unpickle PostGradPassManager",
+     cls="compile_error", default_phase="startup",
+     cause="vLLM's torch.compile pass manager was copied (the compilation config deep-copied or pickled for a "
+           "worker), which it refuses: a vLLM release and a caller or plugin that copies the config disagree.",
+     steps=["Start with --enforce-eager to confirm, then use the vLLM release the caller was written for, or a "
+            "release that fixes the copy"])
 # vLLM's rotary-embedding factory meeting a rope_scaling type it does not implement: the config names it.
 _row("rope_scaling_type_unknown", 1, r"Unknown RoPE scaling type \S+",
      cls="config_invalid", default_phase="load",

@@ -546,9 +546,11 @@ def test_training_part_accuracy():
     # readings written from its training entries before the held-out scoring (a fused MoE layer without a method for the
     # checkpoint's quantization, Gloo unable to resolve its interface, the CANN runtime's allocation failure). With the
     # sixty-eighth round's held-out part and the sixty-ninth round's training part added: 2891 and 2414 of 4512 at the
-    # split's rules.
+    # split's rules. 2893 and 2417 with the readings written from its training entries before the held-out scoring (a
+    # quantized slice not a multiple of Marlin's tile, hf_transfer's download error, vLLM's compile pass manager
+    # copied).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2891 / 4512 and cause >= 2414 / 4512, (phase, cause)
+    assert phase >= 2893 / 4512 and cause >= 2417 / 4512, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3609,6 +3611,16 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "for: ^lo", "load", "gloo_interface_not_found", "distributed_network"),
     ("        rtMalloc execute failed, reason=[driver error:out of memory][FUNC:FuncErrorReason]"
      "[FILE:error_message_manage.cc][LINE:53]", "startup", "gpu_out_of_memory", "gpu_oom"),
+    # from the sixty-ninth round's training entries, before its held-out scoring: a quantized layer's slice not a
+    # multiple of Marlin's tile (vllm#11128); hf_transfer's download error (open-r1#130); vLLM's compile pass manager
+    # refusing to be copied (vllm#15089)
+    ("ERROR 12-12 01:40:53 engine.py:366] Weight output_size_per_partition = 4304 is not divisible by  min_thread_n = "
+     "64. Consider reducing tensor_parallel_size or running with --quantization gptq.", "load",
+     "quantized_partition_not_divisible", "quantization_unsupported"),
+    ("RuntimeError: An error occurred while downloading using `hf_transfer`. Consider disabling "
+     "HF_HUB_ENABLE_HF_TRANSFER for better", "load", "hub_access_failed", "model_download"),
+    ('    raise ValueError("Cannot unpickle PostGradPassManager")', "startup", "compile_pass_manager_copied",
+     "compile_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
