@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is sixtyninth-heldout.jsonl: logs collected on 2026-12-05 (sixty-ninth round), split off (a
+The held-out part is seventieth-heldout.jsonl: logs collected on 2026-12-05 (seventieth round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-sixty-eighth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+sixty-ninth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -95,9 +95,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "sixtysixth-training.jsonl", "sixtysixth-heldout.jsonl",
                                         "sixtyseventh-training.jsonl", "sixtyseventh-heldout.jsonl",
                                         "sixtyeighth-training.jsonl", "sixtyeighth-heldout.jsonl",
-                                        "sixtyninth-training.jsonl", "sixtyninth-heldout.jsonl")}
-HELDOUT = FILES["sixtyninth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "sixtyninth-heldout.jsonl" for entry in entries]
+                                        "sixtyninth-training.jsonl", "sixtyninth-heldout.jsonl",
+                                        "seventieth-training.jsonl", "seventieth-heldout.jsonl")}
+HELDOUT = FILES["seventieth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "seventieth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -166,7 +167,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("sixtysixth-training.jsonl", "sixtysixth-heldout.jsonl", "sixtysixth-heldout.sha256"),
           ("sixtyseventh-training.jsonl", "sixtyseventh-heldout.jsonl", "sixtyseventh-heldout.sha256"),
           ("sixtyeighth-training.jsonl", "sixtyeighth-heldout.jsonl", "sixtyeighth-heldout.sha256"),
-          ("sixtyninth-training.jsonl", "sixtyninth-heldout.jsonl", "sixtyninth-heldout.sha256"))
+          ("sixtyninth-training.jsonl", "sixtyninth-heldout.jsonl", "sixtyninth-heldout.sha256"),
+          ("seventieth-training.jsonl", "seventieth-heldout.jsonl", "seventieth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -259,7 +261,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("sixtysixth-training.jsonl", "sixtysixth-heldout.jsonl", 20270203),
                           ("sixtyseventh-training.jsonl", "sixtyseventh-heldout.jsonl", 20270204),
                           ("sixtyeighth-training.jsonl", "sixtyeighth-heldout.jsonl", 20270205),
-                          ("sixtyninth-training.jsonl", "sixtyninth-heldout.jsonl", 20270206)])
+                          ("sixtyninth-training.jsonl", "sixtyninth-heldout.jsonl", 20270206),
+                          ("seventieth-training.jsonl", "seventieth-heldout.jsonl", 20270207)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -273,7 +276,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_sixty_ninth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_seventieth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -297,7 +300,7 @@ def test_the_retired_heldout_parts_are_training_and_the_sixty_ninth_is_not():
                     "fiftyeighth-heldout.jsonl", "fiftyninth-heldout.jsonl", "sixtieth-heldout.jsonl",
                     "sixtyfirst-heldout.jsonl", "sixtysecond-heldout.jsonl", "sixtythird-heldout.jsonl",
                     "sixtyfourth-heldout.jsonl", "sixtyfifth-heldout.jsonl", "sixtysixth-heldout.jsonl",
-                    "sixtyseventh-heldout.jsonl", "sixtyeighth-heldout.jsonl"):
+                    "sixtyseventh-heldout.jsonl", "sixtyeighth-heldout.jsonl", "sixtyninth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -548,15 +551,16 @@ def test_training_part_accuracy():
     # sixty-eighth round's held-out part and the sixty-ninth round's training part added: 2891 and 2414 of 4512 at the
     # split's rules. 2893 and 2417 with the readings written from its training entries before the held-out scoring (a
     # quantized slice not a multiple of Marlin's tile, hf_transfer's download error, vLLM's compile pass manager
-    # copied).
+    # copied). With the sixty-ninth round's held-out part and the seventieth round's training part added: 2908 and 2434
+    # of 4557 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2893 / 4512 and cause >= 2417 / 4512, (phase, cause)
+    assert phase >= 2908 / 4557 and cause >= 2434 / 4557, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the sixty-ninth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the seventieth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to sixty-ninth-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to seventieth-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -619,7 +623,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("sixtysixth-training.jsonl", "sixtysixth-heldout.jsonl"),
                               ("sixtyseventh-training.jsonl", "sixtyseventh-heldout.jsonl"),
                               ("sixtyeighth-training.jsonl", "sixtyeighth-heldout.jsonl"),
-                              ("sixtyninth-training.jsonl", "sixtyninth-heldout.jsonl")):
+                              ("sixtyninth-training.jsonl", "sixtyninth-heldout.jsonl"),
+                              ("seventieth-training.jsonl", "seventieth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -1014,6 +1019,8 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-56945-rocm-image-aiter-unset-slow-collect-env": "collect_env's package lists only: a speed report",
     "vllm-385-cuda-12-2-a100-benchmark-runs": "nvcc's version and a benchmark's command that ran",
     "vllm-omni-451-thinker-audio-batching-fix-test-log": "a pull request's test log after its fix",
+    "dynamo-3823-vllm-serve-completions-echo-healthy": "a client's JSON answer from the server, echo on",
+    "vllm-7599-h100-llama3-8b-72gb-usage-report": "nvidia-smi and pip show under a memory-use question",
 }
 
 
