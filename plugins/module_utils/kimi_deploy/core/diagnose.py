@@ -1947,7 +1947,9 @@ def _over_context(hit: _Hit) -> Finding:
 _row("request_preprocessing_failed", 2, r"Error in preprocessing prompt inputs|jinja2\.exceptions\.Template\w*Error"
      # V0's API server, when a request's messages do not fit the chat template ("roles must alternate"); V1's
      # when the template itself raised on a request's messages
-     r"|Error in applying chat template from request|An error occurred in .transformers. while applying chat template",
+     r"|Error in applying chat template from request|An error occurred in .transformers. while applying chat template"
+     # a request that asks to continue its last (assistant) message, which the chat template does not end with
+     r"|continue_final_message is set but the final message does not appear in the chat",
      cls="request_invalid",
      default_phase="runtime",
      cause="A request failed validation before it reached the engine (prompt longer than the context, a bad "

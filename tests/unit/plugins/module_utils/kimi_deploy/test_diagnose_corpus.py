@@ -552,9 +552,10 @@ def test_training_part_accuracy():
     # split's rules. 2893 and 2417 with the readings written from its training entries before the held-out scoring (a
     # quantized slice not a multiple of Marlin's tile, hf_transfer's download error, vLLM's compile pass manager
     # copied). With the sixty-ninth round's held-out part and the seventieth round's training part added: 2908 and 2434
-    # of 4557 at the split's rules.
+    # of 4557 at the split's rules. 2909 and 2435 with the reading written from its training entries before the held-out
+    # scoring (a request continuing a final message its chat template drops).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2908 / 4557 and cause >= 2434 / 4557, (phase, cause)
+    assert phase >= 2909 / 4557 and cause >= 2435 / 4557, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3629,6 +3630,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "HF_HUB_ENABLE_HF_TRANSFER for better", "load", "hub_access_failed", "model_download"),
     ('    raise ValueError("Cannot unpickle PostGradPassManager")', "startup", "compile_pass_manager_copied",
      "compile_error"),
+    # from the seventieth round's training entries, before its held-out scoring: a request asking to continue a final
+    # message the chat template does not end with (verifiers#179)
+    ("> ValueError: continue_final_message is set but the final message does not appear in the chat after applying "
+     "the chat template!", "runtime", "request_preprocessing_failed", "request_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
