@@ -1371,7 +1371,9 @@ def _oom_sampler(hit: _Hit) -> Finding:
        r"|CUBLAS_STATUS_ALLOC_FAILED|Tried to allocate [\d.]+ [GM]iB"
        # torch_npu (Ascend): its allocator's message and the error code it raises with it; the CANN runtime's own
        # allocation failure
-       r"|NPU out of memory|ERR00006 PTA memory error|reason=\[driver error:out of memory\]",
+       r"|NPU out of memory|ERR00006 PTA memory error|reason=\[driver error:out of memory\]"
+       # torch's caching allocator reporting the failed allocation itself (its own warning, before the exception)
+       r"|memory allocation failed with OOM on device \d+",
        default_phase="startup",
        hints=(r"CUDA graphs can take additional|Capturing CUDA graph|Estimated CUDA graph memory",))
 def _gpu_oom(hit: _Hit) -> Finding:

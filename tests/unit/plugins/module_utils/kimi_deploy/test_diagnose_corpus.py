@@ -563,9 +563,10 @@ def test_training_part_accuracy():
     # scoring (a request continuing a final message its chat template drops). With the seventieth round's held-out part
     # and the seventy-first round's training part added: 2930 and 2448 of 4593 at the split's rules. With the
     # seventy-first round's held-out part and the seventy-second round's training part added: 2951 and 2462 of 4637 at
-    # the split's rules.
+    # the split's rules. 2952 and 2463 with the reading written from its training entries before the held-out scoring
+    # (torch's caching allocator reporting a failed allocation).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2951 / 4637 and cause >= 2462 / 4637, (phase, cause)
+    assert phase >= 2952 / 4637 and cause >= 2463 / 4637, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3650,6 +3651,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # message the chat template does not end with (verifiers#179)
     ("> ValueError: continue_final_message is set but the final message does not appear in the chat after applying "
      "the chat template!", "runtime", "request_preprocessing_failed", "request_invalid"),
+    # from the seventy-second round's training entries, before its held-out scoring: torch's caching allocator
+    # reporting the failed allocation (vllm#51071)
+    ("[rank3]:[W804 15:02:21.946490582 CUDACachingAllocator.cpp:3933] memory allocation failed with OOM on device 3 "
+     "while trying to allocate 26229080064 bytes (free: 16487546880, total: 191503007744).", "startup",
+     "gpu_out_of_memory", "gpu_oom"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
