@@ -743,7 +743,8 @@ def test_no_rounds_heldout_part_regresses(name, phase_right, cause_right, entrie
 
 
 # Healthy by the thread's words only: lines that cannot show vLLM's health, kept as known misreads (strict: one that
-# starts to read healthy fails here, so the list stays true).
+# starts to read healthy fails here, so the list stays true). They are asserted as misreads rather than marked xfail:
+# pytest formats an expected failure's traceback from this file's source, which took a third of the file's time.
 HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-13117-bench-initial-run-not-found": "a benchmark client's start; the 404 it got is only in the title",
     "litellm-7291-hosted-vllm-no-api-key-connection-error": "a proxy's connection error: by its lines vLLM may be down",
@@ -1043,13 +1044,20 @@ HEALTHY_BY_THE_THREAD_ONLY = {
 }
 
 
-@pytest.mark.parametrize("entry", [
-    pytest.param(e, marks=pytest.mark.xfail(strict=True, reason=HEALTHY_BY_THE_THREAD_ONLY[e["id"]]))
-    if e["id"] in HEALTHY_BY_THE_THREAD_ONLY else e
-    for e in TRAIN if e["cause"] == "healthy"], ids=lambda e: e["id"])
+@pytest.mark.parametrize("entry", [e for e in TRAIN if e["cause"] == "healthy"], ids=lambda e: e["id"])
 def test_no_healthy_log_is_read_as_a_failure(entry):
     result = _diagnosed(entry["log"])
-    assert (result["phase"], result["healthy"], result["cause_class"]) == ("none", True, "healthy")
+    read_healthy = (result["phase"], result["healthy"], result["cause_class"]) == ("none", True, "healthy")
+    known_misread = HEALTHY_BY_THE_THREAD_ONLY.get(entry["id"])
+    if known_misread:
+        assert not read_healthy, f"now read healthy: take it out of HEALTHY_BY_THE_THREAD_ONLY ({known_misread})"
+    else:
+        assert read_healthy, result
+
+
+def test_every_known_misread_is_a_healthy_training_log():
+    healthy = {e["id"] for e in TRAIN if e["cause"] == "healthy"}
+    assert set(HEALTHY_BY_THE_THREAD_ONLY) <= healthy, set(HEALTHY_BY_THE_THREAD_ONLY) - healthy
 
 
 # ----- the timeline decides the phase ----------------------------------------------------------------
