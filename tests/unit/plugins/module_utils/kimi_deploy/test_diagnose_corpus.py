@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is seventysecond-heldout.jsonl: logs collected on 2026-12-05 (seventy-second round), split off (a
+The held-out part is seventythird-heldout.jsonl: logs collected on 2026-12-05 (seventy-third round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-seventy-first rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+seventy-second rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -98,9 +98,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "sixtyninth-training.jsonl", "sixtyninth-heldout.jsonl",
                                         "seventieth-training.jsonl", "seventieth-heldout.jsonl",
                                         "seventyfirst-training.jsonl", "seventyfirst-heldout.jsonl",
-                                        "seventysecond-training.jsonl", "seventysecond-heldout.jsonl")}
-HELDOUT = FILES["seventysecond-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "seventysecond-heldout.jsonl" for entry in entries]
+                                        "seventysecond-training.jsonl", "seventysecond-heldout.jsonl",
+                                        "seventythird-training.jsonl", "seventythird-heldout.jsonl")}
+HELDOUT = FILES["seventythird-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "seventythird-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -172,7 +173,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("sixtyninth-training.jsonl", "sixtyninth-heldout.jsonl", "sixtyninth-heldout.sha256"),
           ("seventieth-training.jsonl", "seventieth-heldout.jsonl", "seventieth-heldout.sha256"),
           ("seventyfirst-training.jsonl", "seventyfirst-heldout.jsonl", "seventyfirst-heldout.sha256"),
-          ("seventysecond-training.jsonl", "seventysecond-heldout.jsonl", "seventysecond-heldout.sha256"))
+          ("seventysecond-training.jsonl", "seventysecond-heldout.jsonl", "seventysecond-heldout.sha256"),
+          ("seventythird-training.jsonl", "seventythird-heldout.jsonl", "seventythird-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -268,7 +270,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("sixtyninth-training.jsonl", "sixtyninth-heldout.jsonl", 20270206),
                           ("seventieth-training.jsonl", "seventieth-heldout.jsonl", 20270207),
                           ("seventyfirst-training.jsonl", "seventyfirst-heldout.jsonl", 20270208),
-                          ("seventysecond-training.jsonl", "seventysecond-heldout.jsonl", 20270209)])
+                          ("seventysecond-training.jsonl", "seventysecond-heldout.jsonl", 20270209),
+                          ("seventythird-training.jsonl", "seventythird-heldout.jsonl", 20270210)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -282,7 +285,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_seventy_second_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_seventy_third_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -307,7 +310,7 @@ def test_the_retired_heldout_parts_are_training_and_the_seventy_second_is_not():
                     "sixtyfirst-heldout.jsonl", "sixtysecond-heldout.jsonl", "sixtythird-heldout.jsonl",
                     "sixtyfourth-heldout.jsonl", "sixtyfifth-heldout.jsonl", "sixtysixth-heldout.jsonl",
                     "sixtyseventh-heldout.jsonl", "sixtyeighth-heldout.jsonl", "sixtyninth-heldout.jsonl",
-                    "seventieth-heldout.jsonl", "seventyfirst-heldout.jsonl"):
+                    "seventieth-heldout.jsonl", "seventyfirst-heldout.jsonl", "seventysecond-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -564,15 +567,16 @@ def test_training_part_accuracy():
     # and the seventy-first round's training part added: 2930 and 2448 of 4593 at the split's rules. With the
     # seventy-first round's held-out part and the seventy-second round's training part added: 2951 and 2462 of 4637 at
     # the split's rules. 2952 and 2463 with the reading written from its training entries before the held-out scoring
-    # (torch's caching allocator reporting a failed allocation).
+    # (torch's caching allocator reporting a failed allocation). With the seventy-second round's held-out part and the
+    # seventy-third round's training part added: 2977 and 2484 of 4687 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2952 / 4637 and cause >= 2463 / 4637, (phase, cause)
+    assert phase >= 2977 / 4687 and cause >= 2484 / 4687, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the seventy-second, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the seventy-third, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to seventy-second-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to seventy-third-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -638,7 +642,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("sixtyninth-training.jsonl", "sixtyninth-heldout.jsonl"),
                               ("seventieth-training.jsonl", "seventieth-heldout.jsonl"),
                               ("seventyfirst-training.jsonl", "seventyfirst-heldout.jsonl"),
-                              ("seventysecond-training.jsonl", "seventysecond-heldout.jsonl")):
+                              ("seventysecond-training.jsonl", "seventysecond-heldout.jsonl"),
+                              ("seventythird-training.jsonl", "seventythird-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -1041,6 +1046,7 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-7599-h100-llama3-8b-72gb-usage-report": "nvidia-smi and pip show under a memory-use question",
     "vllm-16816-aarch64-l20-audio-extra-collect-env": "collect_env's report only: a how-to question",
     "2080Ti-LLM-Toolbox-2-usecase-2080ti-titan-nvidia-smi": "nvidia-smi's table only: a toolbox's use case",
+    "vllm-28346-whisper-cross-attention-fix-pytest": "a pull request's pytest header after its fix",
 }
 
 
