@@ -305,13 +305,15 @@ def _parse(log_text: str) -> list[Line]:
     return lines
 
 
-def _traceback_context(lines: list[Line], index: int, limit: int = 200, frames_only: bool = False) -> str:
-    """The traceback that ends at ``index`` (same process tag), as one text; ``frames_only`` leaves out the
-    log lines between (a config line naming the task 'generate' is not a frame in ``generate``)."""
+def _traceback_context(lines: list[Line], index: int, limit: int = 200, frames_only: bool = False,
+                       any_process: bool = False) -> str:
+    """The traceback that ends at ``index`` (same process tag, or any with ``any_process``), as one text;
+    ``frames_only`` leaves out the log lines between (a config line naming the task 'generate' is not a frame in
+    ``generate``)."""
     tag = lines[index].tag
     parts = []
     for line in reversed(lines[max(0, index - limit):index]):
-        if line.tag != tag:
+        if line.tag != tag and not any_process:
             continue
         if _TRACEBACK.match(line.message):
             break
@@ -551,6 +553,8 @@ _FORWARD_FRAMES = re.compile(r"\bin (?:forward|_call_impl|_wrapped_call_impl)\b"
 # The API server warms its per-request code up before it listens (the chat-completion warm-up renders a chat): a
 # request's frames under its `warmup` frame are the start's.
 _SERVER_WARMUP_FRAME = re.compile(r"vllm/entrypoints/\S+\.py\", line \d+, in _?warm_?up\w*")
+# ...and the per-request code's own logger saying so ("[serving.py:217] Chat template warmup failed")
+_SERVER_WARMUP_WORDS = re.compile(r"\bwarm-?up\b", re.IGNORECASE)
 
 
 def _frame_stage(text: str) -> str | None:
@@ -778,6 +782,7 @@ class Rule:
     quiet_levels: bool = False        # also match INFO/WARNING lines
     context: re.Pattern | None = None  # must match the traceback above the line
     context_chained: bool = False     # ...or the traceback it caused ("The above exception was the direct cause")
+    context_any_process: bool = False  # ...in any process's lines (a parallel group's workers interleave one traceback)
     hints: tuple[re.Pattern, ...] = ()  # supporting lines for the evidence
     before_serving: bool = False      # cannot happen once serving (the phase holds after the markers)
     server_side: bool = False         # a request's failure on the server's side (a 5xx): not a client's error
@@ -789,14 +794,14 @@ RULES: list[Rule] = []
 def _register(rule_id: str, tier: int, pattern: str, build: Callable[[_Hit], Finding], *, cls: str | None = None,
               phase: str | None = None, default_phase: str = "unknown", quiet_levels: bool = False,
               context: str | None = None, hints: tuple[str, ...] = (), before_serving: bool = False,
-              server_side: bool = False, context_chained: bool = False) -> None:
+              server_side: bool = False, context_chained: bool = False, context_any_process: bool = False) -> None:
     RULES.append(Rule(
         id=rule_id, tier=tier, pattern=re.compile(pattern), build=build,
         cls=cls or _CLASS_OF_RULE.get(rule_id, "unknown"), phase=phase,
         default_phase=default_phase, quiet_levels=quiet_levels,
         context=re.compile(context, re.IGNORECASE) if context else None,
         hints=tuple(re.compile(h) for h in hints), before_serving=before_serving, server_side=server_side,
-        context_chained=context_chained,
+        context_chained=context_chained, context_any_process=context_any_process,
     ))
 
 
@@ -956,6 +961,19 @@ _row("corrupt_pickle_checkpoint", 1,
 
 
 _WEIGHT_KEY = r"'[\w.]*(?:layers?|weight|bias|experts?|embed\w*|lm_head|self_attn|mlp|language_model)[\w.]*'"
+# The same KeyError under a lookup of the forward context's attention metadata by layer ("attn_metadata[self.prefix]",
+# "forward_context[layer_name]"): the key is a layer's attention module, not a checkpoint tensor. The runner built no
+# metadata for that layer, a vLLM bug for the model's mix of attention kinds (vllm#53584: Kimi K3's KDA and MLA layers
+# in the profile's dummy run, the first forward). Tensor-parallel workers interleave the traceback, so the lookup
+# may be in another worker's lines. A bare KeyError line stays a weight name.
+_row("attention_metadata_missing", 1, r"KeyError: '[\w.]*layers\.\d+\.\w*attn\w*(?:\.attn)?'",
+     context=r"attn_metadata\w*\[|forward_context\[", context_any_process=True,
+     cls="unknown", default_phase="startup",
+     cause="The forward pass found no attention metadata for one of the model's layers: vLLM's model runner did "
+           "not build it for that layer's attention kind (a vLLM bug for this architecture, not the weights).",
+     steps=["Check the vLLM release notes and tracker for the model's architecture and upgrade to a release with the "
+            "fix; do not re-download the weights for this error",
+            "Run with VLLM_LOGGING_LEVEL=DEBUG to see which attention backend and KV cache group each layer got"])
 # logger.exception() logs a KeyError as its bare key: "ERROR ... 'layers.0.mlp.down_proj.weight.absmax'".
 _row("weight_name_mismatch", 1, rf"KeyError: {_WEIGHT_KEY}|^{_WEIGHT_KEY}$",
      default_phase="load",
@@ -2417,6 +2435,15 @@ _row("chat_template_missing", 1, r"default chat template is no longer allowed|Ch
      cause="A chat request reached a model without a chat template (a base model, or a tokenizer_config "
            "without chat_template); vLLM answered HTTP 400.",
      steps=["Serve with --chat-template (the model card's template), or use /v1/completions for base models"])
+# The chat server renders a sample conversation through the model's chat template before it listens, and logs the
+# exception when that fails (vllm#31968): the template or the tokenizer that carries it cannot render a chat, so
+# every chat request would fail the same way. The exception under it, when shown, names the reason (tier 1 wins).
+_row("chat_template_warmup_failed", 2, r"Chat template warmup failed",
+     cls="tokenizer_error", default_phase="startup",
+     cause="The server could not render a sample chat through the model's chat template at start: the template (or "
+           "the tokenizer files that carry it) does not fit this model or this vLLM; chat requests will fail.",
+     steps=["Read the exception under the warm-up error; pass the model card's template with --chat-template, or fix "
+            "tokenizer_config.json's chat_template, and serve base or speech models through their own routes"])
 _row("prompt_too_long", 1, r"(?:Prompt|decoder prompt) (?:length of |\(length )?\d+\)? is longer than the "
      r"maximum model length",
      cls="request_invalid", default_phase="runtime",
@@ -3332,7 +3359,8 @@ def _matches(run: _Run, lines: list[Line]) -> list[_Match]:
                     break
             if not hit:
                 continue
-            if rule.context and not (rule.context.search(_traceback_context(lines, line.index))
+            if rule.context and not (rule.context.search(_traceback_context(lines, line.index,
+                                                                            any_process=rule.context_any_process))
                                      or (rule.context_chained
                                          and rule.context.search(_chained_traceback(lines, line.index)))):
                 continue
@@ -3532,7 +3560,8 @@ def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
     if stage is None and any(_CONFIG_VALIDATION.search(near.message)
                              for near in lines[max(0, line.index - 6):line.index + 7]):
         return "load"  # pydantic validates the config before anything starts (what fails with it fails then)
-    if stage is None and (_REQUEST_LOGGER.search(line.raw) or _FOR_A_REQUEST.search(line.message)):
+    if stage is None and (_REQUEST_LOGGER.search(line.raw) or _FOR_A_REQUEST.search(line.message)) \
+            and not _SERVER_WARMUP_WORDS.search(line.message):
         return "runtime"  # logged by the API server's per-request code, or naming its request: one was being served
     if stage is None and _DEAD_ENGINE_QUOTING.search(line.message):
         return "runtime"  # the dead-engine error that quotes the original one: the engine's loop had been running

@@ -568,9 +568,11 @@ def test_training_part_accuracy():
     # seventy-first round's held-out part and the seventy-second round's training part added: 2951 and 2462 of 4637 at
     # the split's rules. 2952 and 2463 with the reading written from its training entries before the held-out scoring
     # (torch's caching allocator reporting a failed allocation). With the seventy-second round's held-out part and the
-    # seventy-third round's training part added: 2977 and 2484 of 4687 at the split's rules.
+    # seventy-third round's training part added: 2977 and 2484 of 4687 at the split's rules. 2978 and 2487 with the
+    # readings written from its training entries before the held-out scoring (a layer missing from the forward context's
+    # attention metadata, under another worker's lookup; the chat server's warm-up render of its chat template failing).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 2977 / 4687 and cause >= 2484 / 4687, (phase, cause)
+    assert phase >= 2978 / 4687 and cause >= 2487 / 4687, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3671,6 +3673,18 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("[rank3]:[W804 15:02:21.946490582 CUDACachingAllocator.cpp:3933] memory allocation failed with OOM on device 3 "
      "while trying to allocate 26229080064 bytes (free: 16487546880, total: 191503007744).", "startup",
      "gpu_out_of_memory", "gpu_oom"),
+    # from the seventy-third round's training entries, before its held-out scoring: a layer missing from the forward
+    # context's attention metadata, the lookup in another tensor-parallel worker's lines (vllm#53584; a bare KeyError
+    # line stays a weight name: the catalog's entry); the lookup in forward_context (kaito#1956); the chat server's
+    # warm-up render of its chat template failing (vllm-omni#1650)
+    ("(Worker_TP5 pid=3131903) ERROR 08-24 13:18:52 [multiproc_executor.py:1050]     attn_metadata_narrowed = "
+     "attn_metadata_raw[self.prefix]\n(Worker_TP3 pid=3131901) ERROR 08-24 13:18:52 [multiproc_executor.py:1050] "
+     "KeyError: 'language_model.model.layers.0.self_attn'", "startup", "attention_metadata_missing", "unknown"),
+    ("KeyError: 'language_model.model.layers.0.self_attn'", "load", "weight_name_mismatch", "weights_mismatch"),
+    ("    if isinstance(forward_context[layer_name], layer_type)\n"
+     "KeyError: 'language_model.model.layers.30.self_attn.attn'", "startup", "attention_metadata_missing", "unknown"),
+    ("(APIServer pid=7) ERROR 03-04 06:45:13 [serving.py:217] Chat template warmup failed", "startup",
+     "chat_template_warmup_failed", "tokenizer_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
