@@ -3170,6 +3170,12 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
      "A process exited without tearing down its torch.distributed process group: pending NCCL work may not have "
      "finished, and a restart right after can find the GPUs still held.",
      "If a restart then hangs, check no old worker still holds the GPUs (nvidia-smi) before starting again"),
+    # a kernel that raised and was replaced by a slower path ("Triton SnakeBeta failed, falling back to eager"); the
+    # traceback logged with the warning is the handled exception's
+    ("kernel_fallback", r"\bfailed\b.{0,80}\b[Ff]alling back to\b", None,
+     "A kernel raised and the code fell back to a slower path: the process goes on, slower.",
+     "Read the warning's traceback for why the fast path failed (an input dtype, the GPU, a library version) and fix "
+     "that if speed matters"),
     ("swap_space_large", r"Possibly too large swap space", "host_oom",
      "swap_space asks for a large share of host RAM: loading can run the host out of memory.",
      "Lower --swap-space (GiB per GPU)"),
@@ -3905,7 +3911,9 @@ def _frame_cause(text: str) -> tuple[str, Finding] | None:
 def _truncated_traceback(run: _Run, lines: list[Line], outcome: _Outcome) -> dict[str, Any] | None:
     """Frames were logged but no error line: the excerpt stops inside a traceback."""
     frames = [line for line in run.lines if line.is_frame or _TRACEBACK.match(line.message)]
-    if not frames:
+    if not frames or all(line.quiet for line in frames):
+        # (a traceback logged at WARNING or below, `logger.warning(..., exc_info=True)`, is an exception the code
+        # caught and went on from: its warning is a risk, not a failure)
         return None
     last = frames[-1]
     # The evidence is the last frame or source line, not the caret marks Python 3.11+ prints under it.
