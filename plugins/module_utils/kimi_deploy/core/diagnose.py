@@ -3502,6 +3502,9 @@ _DIED_WHILE_SERVING = re.compile(r"EngineDeadError|MQLLMEngine is already dead|A
 # V1's crash dump of a failed step has its own logger ("ERROR 08-13 08:25:56 [dump_input.py:69] ..."): its records,
 # even cut before their words, are a step of scheduled requests failing.
 _STEP_DUMP_LOGGER = re.compile(r"\[dump_input\.py:\d+\]")
+# V0's model runner saving the inputs of an execute_model call that raised, before it re-raises: the memory profile's
+# dummy run or a served step failed, its error below what was read.
+_V0_FAILED_EXECUTION_DUMP = re.compile(r"Writing input of failed execution to \S+")
 _ANSWERED = re.compile(r'"(?:GET|POST|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" \d{3}')
 
 
@@ -4247,7 +4250,7 @@ def _served_or_dumped(run: _Run, lines: list[Line], outcome: _Outcome) -> dict[s
             "no_error_serving", "healthy", _evidence(lines, [lines[run.serving]]), None, outcome)
     dump = next((ln for ln in run.lines if _STEP_DUMP_LOGGER.search(ln.raw)), None)
     if dump is None:
-        return None
+        return _failed_execution_dumped(run, lines, outcome)
     # Only the crash dump of a failed step is in the lines (its error is above or below what was read): the engine
     # failed while serving.
     return _result("runtime", Finding(
@@ -4256,6 +4259,18 @@ def _served_or_dumped(run: _Run, lines: list[Line], outcome: _Outcome) -> dict[s
         steps=["Read the lines around the dump for the engine core's traceback (raise `lines`); the dump names the "
                "requests of that step, so the failing request can be replayed"]),
         "engine_dead", "engine_died_unexplained", _evidence(lines, [dump]), None, outcome)
+
+
+def _failed_execution_dumped(run: _Run, lines: list[Line], outcome: _Outcome) -> dict[str, Any] | None:
+    dump = next((ln for ln in run.lines if _V0_FAILED_EXECUTION_DUMP.search(ln.message)), None)
+    if dump is None:
+        return None
+    return _result(run.phase_at(dump.index, "startup"), Finding(
+        cause="The model's execution raised and V0's model runner saved its inputs before passing the error on; the "
+              "error itself is not in the lines read.",
+        steps=["Read the lines after the dump for the worker's traceback (raise `lines`); the pickled inputs it names "
+               "replay the failing step"]),
+        "failed_execution_dumped", "unknown", _evidence(lines, [dump]), None, outcome)
 
 
 def _no_error(run: _Run, lines: list[Line]) -> dict[str, Any]:

@@ -586,9 +586,10 @@ def test_training_part_accuracy():
     # (a traceback logged as a warning is an exception the code went on from, and a kernel's fallback a risk). With the
     # seventy-fourth round's held-out part and the seventy-fifth round's training part added: 3044 and 2525 of 4797 at
     # the split's rules. With the seventy-fifth round's held-out part and the seventy-sixth round's training part added:
-    # 3064 and 2542 of 4837 at the split's rules.
+    # 3064 and 2542 of 4837 at the split's rules. 3064 and 2544 with the reading written from its training entries
+    # before the held-out scoring (V0's model runner saving the inputs of an execution that raised).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3064 / 4837 and cause >= 2542 / 4837, (phase, cause)
+    assert phase >= 3064 / 4837 and cause >= 2544 / 4837, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3716,6 +3717,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "Traceback (most recent call last):\n(StageEngineCoreProc pid=110431) WARNING 05-08 18:50:59 "
      '[snake_activation.py:101]   File "/usr/local/lib/python3.12/dist-packages/triton/language/core.py", line 43, '
      "in wrapper", "unknown", "warnings_only", "risk_only"),
+    # from the seventy-sixth round's training entries, before its held-out scoring: V0's model runner saving the
+    # inputs of an execution that raised, after the weights loaded (vllm#10923)
+    ("(VllmWorkerProcess pid=99130) INFO 12-05 09:21:59 model_runner.py:1077] Loading model weights took 28.3445 GB\n"
+     "(VllmWorkerProcess pid=99130) INFO 12-05 09:22:01 model_runner_base.py:120] Writing input of failed execution to "
+     "/tmp/err_execute_model_input_20241205-092201.pkl...", "startup", "failed_execution_dumped", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
