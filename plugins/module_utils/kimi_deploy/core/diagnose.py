@@ -2603,6 +2603,14 @@ _row("compile_pass_manager_copied", 1, r"Cannot unpickle PostGradPassManager",
            "worker), which it refuses: a vLLM release and a caller or plugin that copies the config disagree.",
      steps=["Start with --enforce-eager to confirm, then use the vLLM release the caller was written for, or a "
             "release that fixes the copy"])
+# vLLM finding neither config.json nor Mistral's params.json where the model should be: the path is not a model
+# directory of a format vLLM reads (a diffusers pipeline, a partial download, a path one level off).
+_row("model_config_not_found", 1, r"Could not detect config format for no config file found",
+     cls="config_invalid", default_phase="load",
+     cause="vLLM found no config.json (nor Mistral's params.json) at the model path: it is not a model directory in a "
+           "format vLLM reads, or the download is incomplete.",
+     steps=["List the model path: point --model at the directory that holds config.json, finish the download, or "
+            "serve the model with the runtime its format needs (a diffusers pipeline is not a Transformers model)"])
 # vLLM's rotary-embedding factory meeting a rope_scaling type it does not implement: the config names it.
 _row("rope_scaling_type_unknown", 1, r"Unknown RoPE scaling type \S+",
      cls="config_invalid", default_phase="load",
@@ -2612,12 +2620,13 @@ _row("rope_scaling_type_unknown", 1, r"Unknown RoPE scaling type \S+",
      steps=["Check rope_scaling in the model's config.json (and any --hf-overrides or --rope-scaling) against the "
             "types this vLLM release lists; upgrade vLLM for a newer model, or restore the model's own config"])
 # An installer's resolver reporting the environment cannot hold vLLM's pins: pip after installing (the conflicts it
-# leaves), uv before (no solution).
+# leaves; pip before 20.3 words it "X has requirement Y, but you'll have Z"), uv before (no solution); what pip could
+# not install may be packages or a requirements file's lines ("-r requirements.txt (line 2)").
 _row("package_requirements_conflict", 1,
      r"requires [\w.\-\[\]]+[=<>!~]=?\S+, but you have \S+ \S+ which is incompatible"
+     r"|[\w.\-\[\]]+ \d\S* has requirement \S+, but\b"
      r"|No solution found when resolving dependencies|your requirements are unsatisfiable"
-     r"|Cannot install [\w.\-]+(?:==\S+)?(?:, [\w.\-]+(?:==\S+)?)*(?: and [\w.\-]+(?:==\S+)?)? because these "
-     r"package versions have conflicting dependencies|\bResolutionImpossible\b",
+     r"|Cannot install .+? because these package versions have conflicting dependencies|\bResolutionImpossible\b",
      cls="dependency_error", default_phase="load",
      cause="The installed packages do not satisfy vLLM's pinned requirements (the resolver names each conflict, "
            "most often torch): vLLM runs against libraries of another release, or was not installed at all.",

@@ -593,9 +593,11 @@ def test_training_part_accuracy():
     # 3064 and 2542 of 4837 at the split's rules. 3064 and 2544 with the reading written from its training entries
     # before the held-out scoring (V0's model runner saving the inputs of an execution that raised). With the
     # seventy-sixth round's held-out part and the seventy-seventh round's training part added: 3093 and 2560 of 4889 at
-    # the split's rules.
+    # the split's rules. 3095 and 2563 with the readings written from its training entries before the held-out scoring
+    # (no config.json at the model path; pip unable to install a requirements file's lines, and pip before 20.3 wording
+    # its conflicts).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3093 / 4889 and cause >= 2560 / 4889, (phase, cause)
+    assert phase >= 3095 / 4889 and cause >= 2563 / 4889, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3731,6 +3733,16 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("(VllmWorkerProcess pid=99130) INFO 12-05 09:21:59 model_runner.py:1077] Loading model weights took 28.3445 GB\n"
      "(VllmWorkerProcess pid=99130) INFO 12-05 09:22:01 model_runner_base.py:120] Writing input of failed execution to "
      "/tmp/err_execute_model_input_20241205-092201.pkl...", "startup", "failed_execution_dumped", "unknown"),
+    # from the seventy-seventh round's training entries, before its held-out scoring: no config.json at the model path
+    # (vllm-omni#474); pip's resolver unable to install a requirements file's lines (S2R#2), and pip before 20.3
+    # wording the conflicts it left (vllm#13694)
+    ("(APIServer pid=48263) ValueError: Could not detect config format for no config file found. With config_format "
+     "'auto', ensure your model has either config.json (HF format) or params.json (Mistral format).", "load",
+     "model_config_not_found", "config_invalid"),
+    ("ERROR: Cannot install -r requirements.txt (line 1), -r requirements.txt (line 2) and torch==2.1.1 because these "
+     "package versions have conflicting dependencies.", "load", "package_requirements_conflict", "dependency_error"),
+    ("ERROR: huggingface-hub 0.29.1 has requirement packaging>=20.9, but\nyou'll have packaging 20.3 which is "
+     "incompatible.", "load", "package_requirements_conflict", "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
