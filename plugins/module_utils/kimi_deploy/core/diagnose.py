@@ -1994,7 +1994,8 @@ _row("request_multimodal_prompt_mismatch", 2,
      r"Expected there to be \d+ prompt updates? corresponding to \d+ \w+ items|Failed to apply prompt replacement "
      r"for mm_items|Failed to apply \w*Processor on data="
      # V0's merge of the media's embeddings into the prompt: more media tokens than the prompt has placeholders for
-     r"|Attempted to assign (?:\d+ x \d+ = )?\d+ (?:multimodal|image) tokens to \d+ placeholders",
+     # (their count as a product, or as a sum over the items: "338 + 320 + ... = 8655")
+     r"|Attempted to assign (?:\d+ x \d+ = |\d+(?: \+ \d+)+ = )?\d+ (?:multimodal|image) tokens to \d+ placeholders",
      cls="request_invalid", default_phase="runtime",
      cause="A multimodal request could not be turned into the model's inputs: its prompt lacks the placeholder "
            "token for an image (or has too many), or the model's processor failed on its media (size, count, "
