@@ -984,6 +984,14 @@ _row("weight_name_mismatch", 1, rf"KeyError: {_WEIGHT_KEY}|^{_WEIGHT_KEY}$",
            'Check that config.json matches the weights (same model, same quantization format)'])
 
 
+# A model's weight loader finding tensors its config says the model does not have (EAGLE's "Found bias in the loaded
+# weights but the model config doesn't have bias"): the checkpoint and its config.json disagree.
+_row("weights_beyond_config", 1, r"Found \w+ in the loaded weights but the model config doesn't have",
+     cls="weights_mismatch", default_phase="load",
+     cause="The checkpoint holds tensors its config.json says the model does not have (a bias, a head): the weights "
+           "and the config come from different models or conversions.",
+     steps=["Use the config.json published with these weights (or the weights its config describes); for a draft "
+            "or speculative head, the head converted for this vLLM release"])
 # AutoWeightsLoader: "There is no module or parameter named 'lm_head.weight_packed' in Qwen2ForCausalLM". A name whose
 # last part is a quantized tensor's (packed weights, scales, zero points, group indices) is a quantization format that
 # vLLM's model code does not apply to that layer; any other name is a layout this release does not know.

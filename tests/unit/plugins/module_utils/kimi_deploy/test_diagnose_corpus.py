@@ -609,9 +609,11 @@ def test_training_part_accuracy():
     # 3123 and 2583 of 4943 at the split's rules. 3124 and 2584 with the reading written after the measurement (media
     # tokens counted as a sum over the items). With the seventy-eighth round's held-out part and the seventy-ninth
     # round's training part added: 3138 and 2598 of 4984 at the split's rules. With the seventy-ninth round's held-out
-    # part and the eightieth round's training part added: 3153 and 2614 of 5022 at the split's rules.
+    # part and the eightieth round's training part added: 3153 and 2614 of 5022 at the split's rules. 3153 and 2615 with
+    # the reading written from its training entries before the held-out scoring (a weight loader finding tensors the
+    # model's config does not have).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3153 / 5022 and cause >= 2614 / 5022, (phase, cause)
+    assert phase >= 3153 / 5022 and cause >= 2615 / 5022, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3770,6 +3772,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # wording): the media tokens counted as a sum over the items (EasyR1#83)
     ("[rank0]: ValueError: Attempted to assign 25 + 25 + 25 = 75 multimodal tokens to 147 placeholders", "runtime",
      "request_multimodal_prompt_mismatch", "request_invalid"),
+    # from the eightieth round's training entries, before its held-out scoring: a weight loader finding tensors the
+    # model's config does not have (vllm#11126)
+    ("ERROR 12-16 05:03:28 engine.py:366] ValueError: Found bias in the loaded weights but the model config doesn't "
+     "have bias", "load", "weights_beyond_config", "weights_mismatch"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
