@@ -2641,6 +2641,14 @@ _row("package_requirements_conflict", 1,
            "most often torch): vLLM runs against libraries of another release, or was not installed at all.",
      steps=["Install vLLM into a clean venv so its pins (torch above all) come with it, or install the vLLM release "
             "built for the torch you need; do not install other packages over its pins afterwards"])
+# gpt-oss's Harmony encoding fetches its tiktoken vocabulary when the server builds its chat handler: a host without
+# access to it (air-gapped, behind a proxy) fails there, before any request.
+_row("harmony_vocab_unavailable", 1, r"HarmonyError: error downloading or loading vocab file",
+     cls="model_download", default_phase="startup",
+     cause="The Harmony encoding (gpt-oss's chat format) could not download or read its tiktoken vocabulary file: "
+           "the host has no access to it and no local copy.",
+     steps=["Put the tiktoken vocabulary files (o200k_base) on the host and point TIKTOKEN_ENCODINGS_BASE at their "
+            "folder (the gpt-oss recipe's offline setup), or let the host reach their download location once"])
 # The OpenAI server's per-request generators log a failed tool-call extraction or reasoning parse and go on serving.
 _row("response_parser_failed", 1, r"Error in chat_completion_(?:full|stream)_generator"
      r"|cannot determine if tools should be extracted|openai_harmony\.\w*Error|\bHarmonyError: ",

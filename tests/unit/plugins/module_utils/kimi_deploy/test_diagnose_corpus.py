@@ -615,9 +615,10 @@ def test_training_part_accuracy():
     # part and the eightieth round's training part added: 3153 and 2614 of 5022 at the split's rules. 3153 and 2615 with
     # the reading written from its training entries before the held-out scoring (a weight loader finding tensors the
     # model's config does not have). With the eightieth round's held-out part and the eighty-first round's training part
-    # added: 3170 and 2630 of 5057 at the split's rules.
+    # added: 3170 and 2630 of 5057 at the split's rules. 3171 and 2631 with the reading written from its training
+    # entries before the held-out scoring (the Harmony encoding unable to fetch its vocabulary at start).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3170 / 5057 and cause >= 2630 / 5057, (phase, cause)
+    assert phase >= 3171 / 5057 and cause >= 2631 / 5057, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3782,6 +3783,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # model's config does not have (vllm#11126)
     ("ERROR 12-16 05:03:28 engine.py:366] ValueError: Found bias in the loaded weights but the model config doesn't "
      "have bias", "load", "weights_beyond_config", "weights_mismatch"),
+    # from the eighty-first round's training entries, before its held-out scoring: the Harmony encoding unable to
+    # fetch its vocabulary while the server builds its handlers (vllm#22259); a parser's HarmonyError stays a request's
+    ("(APIServer pid=16) openai_harmony.HarmonyError: error downloading or loading vocab file: failed to download or "
+     "load vocab file", "startup", "harmony_vocab_unavailable", "model_download"),
+    ("openai_harmony.HarmonyError: Unexpected token 200002 while expecting start token 200006", "runtime",
+     "response_parser_failed", "request_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
