@@ -2789,6 +2789,15 @@ _row("signature_mismatch_between_packages", 3,
      steps=["Read the frame that made the call and the package that defines the callee: install the versions that "
             "belong together (the integration's pinned vLLM, the transformers release the model names); `pip check` "
             "lists conflicts"])
+# A kernel library probing its toolkit's version at import (Hygon's lightop reads DTK's version under ROCM_HOME) gets
+# None where the toolkit is not installed where the variable points: a None, not two packages' releases.
+_row("toolkit_version_probe_empty", 1, r"^(?:\w+\.)*AttributeError: 'NoneType' object has no attribute '\w+'",
+     context=r"\b(?:ROCM|CUDA|DTK|HIP|MACA)_(?:HOME|PATH)\b|get_\w*(?:dtk|rocm|cuda|hip|driver)_?version\(",
+     cls="driver_or_runtime", default_phase="load",
+     cause="A library asked for its toolkit's version at import and got nothing: the GPU toolkit (CUDA, ROCm, DTK) is "
+           "not installed where its home variable points, or that variable is unset.",
+     steps=["Check the toolkit's home variable the frame reads (ROCM_HOME, CUDA_HOME) and that its version file "
+            "exists there; use the image built for that toolkit release"])
 # An object without an attribute its caller expects: most often two packages of different releases (an integration
 # built for another vLLM, a library's renamed field). A last resort: a rule that knows the message wins.
 _row("attribute_missing_between_packages", 3,

@@ -621,9 +621,10 @@ def test_training_part_accuracy():
     # added: 3170 and 2630 of 5057 at the split's rules. 3171 and 2631 with the reading written from its training
     # entries before the held-out scoring (the Harmony encoding unable to fetch its vocabulary at start). With the
     # eighty-first round's held-out part and the eighty-second round's training part added: 3186 and 2642 of 5087 at the
-    # split's rules.
+    # split's rules. 3186 and 2643 with the reading written from its training entries before the held-out scoring (a
+    # kernel library's toolkit version probe getting None at import).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3186 / 5087 and cause >= 2642 / 5087, (phase, cause)
+    assert phase >= 3186 / 5087 and cause >= 2643 / 5087, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3798,6 +3799,16 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "load vocab file", "startup", "harmony_vocab_unavailable", "model_download"),
     ("openai_harmony.HarmonyError: Unexpected token 200002 while expecting start token 200006", "runtime",
      "response_parser_failed", "request_invalid"),
+    # from the eighty-second round's training entries, before its held-out scoring: Hygon's lightop reading DTK's
+    # version under ROCM_HOME at import and getting None (gpustack#5305); a None without that probe stays a mismatch
+    ('(EngineCore_DP0 pid=111)   File "/usr/local/lib/python3.10/dist-packages/lightop/__init__.py", line 20, in '
+     "<module>\n(EngineCore_DP0 pid=111)     dtk_version = get_dtk_version(ROCM_HOME) #动态获取运行时的dtk版本\n"
+     '(EngineCore_DP0 pid=111)   File "/usr/local/lib/python3.10/dist-packages/lightop/__init__.py", line 16, in '
+     "get_dtk_version\n(EngineCore_DP0 pid=111)     dtk_version = ''.join(dtk_version.split('.'))\n"
+     "(EngineCore_DP0 pid=111) AttributeError: 'NoneType' object has no attribute 'split'", "load",
+     "toolkit_version_probe_empty", "driver_or_runtime"),
+    ("AttributeError: 'NoneType' object has no attribute 'split'", "load", "attribute_missing_between_packages",
+     "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
