@@ -2874,6 +2874,14 @@ _row("flash_attention_refuses_gpu", 1, r"Cannot use FA version \d+ is not suppor
            "FlashAttention 3 Hopper), so the attention backend vLLM chose cannot run here.",
      steps=["Choose a backend that supports the GPU (VLLM_ATTENTION_BACKEND=XFORMERS / TRITON_ATTN / FLASHINFER, as "
             "the vLLM release offers), or run a release whose default backend covers it"])
+# Batch-invariant mode (VLLM_BATCH_INVARIANT=1) runs only on the attention backends it has deterministic kernels for;
+# without --attention-backend the engine's start refuses what it would pick.
+_row("batch_invariant_backend_required", 1, r"batch_invariant mode requires an attention backend in",
+     cls="attention_backend_unsupported", default_phase="load",
+     cause="Batch-invariant mode (VLLM_BATCH_INVARIANT=1) needs one of the attention backends the message lists, and "
+           "the engine was not given one (or chose another for this GPU and model).",
+     steps=["Pass --attention-backend with one of the listed backends that supports this GPU and model, or unset "
+            "VLLM_BATCH_INVARIANT"])
 # A host name that does not resolve (a Kubernetes service, a peer's name) stops a connection between components.
 _row("host_name_not_resolved", 2, r"getaddrinfo\(\) failed for endpoint|Temporary failure in name resolution"
      r"|Name or service not known|nodename nor servname provided",
