@@ -3093,8 +3093,8 @@ _NOT_AN_ERROR = re.compile(r"^\s*Traceback \(most recent call last\)|^Process \w
                            # Python's lines that chain two tracebacks
                            r"|^The above exception was the direct cause of the following exception:"
                            r"|^During handling of the above exception, another exception occurred:"
-                           # a benchmark client's count of failed requests when none failed
-                           r"|^\s*Failed requests: +0\s*$"
+                           # a benchmark client's count of failed requests when none failed (a note may follow it)
+                           r"|^\s*Failed requests: +0\b(?![.\d])"
                            # argparse's usage text, whose options may name a choice "error"
                            r"|^usage: \S+ \[-h\]|^\s+\[-{1,2}\w")
 # "usage_lib.py:19: RuntimeWarning: Failed to read commit hash": Python warnings are not errors.

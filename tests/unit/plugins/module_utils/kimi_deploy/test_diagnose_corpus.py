@@ -3824,6 +3824,14 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("(EngineCore_DP0 pid=100) RuntimeError: VLLM batch_invariant mode requires an attention backend in "
      "['FLASH_ATTN', 'FLASHINFER', 'FLASH_ATTN_MLA', 'TRITON_MLA'], but got 'None'.", "load",
      "batch_invariant_backend_required", "attention_backend_unsupported"),
+    # after the eighty-third round's measurement, from its held-out misses: a benchmark's zero failed requests with
+    # its author's note after the count (vllm#26478); a count above zero stays an error
+    ("============ Serving Benchmark Result ============\nSuccessful requests:                     1000      \n"
+     "Failed requests:                         0          <<<<<<< New line\n"
+     "Benchmark duration (s):                  23.73     ", "none", "no_error_serving", "healthy"),
+    ("============ Serving Benchmark Result ============\nSuccessful requests:                     990\n"
+     "Failed requests:                         10\nBenchmark duration (s):                  23.73", "runtime",
+     "unclassified_error", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
