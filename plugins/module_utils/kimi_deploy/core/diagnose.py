@@ -2882,6 +2882,24 @@ _row("batch_invariant_backend_required", 1, r"batch_invariant mode requires an a
            "the engine was not given one (or chose another for this GPU and model).",
      steps=["Pass --attention-backend with one of the listed backends that supports this GPU and model, or unset "
             "VLLM_BATCH_INVARIANT"])
+# A proxy or gateway in front of the server (nginx, an ingress) gave up waiting for vLLM's answer: its 504 page or a
+# client's report of it. The request took longer than the proxy's read timeout (a long generation, a queue, a hang).
+_row("gateway_timeout", 2, r"\b504\b[ :]*(?:Server Error: )?Gateway Time-?out",
+     cls="timeout", default_phase="runtime", quiet_levels=True, server_side=True,
+     cause="A proxy or gateway in front of vLLM (nginx, an ingress, a load balancer) timed out waiting for the answer "
+           "and returned 504: the request ran longer than the proxy's read timeout, or the server was stuck.",
+     steps=["Compare the request's time in vLLM's log (or its metrics' e2e latency) with the proxy's read timeout "
+            "(nginx proxy_read_timeout, the ingress's timeout annotations): raise the timeout, stream the answer, or "
+            "lower max_tokens",
+            "If vLLM never logged the request, check the route between the proxy and the server"])
+# vLLM's interfaces for model plugins move between releases and the old name raises, naming where it went: the plugin
+# or model code was written for another vLLM.
+_row("plugin_interface_moved", 1, r"has been moved to `?[\w.]+`? in v\d+\.\d+",
+     cls="dependency_error", default_phase="load",
+     cause="Model or plugin code calls a vLLM interface that this vLLM release moved (the message names where): the "
+           "code was written for an earlier vLLM.",
+     steps=["Install the vLLM release the model's or plugin's code was written for, or update that code to the moved "
+            "interface the message names"])
 # A host name that does not resolve (a Kubernetes service, a peer's name) stops a connection between components.
 _row("host_name_not_resolved", 2, r"getaddrinfo\(\) failed for endpoint|Temporary failure in name resolution"
      r"|Name or service not known|nodename nor servname provided",

@@ -633,9 +633,10 @@ def test_training_part_accuracy():
     # the eighty-third round's training part added: 3197 and 2662 of 5116 at the split's rules. 3198 and 2663 with the
     # reading written from its training entries before the held-out scoring (batch-invariant mode refusing a start
     # without one of its attention backends). With the eighty-third round's held-out part and the eighty-fourth round's
-    # training part added: 3228 and 2689 of 5166 at the split's rules.
+    # training part added: 3228 and 2689 of 5166 at the split's rules. 3231 and 2692 with the readings written from its
+    # training entries before the held-out scoring (a proxy's 504 in front of vLLM, vLLM's moved plugin interface).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3228 / 5166 and cause >= 2689 / 5166, (phase, cause)
+    assert phase >= 3231 / 5166 and cause >= 2692 / 5166, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3837,6 +3838,16 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("============ Serving Benchmark Result ============\nSuccessful requests:                     990\n"
      "Failed requests:                         10\nBenchmark duration (s):                  23.73", "runtime",
      "unclassified_error", "unknown"),
+    # from the eighty-fourth round's training entries, before its held-out scoring: a proxy's 504 in front of vLLM,
+    # as nginx's page and as a client's report (Enterprise-Inference#95, OpenGateLLM#116); vLLM's moved plugin
+    # interface naming where it went (qwen3-asr#34)
+    ("<html>\n<head><title>504 Gateway Time-out</title></head>\n<body>\n<center><h1>504 Gateway Time-out</h1></center>"
+     "\n<hr><center>nginx</center>", "runtime", "gateway_timeout", "timeout"),
+    ("Error: 504 Server Error: Gateway Time-out for url: https://albert.api.etalab.gouv.fr/v1/chat/completions, "
+     "retrying in 5 seconds...", "runtime", "gateway_timeout", "timeout"),
+    ("ERROR:app.services.asr.qwen3_engine:Failed to load Qwen3-ASR model: BaseMultiModalProcessor._get_data_parser has "
+     "been moved to `BaseProcessingInfo.build_data_parser` in v0.16.", "load", "plugin_interface_moved",
+     "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
