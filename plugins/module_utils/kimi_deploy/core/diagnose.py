@@ -3111,6 +3111,10 @@ _NOT_AN_ERROR = re.compile(r"^\s*Traceback \(most recent call last\)|^Process \w
                            # Python's lines that chain two tracebacks
                            r"|^The above exception was the direct cause of the following exception:"
                            r"|^During handling of the above exception, another exception occurred:"
+                           # a library's notice that it fell back ("failed to import ttsfrd, use WeTextProcessing
+                           # instead"): it went on without the module
+                           r"|\b[Ff]ailed to import [\w.]+, (?:use|using|fall(?:ing)? back to) [\w.]+"
+                           r"(?: instead)?\.?\s*$"
                            # a benchmark client's count of failed requests when none failed (a note may follow it)
                            r"|^\s*Failed requests: +0\b(?![.\d])"
                            # argparse's usage text, whose options may name a choice "error"
