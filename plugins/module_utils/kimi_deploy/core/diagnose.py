@@ -2900,6 +2900,13 @@ _row("plugin_interface_moved", 1, r"has been moved to `?[\w.]+`? in v\d+\.\d+",
            "code was written for an earlier vLLM.",
      steps=["Install the vLLM release the model's or plugin's code was written for, or update that code to the moved "
             "interface the message names"])
+# torch.compile's Triton backend refuses GPUs below compute capability 7.0 (Pascal and older) when it compiles.
+_row("triton_gpu_too_old", 1, r"Found .{1,80}? which is too old to be supported by the triton GPU compiler",
+     cls="gpu_arch_unsupported", default_phase="startup",
+     cause="Triton, which torch.compile uses for vLLM's compiled graphs and kernels, does not support this GPU "
+           "(compute capability below 7.0: Pascal and older).",
+     steps=["Run with --enforce-eager (or compilation level 0) so nothing is compiled with Triton, and an attention "
+            "backend that supports the GPU; or use a GPU of compute capability 7.0 or newer"])
 # A host name that does not resolve (a Kubernetes service, a peer's name) stops a connection between components.
 _row("host_name_not_resolved", 2, r"getaddrinfo\(\) failed for endpoint|Temporary failure in name resolution"
      r"|Name or service not known|nodename nor servname provided",
@@ -3379,8 +3386,12 @@ def _is_error_line(line: Line) -> bool:
         return False  # source code of a traceback logged at ERROR level ("    tmp21 = tmp11 == 0")
     if line.level in ("ERROR", "CRITICAL"):
         return True
-    return bool(_EXCEPTION.match(line.message) or re.search(r"\berror\b|\bfailed\b|\bFATAL\b", line.message,
-                                                            re.IGNORECASE))
+    # a tally that counts no failure ("55 applied, 64 skipped, 0 failed") names the word without one
+    words = _ZERO_FAILURES.sub("", line.message)
+    return bool(_EXCEPTION.match(line.message) or re.search(r"\berror\b|\bfailed\b|\bFATAL\b", words, re.IGNORECASE))
+
+
+_ZERO_FAILURES = re.compile(r"(?<![\w.-])0 (?:failed|errors?|failures?)\b", re.IGNORECASE)
 
 
 def _first_error_line(run: _Run, until: int | None) -> Line | None:

@@ -639,9 +639,10 @@ def test_training_part_accuracy():
     # training part added: 3228 and 2689 of 5166 at the split's rules. 3231 and 2692 with the readings written from its
     # training entries before the held-out scoring (a proxy's 504 in front of vLLM, vLLM's moved plugin interface). With
     # the eighty-fourth round's held-out part and the eighty-fifth round's training part added: 3254 and 2715 of 5218 at
-    # the split's rules.
+    # the split's rules. 3255 and 2716 with the readings written from its training entries before the held-out scoring
+    # (Triton refusing a Pascal GPU, a tally that counts no failure).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3254 / 5218 and cause >= 2715 / 5218, (phase, cause)
+    assert phase >= 3255 / 5218 and cause >= 2716 / 5218, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3862,6 +3863,16 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # ("failed to import ttsfrd, use WeTextProcessing instead", async_cosyvoice#134 and #21) is not the first error
     ("failed to import ttsfrd, use WeTextProcessing instead\nINFO 05-23 09:31:22 [loader.py:458] Loading weights took "
      "38.52 seconds", "startup", "no_error_not_serving", "no_failure_yet"),
+    # from the eighty-fifth round's training entries, before its held-out scoring: Triton refusing a Pascal GPU when
+    # torch.compile compiles (pascal-pkgs-ci#5); a tally that counts no failure ("0 failed") is not an error line
+    # (club-3090#69)
+    ("(VllmWorkerProcess pid=62) ERROR 12-26 16:20:28 multiproc_worker_utils.py:236] RuntimeError: Found Tesla "
+     "P100-PCIE-16GB which is too old to be supported by the triton GPU compiler, which is used as the backend. "
+     "Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.0", "startup",
+     "triton_gpu_too_old", "gpu_arch_unsupported"),
+    ("Genesis Results: 55 applied, 64 skipped, 0 failed, 2 partial-apply warning(s)\n"
+     "INFO 05-23 09:31:22 [loader.py:458] Loading weights took 38.52 seconds", "startup", "no_error_not_serving",
+     "no_failure_yet"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
