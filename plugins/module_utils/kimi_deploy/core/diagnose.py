@@ -2900,6 +2900,16 @@ _row("plugin_interface_moved", 1, r"has been moved to `?[\w.]+`? in v\d+\.\d+",
            "code was written for an earlier vLLM.",
      steps=["Install the vLLM release the model's or plugin's code was written for, or update that code to the moved "
             "interface the message names"])
+# Apple's Metal reports a command buffer that could not get GPU memory (vllm-metal on a Mac's unified memory): MLX
+# aborts the process with it.
+_row("metal_out_of_memory", 1, r"\[METAL\] Command buffer execution failed: Insufficient Memory"
+     r"|kIOGPUCommandBufferCallbackErrorOutOfMemory",
+     cls="gpu_oom", default_phase="runtime",
+     cause="The Mac's GPU ran out of memory for a Metal command buffer (the unified memory the model, its KV cache "
+           "and the batch share): the engine process was aborted.",
+     steps=["Lower the memory the engine takes (a shorter max_model_len, fewer concurrent sequences, a smaller or "
+            "more quantized model) and leave the macOS GPU memory limit headroom for the batch",
+            "Watch memory pressure while serving; concurrency that grows past the limit ends the same way"])
 # torch.compile's Triton backend refuses GPUs below compute capability 7.0 (Pascal and older) when it compiles.
 _row("triton_gpu_too_old", 1, r"Found .{1,80}? which is too old to be supported by the triton GPU compiler",
      cls="gpu_arch_unsupported", default_phase="startup",

@@ -650,9 +650,10 @@ def test_training_part_accuracy():
     # (Triton refusing a Pascal GPU, a tally that counts no failure). With the eighty-fifth round's held-out part and
     # the eighty-sixth round's training part added: 3271 and 2733 of 5258 at the split's rules. With the eighty-sixth
     # round's held-out part and the eighty-seventh round's training part added: 3292 and 2753 of 5306 at the split's
-    # rules.
+    # rules. 3292 and 2754 with the reading written from its training entries before the held-out scoring (Metal out of
+    # memory for a command buffer).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3292 / 5306 and cause >= 2753 / 5306, (phase, cause)
+    assert phase >= 3292 / 5306 and cause >= 2754 / 5306, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3889,6 +3890,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("Genesis Results: 55 applied, 64 skipped, 0 failed, 2 partial-apply warning(s)\n"
      "INFO 05-23 09:31:22 [loader.py:458] Loading weights took 38.52 seconds", "startup", "no_error_not_serving",
      "no_failure_yet"),
+    # from the eighty-seventh round's training entries, before its held-out scoring: Metal out of memory for a
+    # command buffer while vllm-metal serves (vllm-metal#274)
+    ('(APIServer pid=26468) INFO:     127.0.0.1:51494 - "POST /v1/chat/completions HTTP/1.1" 200 OK\n'
+     "libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] Command buffer execution "
+     "failed: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)", "runtime",
+     "metal_out_of_memory", "gpu_oom"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
