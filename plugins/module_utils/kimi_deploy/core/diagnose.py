@@ -3000,7 +3000,9 @@ _row("gloo_peer_closed", 1, r"gloo/transport/tcp/pair\.cc:\d+\] (?:Connection cl
 _row("ray_worker_killed", 1, r"(?:worker|actor) (?:died|is dead|unexpectedly exits).{0,300}OOM killer"
      r"|killed by SIGKILL by OOM killer|Task was killed due to the node running low on memory"
      # Ray's memory monitor kills the newest task when the node's RAM passes its threshold
-     r"|which exceeds the memory usage threshold of [\d.]+\. Ray killed this worker",
+     r"|which exceeds the memory usage threshold of [\d.]+\. Ray killed this worker"
+     # ... and the raylet's periodic summary of those kills, which is often all a driver's log shows of them
+     r"|Workers \(tasks / actors\) killed due to memory pressure \(OOM\)",
      cls="host_oom", default_phase="load",
      cause="A Ray worker process died; Ray's first suspect is the kernel OOM killer (host RAM ran out).",
      steps=["Check `dmesg | grep -i oom` / the journal on that node; give the node more RAM or load one model "

@@ -655,9 +655,10 @@ def test_training_part_accuracy():
     # round's held-out part and the eighty-seventh round's training part added: 3292 and 2753 of 5306 at the split's
     # rules. 3292 and 2754 with the reading written from its training entries before the held-out scoring (Metal out of
     # memory for a command buffer). With the eighty-seventh round's held-out part and the eighty-eighth round's training
-    # part added: 3305 and 2768 of 5348 at the split's rules.
+    # part added: 3305 and 2768 of 5348 at the split's rules. 3305 and 2769 with the reading written from its training
+    # entries before the held-out scoring (the raylet's summary of workers killed for memory pressure).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3305 / 5348 and cause >= 2768 / 5348, (phase, cause)
+    assert phase >= 3305 / 5348 and cause >= 2769 / 5348, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3904,6 +3905,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] Command buffer execution "
      "failed: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)", "runtime",
      "metal_out_of_memory", "gpu_oom"),
+    # from the eighty-eighth round's training entries, before its held-out scoring: the raylet's summary of the
+    # workers Ray's memory monitor killed is the host's RAM running out, not a Ray failure (EasyR1#185)
+    ("(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) node_manager.cc:3069: 1 Workers (tasks / actors) "
+     "killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: 351e406b196f66bb45ea, "
+     "IP: 10.95.143.76) over the last time period.", "load", "ray_worker_killed", "host_oom"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
