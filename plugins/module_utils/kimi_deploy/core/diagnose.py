@@ -1523,6 +1523,14 @@ _row("placement_group_gpus_short", 1, r"number of required GPUs exceeds the tota
      steps=["Check `ray status`: the GPUs of every node that joined; start the missing nodes, or lower "
             "--tensor-parallel-size / --pipeline-parallel-size so TP x PP fits them"])
 
+# A data-parallel engine (a headless node's) reports the hash of its config at the handshake; the front end refuses
+# one that differs from its own.
+_row("dp_engine_config_mismatch", 1, r"Configuration mismatch detected for engine \d+",
+     cls="parallel_config_invalid", default_phase="startup",
+     cause="A data-parallel engine (a headless node's) was started with a configuration that differs from the front "
+           "end's: the two configs' hashes differ at the handshake.",
+     steps=["Start every data-parallel node with the same vLLM release, model and engine arguments (only the rank "
+            "and address flags differ); compare the nodes' 'non-default args' lines"])
 
 # Ray's object store lives in /dev/shm: a container's small /dev/shm stops the raylet before any NCCL runs.
 _row("ray_object_store_shm_too_small", 1, r"System memory request exceeds memory available in /dev/shm",
@@ -2221,7 +2229,9 @@ _row("cxx_compiler_missing", 1, r"InvalidCxxCompiler|No working C\+\+ compiler f
 # (Dynamo ends its error with "You can suppress this exception and fall back to eager by setting: ...")
 _row("compile_failed", 2, r"InductorError|BackendCompilerFailed|torch\._dynamo\.exc\.|CompilationError|"
      r"fall back to eager by setting|"
-     r"triton\.compiler\.errors|^error: [\w./-]+\.py:\d+:\d+: ",
+     r"triton\.compiler\.errors|^error: [\w./-]+\.py:\d+:\d+: "
+     # vLLM's compile cache hashing what Inductor produced, which it cannot when Inductor's output is not a file
+     r"|failed to get the hash of the compiled graph",
      cls="compile_error", default_phase="startup",
      cause="torch.compile (Dynamo/Inductor/Triton) failed while compiling the model.",
      steps=["Start with --enforce-eager or -O0 to skip compilation; clear VLLM_CACHE_ROOT's torch_compile_cache",
@@ -2641,6 +2651,16 @@ _row("package_requirements_conflict", 1,
            "most often torch): vLLM runs against libraries of another release, or was not installed at all.",
      steps=["Install vLLM into a clean venv so its pins (torch above all) come with it, or install the vLLM release "
             "built for the torch you need; do not install other packages over its pins afterwards"])
+# The installer finds only wheels for another platform (an aarch64-only nightly, a CUDA variant's index, another
+# Python): vLLM is not installed, whatever follows.
+_row("wheel_not_for_platform", 1,
+     r"can't be installed because it doesn't have a source distribution or wheel for the current platform"
+     r"|is not a supported wheel on this platform",
+     cls="dependency_error", default_phase="load",
+     cause="The installer found no vLLM wheel built for this host (its CPU architecture, glibc, Python or CUDA "
+           "variant), so vLLM was not installed.",
+     steps=["Pick the release or index whose wheels match the host (the installer's hint names the platforms it "
+            "found), or build from source; the deploy's preflight prints the host's architecture and Python"])
 # gpt-oss's Harmony encoding fetches its tiktoken vocabulary when the server builds its chat handler: a host without
 # access to it (air-gapped, behind a proxy) fails there, before any request.
 _row("harmony_vocab_unavailable", 1, r"HarmonyError: error downloading or loading vocab file",
@@ -4441,8 +4461,12 @@ _VLLM_OWN_LINE = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d
 
 
 # lm-evaluation-harness's results table ("|Tasks|Version|Filter|n-shot|Metric|...|Value|...") and the score below
-# which every answer is wrong (a broken output, not a weak model).
-_EVAL_TABLE_HEADER = re.compile(r"^\|\s*Tasks\s*\|\s*Version\s*\|")
+# which every answer is wrong (a broken output, not a weak model). A paste can lose the header's first "|".
+_EVAL_TABLE_HEADER = re.compile(r"^\|?\s*Tasks\s*\|\s*Version\s*\|")
+# pytest's verbose result lines ("tests/x.py::test_y[param] PASSED [ 25%]"), and any outcome or summary that is not
+# a pass ("FAILED", "ERROR", "= 1 failed, 7 passed =")
+_TEST_PASSED = re.compile(r"^\S+\.py::\S.* PASSED(?:\s+\[\s*\d+%\])?\s*$")
+_TEST_NOT_PASSED = re.compile(r"\s(?:FAILED|ERROR)(?:\s|$)|^(?:FAILED|ERROR) \S+\.py::|\b\d+ (?:failed|errors?)\b")
 # the run line lm-evaluation-harness prints above its table once every request is answered
 # ("vllm (pretrained=...), gen_kwargs: (None), limit: None, num_fewshot: 5, batch_size: auto")
 _EVAL_RUN_LINE = re.compile(r"^[\w-]+ \(.*\), gen_kwargs: \(.*\), limit: .*, num_fewshot: ")
@@ -4570,6 +4594,14 @@ def _evaluation_scores(lines: list[Line]) -> tuple[Line, list[float]] | None:
     return (header, []) if any(_EVAL_RUN_LINE.match(line.message) for line in lines[:header.index]) else None
 
 
+def _test_run_passed(lines: list[Line]) -> Line | None:
+    """The first of pytest's result lines, when every test the text shows passed and nothing else failed."""
+    if any(_TEST_NOT_PASSED.search(line.message) or _TRACEBACK.match(line.message) or _EXCEPTION.match(line.message)
+           for line in lines):
+        return None
+    return next((line for line in lines if _TEST_PASSED.match(line.message.strip())), None)
+
+
 def _benchmark_figures(lines: list[Line]) -> Line | None:
     """The first line of a benchmark's results (two "name: value" figures, or a table whose header names two
     figures and whose rows hold numbers), when the text holds no error."""
@@ -4584,6 +4616,26 @@ def _benchmark_figures(lines: list[Line]) -> Line | None:
         if text.startswith("|") and len(_BENCHMARK_FIGURE.findall(text)) >= 2 and any(
                 _TABLE_ROW_NUMBER.search(row.message) for row in lines[line.index + 1:]):
             return line
+    return None
+
+
+def _tool_report(lines: list[Line]) -> dict[str, Any] | None:
+    """A tool's report of requests the server answered (a test run that passed, a benchmark's figures), if the text
+    is one."""
+    passed = _test_run_passed(lines)
+    if passed is not None:
+        return _result("none", Finding(
+            cause="No error in the lines: they are a test run's results (pytest), and every test shown passed.",
+            steps=["vLLM logged no failure here; if the thread reports one, ask for the server's own log"]),
+            "test_run_passed", "healthy", _evidence(lines, [passed]), None, _Outcome(healthy=True))
+    figures = _benchmark_figures(lines)
+    if figures is not None:
+        return _result("none", Finding(
+            cause="No error in the lines: they are a benchmark's results (latency, throughput or draft acceptance "
+                  "figures), measured on requests the server answered.",
+            steps=["Judge the figures against a baseline measured on the same GPUs with the same request shapes (the "
+                   "ledger's rows); if they fall short, change one launch parameter at a time (tune.yml)"]),
+            "benchmark_results", "healthy", _evidence(lines, [figures]), None, _Outcome(healthy=True))
     return None
 
 
@@ -4611,14 +4663,9 @@ def _no_run(lines: list[Line]) -> dict[str, Any]:
                   "server answered every request.",
             steps=["Compare the scores with the model card's or a reference run's; vLLM logged no failure"]),
             "evaluation_finished", "healthy", _evidence(lines, [header]), None, _Outcome(healthy=True))
-    figures = _benchmark_figures(lines)
-    if figures is not None:
-        return _result("none", Finding(
-            cause="No error in the lines: they are a benchmark's results (latency, throughput or draft acceptance "
-                  "figures), measured on requests the server answered.",
-            steps=["Judge the figures against a baseline measured on the same GPUs with the same request shapes (the "
-                   "ledger's rows); if they fall short, change one launch parameter at a time (tune.yml)"]),
-            "benchmark_results", "healthy", _evidence(lines, [figures]), None, _Outcome(healthy=True))
+    report = _tool_report(lines)
+    if report is not None:
+        return report
     output = next((line for line in lines if _MODEL_OUTPUT.search(line.raw)), None)
     if output is not None:
         return _result("runtime", Finding(

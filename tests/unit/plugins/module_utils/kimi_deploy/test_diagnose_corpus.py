@@ -662,9 +662,11 @@ def test_training_part_accuracy():
     # part added: 3305 and 2768 of 5348 at the split's rules. 3305 and 2769 with the reading written from its training
     # entries before the held-out scoring (the raylet's summary of workers killed for memory pressure). With the
     # eighty-eighth round's held-out part and the eighty-ninth round's training part added: 3332 and 2792 of 5416 at the
-    # split's rules.
+    # split's rules. 3339 and 2799 with the readings written from its training entries before the held-out scoring (a
+    # data-parallel engine's config hash, the compiled graph's hash, no wheel for the platform, an evaluation table
+    # without its first '|', a test run that passed).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3332 / 5416 and cause >= 2792 / 5416, (phase, cause)
+    assert phase >= 3339 / 5416 and cause >= 2799 / 5416, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -1047,7 +1049,6 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-11081-batchsize-forward-time-stats": "a benchmark's forward-time stats quoted in a pull request: no failure",
     "vllm-8210-log-interval-usage-collect-env": "collect_env's report only: a usage question",
     "vllm-fork-1918-hpu-smoke-test-report-pass": "a smoke test's PASS report: a client's lines, no line of vLLM's",
-    "trl-7001-vllm-028-client-server-tests-pass": "a test run's PASSED lines: a client's tests, no line of vLLM's",
     "vllm-3736-stat-logger-asyncllmengine-collect-env": "collect_env's report only: a usage question",
     "vllm-12085-token-embeddings-usage-collect-env": "collect_env's report only: a usage question",
     "vllm-16648-modernbert-reranker-score-curl": "a curl and the score answer it got: no line of a log",
@@ -1095,7 +1096,6 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-21231-ray-pp-idle-cpu-cores-collect-env": "collect_env's report only: an idle server's CPU use",
     "vllm-21718-exaone4-think-control-no-reasoning": "a client's print of an answer it got: no line of a log",
     "vllm-28130-cpu-torch-profiler-table": "a profiler's table in a pull request: no error",
-    "vllm-32430-seed-oss-tool-parser-pytest-pass": "a test run's PASSED lines in a pull request",
     "vllm-16968-idle-cpu-core-100-htop": "htop of an idle server: no line of a log",
     "vllm-27875-profiler-openai-server-npu-smi": "npu-smi while profiling: no line of a log",
     "vllm-radiance-12-enginecore-busy-loop-ps": "ps of an engine core: no line of a log",
@@ -1105,7 +1105,6 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "club-3090-434-lmcache-offload-nvlink-bench-ext4-load": "a benchmark report's start: it then ran",
     "llm-compressor-2025-qwen3-vl-8b-w4a16-throughput-pip-list": "a package list only: a throughput question",
     "vllm-12553-nvlm-d-w4a16-v0-outputs-start": "a start in a pull request: the author says it works",
-    "vllm-21154-pixtral-sdpa-test-chat-passed": "a test run's PASSED lines in a pull request",
     "vllm-45288-pless-whisper-encdec-config-lines": "a start's config lines in a pull request's test run: it passed",
     "vllm-57047-awq-batch-invariant-sm89-startup": "a start in a pull request's test log: it started normally",
     "auto-round-1536-fp8-block-llama31-8b-load-pass": "a validation run's loaded shards: the run passed",
@@ -1190,8 +1189,6 @@ HEALTHY_BY_THE_THREAD_ONLY = {
         "collect_env's report only: a question on context parallel's speed on long sequences",
     "vllm-ascend-8285-hbm-kvcache-usage-question-collect-env":
         "collect_env's report only: a question on how to see the KV cache's share of an Ascend card's HBM",
-    "vllm-30120-dbo-xbo-deepseek-v2-lite-gsm8k": "an evaluation table whose header lost its first '|' in the paste",
-    "vllm-49565-ray-pg-strategy-tests-pass": "a test run's PASSED lines in a pull request",
 }
 
 
@@ -3922,6 +3919,28 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) node_manager.cc:3069: 1 Workers (tasks / actors) "
      "killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: 351e406b196f66bb45ea, "
      "IP: 10.95.143.76) over the last time period.", "load", "ray_worker_killed", "host_oom"),
+    # from the eighty-ninth round's training entries, before its held-out scoring: a data-parallel engine whose config
+    # hash differs from the front end's (vllm#30281); vLLM's compile cache failing to hash the compiled graph
+    # (ray#53824); an installer with no wheel for this platform (vllm#49683); an evaluation table whose header lost
+    # its first "|" (vllm#30120) and a pytest run whose tests all passed (vllm#49565) are healthy
+    ("(APIServer pid=926136) RuntimeError: Configuration mismatch detected for engine 1.", "startup",
+     "dp_engine_config_mismatch", "parallel_config_invalid"),
+    ("(VllmWorker rank=1 pid=15911) ERROR 06-13 17:32:02 [multiproc_executor.py:522] AssertionError: failed to get "
+     "the hash of the compiled graph", "startup", "compile_failed", "compile_error"),
+    ("error: Distribution `vllm==0.23.1rc1.dev1403+g4080263bb.cu129 @ registry+https://example.invalid/nightly/cu129` "
+     "can't be installed because it doesn't have a source distribution or wheel for the current platform", "load",
+     "wheel_not_for_platform", "dependency_error"),
+    ("Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |   |Stderr|\n"
+     "|-----|------:|----------------|-----:|-----------|---|-----:|---|-----:|\n"
+     "|gsm8k|      3|flexible-extract|     5|exact_match|↑  |0.3682|±  |0.0188|", "none", "evaluation_finished",
+     "healthy"),
+    ("tests/v1/executor/test_ray_utils.py::test_pg_strategy_env_var_default PASSED\n"
+     "tests/v1/executor/test_ray_utils.py::test_pg_strategy_env_var_invalid_raises PASSED                [ 87%]",
+     "none", "test_run_passed", "healthy"),
+    ("tests/v1/core/test_scheduler.py::test_prefix PASSED\ntests/v1/core/test_scheduler.py::test_preempt FAILED",
+     "unknown", "unclassified_error", "unknown"),
+    ("tests/v1/core/test_scheduler.py::test_prefix PASSED\n=== 1 failed, 1 passed in 3.2s ===", "unknown",
+     "unclassified_error", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
