@@ -4474,7 +4474,7 @@ _SCORE_NEAR_ZERO = 0.05
 # A benchmark's own results (a load generator's table, a comparison script's summary): latency and throughput
 # figures were measured, so the server answered the requests they timed.
 _BENCHMARK_FIGURE = re.compile(r"(?i)\b(?:latency|throughput|tps|tok(?:en)?s?/s(?:ec(?:ond)?)?|req(?:uest)?s/s"
-                               r"|ttft|tpot|itl|e2el|mfu|generation time"
+                               r"|ttft|tpot|itl|e2el|mfu|generation time|kernel time|qps|per second"
                                # speculative decoding's summary of a finished run (the spec_decode example's)
                                r"|acceptance (?:length|rate)|num_(?:accepted|draft)_tokens|num_drafts)\b")
 _FIGURE_VALUE = re.compile(r"[:=]\s*[\d.]+\b")
