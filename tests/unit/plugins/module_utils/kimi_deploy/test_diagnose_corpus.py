@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is eightyninth-heldout.jsonl: logs collected on 2026-12-05 (eighty-ninth round), split off (a
+The held-out part is ninetieth-heldout.jsonl: logs collected on 2026-12-05 (ninetieth round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-eighty-eighth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+eighty-ninth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -115,9 +115,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "eightysixth-training.jsonl", "eightysixth-heldout.jsonl",
                                         "eightyseventh-training.jsonl", "eightyseventh-heldout.jsonl",
                                         "eightyeighth-training.jsonl", "eightyeighth-heldout.jsonl",
-                                        "eightyninth-training.jsonl", "eightyninth-heldout.jsonl")}
-HELDOUT = FILES["eightyninth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "eightyninth-heldout.jsonl" for entry in entries]
+                                        "eightyninth-training.jsonl", "eightyninth-heldout.jsonl",
+                                        "ninetieth-training.jsonl", "ninetieth-heldout.jsonl")}
+HELDOUT = FILES["ninetieth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "ninetieth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -206,7 +207,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("eightysixth-training.jsonl", "eightysixth-heldout.jsonl", "eightysixth-heldout.sha256"),
           ("eightyseventh-training.jsonl", "eightyseventh-heldout.jsonl", "eightyseventh-heldout.sha256"),
           ("eightyeighth-training.jsonl", "eightyeighth-heldout.jsonl", "eightyeighth-heldout.sha256"),
-          ("eightyninth-training.jsonl", "eightyninth-heldout.jsonl", "eightyninth-heldout.sha256"))
+          ("eightyninth-training.jsonl", "eightyninth-heldout.jsonl", "eightyninth-heldout.sha256"),
+          ("ninetieth-training.jsonl", "ninetieth-heldout.jsonl", "ninetieth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -319,7 +321,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("eightysixth-training.jsonl", "eightysixth-heldout.jsonl", 20270223),
                           ("eightyseventh-training.jsonl", "eightyseventh-heldout.jsonl", 20270224),
                           ("eightyeighth-training.jsonl", "eightyeighth-heldout.jsonl", 20270225),
-                          ("eightyninth-training.jsonl", "eightyninth-heldout.jsonl", 20270226)])
+                          ("eightyninth-training.jsonl", "eightyninth-heldout.jsonl", 20270226),
+                          ("ninetieth-training.jsonl", "ninetieth-heldout.jsonl", 20270227)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -333,7 +336,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_eighty_ninth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_ninetieth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -364,7 +367,7 @@ def test_the_retired_heldout_parts_are_training_and_the_eighty_ninth_is_not():
                     "seventyninth-heldout.jsonl", "eightieth-heldout.jsonl", "eightyfirst-heldout.jsonl",
                     "eightysecond-heldout.jsonl", "eightythird-heldout.jsonl", "eightyfourth-heldout.jsonl",
                     "eightyfifth-heldout.jsonl", "eightysixth-heldout.jsonl", "eightyseventh-heldout.jsonl",
-                    "eightyeighth-heldout.jsonl"):
+                    "eightyeighth-heldout.jsonl", "eightyninth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -665,15 +668,16 @@ def test_training_part_accuracy():
     # split's rules. 3339 and 2799 with the readings written from its training entries before the held-out scoring (a
     # data-parallel engine's config hash, the compiled graph's hash, no wheel for the platform, an evaluation table
     # without its first '|', a test run that passed). 3340 and 2800 with a reading written after its held-out scoring,
-    # from its misses (benchmark figures per second, QPS and a kernel's time).
+    # from its misses (benchmark figures per second, QPS and a kernel's time). With the eighty-ninth round's held-out
+    # part and the ninetieth round's training part added: 3368 and 2825 of 5477 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3340 / 5416 and cause >= 2800 / 5416, (phase, cause)
+    assert phase >= 3368 / 5477 and cause >= 2825 / 5477, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the eighty-ninth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the ninetieth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to eighty-ninth-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to ninetieth-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -756,7 +760,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("eightysixth-training.jsonl", "eightysixth-heldout.jsonl"),
                               ("eightyseventh-training.jsonl", "eightyseventh-heldout.jsonl"),
                               ("eightyeighth-training.jsonl", "eightyeighth-heldout.jsonl"),
-                              ("eightyninth-training.jsonl", "eightyninth-heldout.jsonl")):
+                              ("eightyninth-training.jsonl", "eightyninth-heldout.jsonl"),
+                              ("ninetieth-training.jsonl", "ninetieth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
