@@ -1258,6 +1258,18 @@ def _missing_module(hit: _Hit) -> Finding:
                "requirements), or use a vLLM image/release that includes it"])
 
 
+# transformers raising its own ImportError for an optional library a tokenizer or processor needs: the message
+# ("LlamaTokenizer requires the protobuf library but it was not found in your environment") follows a bare
+# "ImportError:" line, and the frame above it raises one of its *_IMPORT_ERROR texts.
+_row("transformers_optional_library_missing", 1, r"^ImportError:",
+     cls="dependency_error", default_phase="load",
+     context=r"raise ImportError\([A-Z_]+_IMPORT_ERROR\b",
+     cause="transformers needs an optional library to build the tokenizer or processor (protobuf for a slow "
+           "SentencePiece tokenizer's conversion, or the one its message names) and it is not installed.",
+     steps=["Install the library the message names (pip install protobuf sentencepiece for Llama-style "
+            "tokenizers) into the vLLM venv, pinned in its requirements"])
+
+
 # pytest's header for a test file or conftest.py it could not import (the import error follows in pytest's short
 # frames, "tests/x/test_y.py:7: in <module>"): the test environment lacks or mismatches a package.
 _row("test_module_import_failed", 2, r"ImportError while (?:loading conftest|importing test module) '([^']+)'",
@@ -2651,16 +2663,18 @@ _row("package_requirements_conflict", 1,
            "most often torch): vLLM runs against libraries of another release, or was not installed at all.",
      steps=["Install vLLM into a clean venv so its pins (torch above all) come with it, or install the vLLM release "
             "built for the torch you need; do not install other packages over its pins afterwards"])
-# The installer finds only wheels for another platform (an aarch64-only nightly, a CUDA variant's index, another
-# Python): vLLM is not installed, whatever follows.
+# The installer finds no build of a package it was asked for that fits this host (an aarch64-only nightly, a CUDA
+# variant's index, a release for other Pythons, a pin that does not exist): nothing was installed, whatever follows.
 _row("wheel_not_for_platform", 1,
      r"can't be installed because it doesn't have a source distribution or wheel for the current platform"
-     r"|is not a supported wheel on this platform",
+     r"|is not a supported wheel on this platform"
+     r"|No matching distribution found for \S+|Could not find a version that satisfies the requirement \S+",
      cls="dependency_error", default_phase="load",
-     cause="The installer found no vLLM wheel built for this host (its CPU architecture, glibc, Python or CUDA "
-           "variant), so vLLM was not installed.",
-     steps=["Pick the release or index whose wheels match the host (the installer's hint names the platforms it "
-            "found), or build from source; the deploy's preflight prints the host's architecture and Python"])
+     cause="The installer found no build of a package it was asked for (vLLM or one of its pins) that fits this "
+           "host's Python, CPU architecture, glibc or CUDA variant in the index it reads, so nothing was installed.",
+     steps=["Pick the release or index whose wheels match the host (the installer names the versions and "
+            "platforms it found), or build from source; the deploy's preflight prints the host's architecture "
+            "and Python"])
 # gpt-oss's Harmony encoding fetches its tiktoken vocabulary when the server builds its chat handler: a host without
 # access to it (air-gapped, behind a proxy) fails there, before any request.
 _row("harmony_vocab_unavailable", 1, r"HarmonyError: error downloading or loading vocab file",

@@ -669,9 +669,11 @@ def test_training_part_accuracy():
     # data-parallel engine's config hash, the compiled graph's hash, no wheel for the platform, an evaluation table
     # without its first '|', a test run that passed). 3340 and 2800 with a reading written after its held-out scoring,
     # from its misses (benchmark figures per second, QPS and a kernel's time). With the eighty-ninth round's held-out
-    # part and the ninetieth round's training part added: 3368 and 2825 of 5477 at the split's rules.
+    # part and the ninetieth round's training part added: 3368 and 2825 of 5477 at the split's rules. 3372 and 2829 with
+    # the readings written from its training entries before the held-out scoring (an installer with no matching release
+    # for a pin, transformers' ImportError for protobuf).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3368 / 5477 and cause >= 2825 / 5477, (phase, cause)
+    assert phase >= 3372 / 5477 and cause >= 2829 / 5477, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3953,6 +3955,16 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "none", "benchmark_results", "healthy"),
     ("Batch size: 1, Kernel time: 144.03 us\nBatch size: 2, Kernel time: 229.28 us", "none", "benchmark_results",
      "healthy"),
+    # from the ninetieth round's training entries, before its held-out scoring: pip finding no release of a pinned
+    # package for this Python (phoronix test-profiles#337, MergeLM#1); transformers' own ImportError for protobuf,
+    # read from the frame that raises it (vllm#7182)
+    ("ERROR: Could not find a version that satisfies the requirement vllm==0.11.4 (from versions: 0.0.1, 0.1.0)\n"
+     "ERROR: No matching distribution found for vllm==0.11.4", "load", "wheel_not_for_platform", "dependency_error"),
+    ('  File "/usr/local/lib/python3.10/dist-packages/transformers/convert_slow_tokenizer.py", line 43, in '
+     "import_protobuf\n    raise ImportError(PROTOBUF_IMPORT_ERROR.format(error_message))\nImportError: ", "load",
+     "transformers_optional_library_missing", "dependency_error"),
+    ('  File "/srv/app/loader.py", line 12, in load\n    raise ImportError(message)\nImportError: ', "unknown",
+     "unclassified_error", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
