@@ -2597,6 +2597,14 @@ _row("required_package_not_installed", 3,
      cause="A kernel or feature this configuration uses needs a package that is not installed in this venv.",
      steps=["Install the package the error names, at the version this vLLM release pins (its requirements or "
             "install script), or turn off the feature that needs it; then start again"])
+# Any other import that fails with a message of its own ("vllm.vllm_flash_attn requires the CUDA flash attention
+# extensions"): a package built for another platform or without its native part, or one missing what it needs.
+_row("python_import_failed", 3, r"^ImportError: \S",
+     cls="dependency_error", default_phase="load",
+     cause="A Python import failed (the message says what the module needs): a package built for another platform "
+           "or without its compiled extensions, or one whose own dependency is missing or of another release.",
+     steps=["Read the message for the module and what it needs; reinstall that package (or vLLM) built for this "
+            "platform and torch, in the venv the server runs in"])
 # vLLM's optional extras (audio: librosa and soundfile; video) are imported when a request, or an audio model's profile
 # run, first needs them.
 _row("vllm_extra_missing", 1, r"Please install vllm\[\w+\] for \w+ support",

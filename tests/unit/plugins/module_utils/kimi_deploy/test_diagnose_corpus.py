@@ -671,9 +671,10 @@ def test_training_part_accuracy():
     # from its misses (benchmark figures per second, QPS and a kernel's time). With the eighty-ninth round's held-out
     # part and the ninetieth round's training part added: 3368 and 2825 of 5477 at the split's rules. 3372 and 2829 with
     # the readings written from its training entries before the held-out scoring (an installer with no matching release
-    # for a pin, transformers' ImportError for protobuf).
+    # for a pin, transformers' ImportError for protobuf). 3372 and 2830 with a reading written after its held-out
+    # scoring, from its misses (an ImportError with a message of its own).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3372 / 5477 and cause >= 2829 / 5477, (phase, cause)
+    assert phase >= 3372 / 5477 and cause >= 2830 / 5477, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3966,6 +3967,13 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "transformers_optional_library_missing", "dependency_error"),
     ('  File "/srv/app/loader.py", line 12, in load\n    raise ImportError(message)\nImportError: ', "unknown",
      "unclassified_error", "unknown"),
+    # after the ninetieth round's measurement, from its held-out misses: an import that fails with a message of its
+    # own is a package's problem (vllm-musa#19); a named missing module still gets its own finding
+    ('  File "/usr/local/lib/python3.10/dist-packages/vllm/vllm_flash_attn/__init__.py", line 14, in <module>\n'
+     "    raise ImportError(\nImportError: vllm.vllm_flash_attn requires the CUDA flash attention extensions "
+     "(_vllm_fa2_C or _vllm_fa3_C). On ROCm, use upstream flash_attn.", "load", "python_import_failed",
+     "dependency_error"),
+    ("ImportError: No module named 'einops'", "load", "python_dependency_missing", "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
