@@ -1624,6 +1624,15 @@ _row("collective_timeout", 1,
            'Find the first rank that failed above (its error is the root cause); check the inter-node network '
            '(IB/RoCE) and NCCL_DEBUG=INFO',
            'For multi-node expert parallel use a supported all2all backend; restart the unit'])
+# Any other TimeoutError with a message ("Batch 62 generation timed out after 300.0s", a trainer waiting on the
+# server): a wait ran out; the weakest tier, so the rows that name what waited still win.
+_row("wait_timed_out", 3, r"^(?:\w+\.)*TimeoutError: \S",
+     cls="timeout", default_phase="runtime",
+     cause="A wait ran out of time (a TimeoutError with its own message): the program waited on the server or on "
+           "a step longer than its limit.",
+     steps=["Read the message for what waited and for how long; check the server's log at that time for a slow or "
+            "stuck step (long prompts, a full KV cache, a hung rank), then raise the client's timeout or lower "
+            "the load"])
 # V0's front end (the MQ engine client) waits VLLM_RPC_TIMEOUT for the engine process to answer its RPCs.
 _row("engine_rpc_no_reply", 1, r"Server didn't reply within \d+ ms",
      cls="timeout", default_phase="runtime",
@@ -2612,6 +2621,14 @@ _row("vllm_extra_missing", 1, r"Please install vllm\[\w+\] for \w+ support",
      cause="The vLLM venv lacks one of vLLM's optional extras (vllm[audio] or vllm[video]) that this input needs.",
      steps=["Install the extra the message names at the same vLLM version in the venv or image "
             "(pip install 'vllm[audio]==<version>'), then restart"])
+# Early releases load some architectures only from one weight format ("Currently, the 'pt' format is not supported for
+# Mixtral. Please use the 'safetensors' format instead.").
+_row("load_format_unsupported_for_model", 1, r"the '\w+' format is not supported for \w+",
+     cls="config_invalid", default_phase="load",
+     cause="The --load-format given is not supported for this model's architecture (the message names the format "
+           "to use instead).",
+     steps=["Use the format the message names (--load-format safetensors, or auto), with the checkpoint's files in "
+            "that format"])
 # transformers releases before Llama 3.1 validate rope_scaling as {type, factor} and refuse the llama3 rope format.
 _row("rope_scaling_format_unknown", 1, r"`rope_scaling` must be a dictionary with (?:two|with two) fields",
      cls="dependency_error", default_phase="load",
