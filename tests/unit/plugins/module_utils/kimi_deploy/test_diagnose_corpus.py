@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is ninetyfirst-heldout.jsonl: logs collected on 2026-12-05 (ninety-first round), split off (a
+The held-out part is ninetysecond-heldout.jsonl: logs collected on 2026-12-05 (ninety-second round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-ninetieth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+ninety-first rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -117,9 +117,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "eightyeighth-training.jsonl", "eightyeighth-heldout.jsonl",
                                         "eightyninth-training.jsonl", "eightyninth-heldout.jsonl",
                                         "ninetieth-training.jsonl", "ninetieth-heldout.jsonl",
-                                        "ninetyfirst-training.jsonl", "ninetyfirst-heldout.jsonl")}
-HELDOUT = FILES["ninetyfirst-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "ninetyfirst-heldout.jsonl" for entry in entries]
+                                        "ninetyfirst-training.jsonl", "ninetyfirst-heldout.jsonl",
+                                        "ninetysecond-training.jsonl", "ninetysecond-heldout.jsonl")}
+HELDOUT = FILES["ninetysecond-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "ninetysecond-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -210,7 +211,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("eightyeighth-training.jsonl", "eightyeighth-heldout.jsonl", "eightyeighth-heldout.sha256"),
           ("eightyninth-training.jsonl", "eightyninth-heldout.jsonl", "eightyninth-heldout.sha256"),
           ("ninetieth-training.jsonl", "ninetieth-heldout.jsonl", "ninetieth-heldout.sha256"),
-          ("ninetyfirst-training.jsonl", "ninetyfirst-heldout.jsonl", "ninetyfirst-heldout.sha256"))
+          ("ninetyfirst-training.jsonl", "ninetyfirst-heldout.jsonl", "ninetyfirst-heldout.sha256"),
+          ("ninetysecond-training.jsonl", "ninetysecond-heldout.jsonl", "ninetysecond-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -325,7 +327,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("eightyeighth-training.jsonl", "eightyeighth-heldout.jsonl", 20270225),
                           ("eightyninth-training.jsonl", "eightyninth-heldout.jsonl", 20270226),
                           ("ninetieth-training.jsonl", "ninetieth-heldout.jsonl", 20270227),
-                          ("ninetyfirst-training.jsonl", "ninetyfirst-heldout.jsonl", 20270228)])
+                          ("ninetyfirst-training.jsonl", "ninetyfirst-heldout.jsonl", 20270228),
+                          ("ninetysecond-training.jsonl", "ninetysecond-heldout.jsonl", 20270301)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -339,7 +342,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_ninety_first_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_ninety_second_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -370,7 +373,8 @@ def test_the_retired_heldout_parts_are_training_and_the_ninety_first_is_not():
                     "seventyninth-heldout.jsonl", "eightieth-heldout.jsonl", "eightyfirst-heldout.jsonl",
                     "eightysecond-heldout.jsonl", "eightythird-heldout.jsonl", "eightyfourth-heldout.jsonl",
                     "eightyfifth-heldout.jsonl", "eightysixth-heldout.jsonl", "eightyseventh-heldout.jsonl",
-                    "eightyeighth-heldout.jsonl", "eightyninth-heldout.jsonl", "ninetieth-heldout.jsonl"):
+                    "eightyeighth-heldout.jsonl", "eightyninth-heldout.jsonl", "ninetieth-heldout.jsonl",
+                    "ninetyfirst-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -676,15 +680,17 @@ def test_training_part_accuracy():
     # the readings written from its training entries before the held-out scoring (an installer with no matching release
     # for a pin, transformers' ImportError for protobuf). 3372 and 2830 with a reading written after its held-out
     # scoring, from its misses (an ImportError with a message of its own). With the ninetieth round's held-out part and
-    # the ninety-first round's training part added: 3393 and 2846 of 5518 at the split's rules.
+    # the ninety-first round's training part added: 3393 and 2846 of 5518 at the split's rules. With the ninety-first
+    # round's held-out part and the ninety-second round's training part added: 3410 and 2857 of 5553 at the split's
+    # rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3393 / 5518 and cause >= 2846 / 5518, (phase, cause)
+    assert phase >= 3410 / 5553 and cause >= 2857 / 5553, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the ninety-first, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the ninety-second, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to ninety-first-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to ninety-second-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -769,7 +775,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("eightyeighth-training.jsonl", "eightyeighth-heldout.jsonl"),
                               ("eightyninth-training.jsonl", "eightyninth-heldout.jsonl"),
                               ("ninetieth-training.jsonl", "ninetieth-heldout.jsonl"),
-                              ("ninetyfirst-training.jsonl", "ninetyfirst-heldout.jsonl")):
+                              ("ninetyfirst-training.jsonl", "ninetyfirst-heldout.jsonl"),
+                              ("ninetysecond-training.jsonl", "ninetysecond-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
