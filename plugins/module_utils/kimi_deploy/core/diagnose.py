@@ -2354,6 +2354,15 @@ _row("hip_runtime_error", 1, r"HIP error: (?!out of memory|no kernel image|inval
      steps=["Check `rocm-smi` and that /dev/kfd and /dev/dri are passed to the container (video/render groups)",
             "Use the ROCm vLLM image built for the installed ROCm and GPU (HSA_OVERRIDE_GFX_VERSION only for "
             "consumer GPUs)"])
+# Ascend's runtime calling the NPU driver and failing ("get platform info failed, drvErr=87"): the device is not
+# usable from this process (not passed to the container, held by another, or a driver the CANN release does not fit).
+_row("npu_driver_call_failed", 1, r"\bfailed, drvErr=\d+",
+     cls="driver_or_runtime", default_phase="startup",
+     cause="Ascend's runtime could not use the NPU driver (the driver call returned the drvErr code): the device is "
+           "not passed to this container, is held by another process, or the driver does not fit the CANN release.",
+     steps=["Check `npu-smi info` inside the container and that /dev/davinci<N>, /dev/davinci_manager, /dev/devmm_svm "
+            "and /dev/hisi_hdc are passed; one NPU cannot be shared by two containers",
+            "Match the driver and firmware to the CANN release of the vllm-ascend image"])
 _row("gpu_capability_too_low", 1, r"GPUs with compute capability below [\d.]+ are not supported"
      r"|does not support (?:the )?V1|V1 .{0,40}not supported on .{0,40}(?:GPU|compute capability)",
      cls="gpu_arch_unsupported", default_phase="load",

@@ -682,9 +682,10 @@ def test_training_part_accuracy():
     # scoring, from its misses (an ImportError with a message of its own). With the ninetieth round's held-out part and
     # the ninety-first round's training part added: 3393 and 2846 of 5518 at the split's rules. With the ninety-first
     # round's held-out part and the ninety-second round's training part added: 3410 and 2857 of 5553 at the split's
-    # rules.
+    # rules. 3411 and 2858 with the reading written from its training entries before the held-out scoring (Ascend's
+    # runtime failing a call into the NPU driver).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3410 / 5553 and cause >= 2857 / 5553, (phase, cause)
+    assert phase >= 3411 / 5553 and cause >= 2858 / 5553, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3992,6 +3993,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("[rank0]: TimeoutError: Batch 62 generation timed out after 300.0s", "runtime", "wait_timed_out", "timeout"),
     ("ValueError: Currently, the 'pt' format is not supported for Mixtral. Please use the 'safetensors' format "
      "instead.", "load", "load_format_unsupported_for_model", "config_invalid"),
+    # from the ninety-second round's training entries, before its held-out scoring: Ascend's runtime failing a call
+    # into the NPU driver (vllm-ascend#248, one NPU given to two containers)
+    ("[ERROR] ATRACE(618,python3):2025-03-06-01:09:06.981.451 [trace_driver_api.c:56](tid:618) get platform info "
+     "failed, drvErr=87.", "startup", "npu_driver_call_failed", "driver_or_runtime"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
