@@ -1799,6 +1799,8 @@ _row("rocm_math_library_unreadable", 2,
 _row("worker_start_method", 1,
      r"Cannot re-initialize CUDA in forked subprocess|start a new process before the current process has "
      r"finished its bootstrapping phase"
+     # (Python wraps that message over lines under a bare "RuntimeError:")
+     r"|An attempt has been made to start a new process before the\s*$"
      # spawn hands the engine's configuration to the new process by pickling it: a class defined inside a function
      # (a library's patched config) cannot be
      r"|Can't pickle local object"

@@ -3998,6 +3998,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # into the NPU driver (vllm-ascend#248, one NPU given to two containers)
     ("[ERROR] ATRACE(618,python3):2025-03-06-01:09:06.981.451 [trace_driver_api.c:56](tid:618) get platform info "
      "failed, drvErr=87.", "startup", "npu_driver_call_failed", "driver_or_runtime"),
+    # after the ninety-second round's measurement, from its held-out misses: Python's bootstrapping message wrapped
+    # over lines under a bare "RuntimeError:" (r1_vlm#59)
+    ("RuntimeError: \n        An attempt has been made to start a new process before the\n        current process has "
+     "finished its bootstrapping phase.", "load", "worker_start_method", "worker_start_method"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
