@@ -2632,6 +2632,14 @@ _row("vllm_extra_missing", 1, r"Please install vllm\[\w+\] for \w+ support",
      cause="The vLLM venv lacks one of vLLM's optional extras (vllm[audio] or vllm[video]) that this input needs.",
      steps=["Install the extra the message names at the same vLLM version in the venv or image "
             "(pip install 'vllm[audio]==<version>'), then restart"])
+# Some builds (the OpenVINO and early Ascend backends, V0 with some attention backends) refuse a chunked prefill over
+# a cached prefix when the first such request comes, not at start.
+_row("chunked_prefill_with_prefix_caching", 1, r"chunked prefill cannot be used with prefix caching",
+     cls="config_invalid", default_phase="runtime",
+     cause="This build cannot combine chunked prefill with prefix caching, and the engine was started with both: the "
+           "first request whose prefill is chunked over a cached prefix fails.",
+     steps=["Start with one of the two off (--no-enable-prefix-caching, or --no-enable-chunked-prefill with "
+            "max_num_batched_tokens at least max_model_len), or use a build whose backend supports both"])
 # Early releases load some architectures only from one weight format ("Currently, the 'pt' format is not supported for
 # Mixtral. Please use the 'safetensors' format instead.").
 _row("load_format_unsupported_for_model", 1, r"the '\w+' format is not supported for \w+",

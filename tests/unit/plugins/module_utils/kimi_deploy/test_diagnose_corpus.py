@@ -687,9 +687,10 @@ def test_training_part_accuracy():
     # round's held-out part and the ninety-second round's training part added: 3410 and 2857 of 5553 at the split's
     # rules. 3411 and 2858 with the reading written from its training entries before the held-out scoring (Ascend's
     # runtime failing a call into the NPU driver). With the ninety-second round's held-out part and the ninety-third
-    # round's training part added: 3436 and 2879 of 5603 at the split's rules.
+    # round's training part added: 3436 and 2879 of 5603 at the split's rules. 3436 and 2880 with the reading written
+    # from its training entries before the held-out scoring (chunked prefill refused with prefix caching).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3436 / 5603 and cause >= 2879 / 5603, (phase, cause)
+    assert phase >= 3436 / 5603 and cause >= 2880 / 5603, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4008,6 +4009,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # over lines under a bare "RuntimeError:" (r1_vlm#59)
     ("RuntimeError: \n        An attempt has been made to start a new process before the\n        current process has "
      "finished its bootstrapping phase.", "load", "worker_start_method", "worker_start_method"),
+    # from the ninety-third round's training entries, before its held-out scoring: a build that cannot combine
+    # chunked prefill with prefix caching (vllm-openvino#16)
+    ("ERROR 05-28 06:51:06 [engine.py:160] RuntimeError('chunked prefill cannot be used with prefix caching now.')",
+     "runtime", "chunked_prefill_with_prefix_caching", "config_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
