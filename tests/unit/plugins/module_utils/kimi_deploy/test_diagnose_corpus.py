@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is ninetythird-heldout.jsonl: logs collected on 2026-12-05 (ninety-third round), split off (a
+The held-out part is ninetyfourth-heldout.jsonl: logs collected on 2026-12-05 (ninety-fourth round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-ninety-second rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+ninety-third rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -119,9 +119,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "ninetieth-training.jsonl", "ninetieth-heldout.jsonl",
                                         "ninetyfirst-training.jsonl", "ninetyfirst-heldout.jsonl",
                                         "ninetysecond-training.jsonl", "ninetysecond-heldout.jsonl",
-                                        "ninetythird-training.jsonl", "ninetythird-heldout.jsonl")}
-HELDOUT = FILES["ninetythird-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "ninetythird-heldout.jsonl" for entry in entries]
+                                        "ninetythird-training.jsonl", "ninetythird-heldout.jsonl",
+                                        "ninetyfourth-training.jsonl", "ninetyfourth-heldout.jsonl")}
+HELDOUT = FILES["ninetyfourth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "ninetyfourth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -214,7 +215,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("ninetieth-training.jsonl", "ninetieth-heldout.jsonl", "ninetieth-heldout.sha256"),
           ("ninetyfirst-training.jsonl", "ninetyfirst-heldout.jsonl", "ninetyfirst-heldout.sha256"),
           ("ninetysecond-training.jsonl", "ninetysecond-heldout.jsonl", "ninetysecond-heldout.sha256"),
-          ("ninetythird-training.jsonl", "ninetythird-heldout.jsonl", "ninetythird-heldout.sha256"))
+          ("ninetythird-training.jsonl", "ninetythird-heldout.jsonl", "ninetythird-heldout.sha256"),
+          ("ninetyfourth-training.jsonl", "ninetyfourth-heldout.jsonl", "ninetyfourth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -331,7 +333,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("ninetieth-training.jsonl", "ninetieth-heldout.jsonl", 20270227),
                           ("ninetyfirst-training.jsonl", "ninetyfirst-heldout.jsonl", 20270228),
                           ("ninetysecond-training.jsonl", "ninetysecond-heldout.jsonl", 20270301),
-                          ("ninetythird-training.jsonl", "ninetythird-heldout.jsonl", 20270302)])
+                          ("ninetythird-training.jsonl", "ninetythird-heldout.jsonl", 20270302),
+                          ("ninetyfourth-training.jsonl", "ninetyfourth-heldout.jsonl", 20270303)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -345,7 +348,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_ninety_third_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_ninety_fourth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -377,7 +380,7 @@ def test_the_retired_heldout_parts_are_training_and_the_ninety_third_is_not():
                     "eightysecond-heldout.jsonl", "eightythird-heldout.jsonl", "eightyfourth-heldout.jsonl",
                     "eightyfifth-heldout.jsonl", "eightysixth-heldout.jsonl", "eightyseventh-heldout.jsonl",
                     "eightyeighth-heldout.jsonl", "eightyninth-heldout.jsonl", "ninetieth-heldout.jsonl",
-                    "ninetyfirst-heldout.jsonl", "ninetysecond-heldout.jsonl"):
+                    "ninetyfirst-heldout.jsonl", "ninetysecond-heldout.jsonl", "ninetythird-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -688,15 +691,17 @@ def test_training_part_accuracy():
     # rules. 3411 and 2858 with the reading written from its training entries before the held-out scoring (Ascend's
     # runtime failing a call into the NPU driver). With the ninety-second round's held-out part and the ninety-third
     # round's training part added: 3436 and 2879 of 5603 at the split's rules. 3436 and 2880 with the reading written
-    # from its training entries before the held-out scoring (chunked prefill refused with prefix caching).
+    # from its training entries before the held-out scoring (chunked prefill refused with prefix caching). With the
+    # ninety-third round's held-out part and the ninety-fourth round's training part added: 3475 and 2915 of 5689 at the
+    # split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3436 / 5603 and cause >= 2880 / 5603, (phase, cause)
+    assert phase >= 3475 / 5689 and cause >= 2915 / 5689, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the ninety-third, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the ninety-fourth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to ninety-third-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to ninety-fourth-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -783,7 +788,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("ninetieth-training.jsonl", "ninetieth-heldout.jsonl"),
                               ("ninetyfirst-training.jsonl", "ninetyfirst-heldout.jsonl"),
                               ("ninetysecond-training.jsonl", "ninetysecond-heldout.jsonl"),
-                              ("ninetythird-training.jsonl", "ninetythird-heldout.jsonl")):
+                              ("ninetythird-training.jsonl", "ninetythird-heldout.jsonl"),
+                              ("ninetyfourth-training.jsonl", "ninetyfourth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -1222,6 +1228,8 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-ascend-8285-hbm-kvcache-usage-question-collect-env":
         "collect_env's report only: a question on how to see the KV cache's share of an Ascend card's HBM",
     "vllm-56269-inference-route-401-curl-headers": "a curl -i of the server's 401 answer: its status line and headers",
+    "mellea-580-pytest-vllm-backend-tests-pass": "a pytest run's header only: the thread says its vLLM tests passed",
+    "vllm-18928-tokenize-response-token-ids": "a fragment of the /tokenize route's JSON answer: token ids only",
 }
 
 
