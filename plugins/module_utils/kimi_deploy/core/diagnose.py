@@ -1633,6 +1633,14 @@ _row("wait_timed_out", 3, r"^(?:\w+\.)*TimeoutError: \S",
      steps=["Read the message for what waited and for how long; check the server's log at that time for a slow or "
             "stuck step (long prompts, a full KV cache, a hung rank), then raise the client's timeout or lower "
             "the load"])
+# Python's faulthandler dumping every thread's stack when a deadline passes ("Timeout (0:25:00)!", as pytest-timeout and
+# test runners arm it): the process was still running, stuck, when its time ran out.
+_row("faulthandler_deadline_passed", 2, r"^\s*Timeout \(\d+:\d\d:\d\d\)!\s*$",
+     cls="timeout", default_phase="runtime",
+     cause="The process ran past its deadline and faulthandler dumped its threads' stacks (\"Timeout (h:mm:ss)!\"): "
+           "it was stuck (a hang in a step, a collective or a wait) or slower than its limit.",
+     steps=["Read the dumped stacks for the thread that was waiting and on what (a collective, a queue, a lock); "
+            "rerun the step alone with VLLM_LOGGING_LEVEL=DEBUG to see the last thing it did"])
 # V0's front end (the MQ engine client) waits VLLM_RPC_TIMEOUT for the engine process to answer its RPCs.
 _row("engine_rpc_no_reply", 1, r"Server didn't reply within \d+ ms",
      cls="timeout", default_phase="runtime",
@@ -2340,6 +2348,8 @@ _row("ascend_graph_load_failed", 1, r"Load graph failed, error code|Failed to ex
             "Match CANN, torch_npu and vllm-ascend to the versions vllm-ascend's release names"])
 _row("hip_arch_not_in_build", 1, r"HIP error: invalid device function|hipErrorInvalidDeviceFunction"
      r"|hipErrorNoBinaryForGpu|hipErrorInvalidImage|No compatible code objects found"
+     # a kernel library's code object HIP cannot load on this GPU (hipErrorInvalidKernelFile, as DeepEP reports it)
+     r"|hipErrorInvalidKernelFile|'invalid kernel file'"
      # rocBLAS without a kernel library for the GPU's target ("TensileLibrary.dat: ... for GPU arch : gfx1150")
      r"|TensileLibrary\S*: .*for GPU arch ?: ?gfx",
      cls="gpu_arch_unsupported", default_phase="startup",
@@ -2809,11 +2819,13 @@ _row("weights_not_in_checkpoint", 1, r"Following weights were not initialized fr
 # Ascend's device runtime reporting an exception in an AI core or vector core while a kernel ran, or a kernel that
 # ran past the core's execution timeout (error 507034, "Vector core execution timed out").
 _row("npu_core_exception", 1, r"there is an exception of (?:fftsplus )?(?:aivector|aicore|aic|aiv) error"
-     r"|(?:aivector|aicore) (?:error|exception) (?:code|occurred)|(?:Vector|AI) ?[Cc]ore execution timed out",
+     r"|(?:aivector|aicore) (?:error|exception) (?:code|occurred)|(?:Vector|AI) ?[Cc]ore execution timed out"
+     # the AI CPU (which runs Ascend's host-side operators such as copies) faulting: "RTS_HWTS: Aicpu exception"
+     r"|RTS_HWTS: Aicpu exception",
      cls="gpu_kernel_fault", default_phase="runtime",
-     cause="A kernel faulted on the NPU (an AI core or vector core exception, or a kernel past the core's execution "
-           "timeout, reported by Ascend's runtime): an operator's bug or an input it does not support, often only "
-           "in graph mode or under concurrency.",
+     cause="A kernel faulted on the NPU (an AI core, vector core or AI CPU exception, or a kernel past the core's "
+           "execution timeout, reported by Ascend's runtime): an operator's bug or an input it does not support, "
+           "often only in graph mode or under concurrency.",
      steps=["Rerun with ASCEND_LAUNCH_BLOCKING=1 to find the operator; try eager mode (--enforce-eager) to tell a "
             "graph-mode kernel from the op itself, and check the CANN / vllm-ascend versions against each other"])
 # The C toolchain a run-time compile needs (Triton builds its launcher stubs with the system's C compiler and linker;
@@ -2828,6 +2840,14 @@ _row("c_toolchain_missing", 1,
            "host or image has none (gcc or ld missing).",
      steps=["Install the C toolchain in the image (build-essential / gcc and binutils), or set CC to a compiler "
             "that exists; --enforce-eager avoids the compile only where the kernels need none"])
+# Triton links the launcher it compiles against the driver's libcuda.so; the linker cannot find it when the image has
+# only libcuda.so.1 (no unversioned link) or the driver's library directory is not on the linker's path.
+_row("libcuda_not_linkable", 1, r"ld: cannot find -lcuda\b",
+     cls="compile_error", default_phase="startup",
+     cause="A kernel compiled at run time (Triton's launcher) could not be linked: the linker cannot find the "
+           "driver's libcuda.so (only libcuda.so.1 in the image, or its directory not on the linker's path).",
+     steps=["Check `ldconfig -p | grep libcuda`; point TRITON_LIBCUDA_PATH at the directory holding libcuda.so, or "
+            "add the unversioned libcuda.so link (the container toolkit mounts only libcuda.so.1)"])
 # SIGILL: the CPU met an instruction it does not have. The shell reports it ("Illegal instruction (core dumped)" in
 # bash, "illegal hardware instruction" in zsh): a build compiled for a newer instruction set than this host's, such as
 # vLLM's CPU wheel built with AVX-512 on an AVX2-only CPU.
@@ -3663,8 +3683,8 @@ _DIED_WHILE_SERVING = re.compile(r"EngineDeadError|MQLLMEngine is already dead|A
                                  r"has errored|Engine process \(pid \d+\) died"
                                  r"|Dumping (?:input data for V1 LLM engine|scheduler output for model execution)"
                                  # V0's AsyncLLMEngine reports the end of its background loop, which runs the
-                                 # requests (started by the first one)
-                                 r"|<function _log_task_completion\b")
+                                 # requests (started by the first one), and the line it logs the loop's error with
+                                 r"|<function _log_task_completion\b|Engine background task failed")
 # V1's crash dump of a failed step has its own logger ("ERROR 08-13 08:25:56 [dump_input.py:69] ..."): its records,
 # even cut before their words, are a step of scheduled requests failing.
 _STEP_DUMP_LOGGER = re.compile(r"\[dump_input\.py:\d+\]")

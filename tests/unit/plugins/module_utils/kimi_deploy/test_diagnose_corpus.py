@@ -693,9 +693,11 @@ def test_training_part_accuracy():
     # round's training part added: 3436 and 2879 of 5603 at the split's rules. 3436 and 2880 with the reading written
     # from its training entries before the held-out scoring (chunked prefill refused with prefix caching). With the
     # ninety-third round's held-out part and the ninety-fourth round's training part added: 3475 and 2915 of 5689 at the
-    # split's rules.
+    # split's rules. 3478 and 2920 with the readings written from its training entries before the held-out scoring
+    # (HIP's invalid kernel file, faulthandler's deadline dump, no libcuda.so for the linker, Ascend's AI CPU faulting,
+    # V0's background-task failure as serving).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3475 / 5689 and cause >= 2915 / 5689, (phase, cause)
+    assert phase >= 3478 / 5689 and cause >= 2920 / 5689, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4022,6 +4024,23 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # chunked prefill with prefix caching (vllm-openvino#16)
     ("ERROR 05-28 06:51:06 [engine.py:160] RuntimeError('chunked prefill cannot be used with prefix caching now.')",
      "runtime", "chunked_prefill_with_prefix_caching", "config_invalid"),
+    # from the ninety-fourth round's training entries, before its held-out scoring: HIP unable to load a kernel
+    # library's code object on this GPU (vllm#38396); faulthandler's dump when a deadline passes (vllm#51277); the
+    # linker finding no libcuda.so for Triton's launcher, in a V0 engine's background loop, which serves requests
+    # (vllm#13091); Ascend's AI CPU faulting (vllm-ascend#4419)
+    ("(EngineCore_DP0 pid=2615) RuntimeError: Worker failed with error 'Failed: CUDA error "
+     "/app/DeepEP/csrc/kernels/launch_hip.cuh:71 'invalid kernel file''", "startup", "hip_arch_not_in_build",
+     "gpu_arch_unsupported"),
+    ("Timeout (0:25:00)!\nThread 0x0000712058fcc640 (most recent call first):\n"
+     '  File "/usr/lib/python3.12/threading.py", line 359 in wait', "runtime", "faulthandler_deadline_passed",
+     "timeout"),
+    ("/usr/bin/ld: cannot find -lcuda: No such file or directory\ncollect2: error: ld returned 1 exit status\n"
+     "ERROR 01-28 17:10:28 async_llm_engine.py:68] Engine background task failed", "runtime", "libcuda_not_linkable",
+     "compile_error"),
+    ("/usr/bin/ld: cannot find -lcuda: No such file or directory", "startup", "libcuda_not_linkable",
+     "compile_error"),
+    ("    Message info[0]:RTS_HWTS: Aicpu exception, slot_id=7, stream_id=5", "runtime", "npu_core_exception",
+     "gpu_kernel_fault"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
