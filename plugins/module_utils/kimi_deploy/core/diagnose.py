@@ -1245,13 +1245,14 @@ _row("vllm_release_too_old", 2, r"(?i)please (?:update|upgrade) vllm\b|requires?
 
 
 # (V0's worker processes report an exception by its message alone: "... while processing method load_model: No module
-# named 'einops', Traceback ..."; the interpreter itself, for `python -m X`: "/venv/bin/python: No module named X")
+# named 'einops', Traceback ..."; the interpreter itself, for `python -m X`: "/venv/bin/python: No module named X";
+# importlib.metadata asked for an installed distribution's version: "No package metadata was found for vllm")
 @_rule("python_dependency_missing", 2,
        r"(?:(?:ModuleNotFoundError|ImportError|Error|while processing method \w+): |\bpython[\d.]*: )"
-       r"(?:No module named '?([\w.]+)'?|cannot import name '?(\w+)'?)",
+       r"(?:No module named '?([\w.]+)'?|cannot import name '?(\w+)'?|No package metadata was found for ([\w.-]+))",
        default_phase="load")
 def _missing_module(hit: _Hit) -> Finding:
-    name = hit.match.group(1) or hit.match.group(2)
+    name = hit.match.group(1) or hit.match.group(2) or hit.match.group(3)
     return Finding(
         cause=f"A Python module the server (or the model's remote code) imports is missing: {name}.",
         steps=[f"Install {name} into the vLLM venv (pip install {name.split('.')[0]}, pinned in the venv's "
@@ -2818,7 +2819,7 @@ _row("weights_not_in_checkpoint", 1, r"Following weights were not initialized fr
             "that config.json (num_hidden_layers, architecture) belongs to these weights"])
 # Ascend's device runtime reporting an exception in an AI core or vector core while a kernel ran, or a kernel that
 # ran past the core's execution timeout (error 507034, "Vector core execution timed out").
-_row("npu_core_exception", 1, r"there is an exception of (?:fftsplus )?(?:aivector|aicore|aic|aiv) error"
+_row("npu_core_exception", 1, r"there is an exception of (?:fftsplus )?(?:aivector|aivec|aicore|aic|aiv) error"
      r"|(?:aivector|aicore) (?:error|exception) (?:code|occurred)|(?:Vector|AI) ?[Cc]ore execution timed out"
      # the AI CPU (which runs Ascend's host-side operators such as copies) faulting: "RTS_HWTS: Aicpu exception"
      r"|RTS_HWTS: Aicpu exception",

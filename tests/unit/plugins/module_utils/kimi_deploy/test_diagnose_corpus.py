@@ -4042,6 +4042,14 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "compile_error"),
     ("    Message info[0]:RTS_HWTS: Aicpu exception, slot_id=7, stream_id=5", "runtime", "npu_core_exception",
      "gpu_kernel_fault"),
+    # after the ninety-fourth round's measurement, from its held-out misses: importlib finding no installed
+    # distribution of a package (jetson-containers#661); Ascend's "aivec" spelling of a vector core's exception
+    # (vllm-ascend#2918)
+    ("importlib.metadata.PackageNotFoundError: No package metadata was found for vllm", "load",
+     "python_dependency_missing", "dependency_error"),
+    ("EZ9999: [PID: 37027] 2025-09-14-11:34:42.060.622 The error from device(chipId:5, dieId:0), serial number is 11, "
+     "there is an exception of aivec error, core id is 2, error code = 0x800000", "runtime", "npu_core_exception",
+     "gpu_kernel_fault"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
