@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is ninetyfourth-heldout.jsonl: logs collected on 2026-12-05 (ninety-fourth round), split off (a
+The held-out part is ninetyfifth-heldout.jsonl: logs collected on 2026-12-05 (ninety-fifth round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-ninety-third rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+ninety-fourth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -120,9 +120,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "ninetyfirst-training.jsonl", "ninetyfirst-heldout.jsonl",
                                         "ninetysecond-training.jsonl", "ninetysecond-heldout.jsonl",
                                         "ninetythird-training.jsonl", "ninetythird-heldout.jsonl",
-                                        "ninetyfourth-training.jsonl", "ninetyfourth-heldout.jsonl")}
-HELDOUT = FILES["ninetyfourth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "ninetyfourth-heldout.jsonl" for entry in entries]
+                                        "ninetyfourth-training.jsonl", "ninetyfourth-heldout.jsonl",
+                                        "ninetyfifth-training.jsonl", "ninetyfifth-heldout.jsonl")}
+HELDOUT = FILES["ninetyfifth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "ninetyfifth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -216,7 +217,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("ninetyfirst-training.jsonl", "ninetyfirst-heldout.jsonl", "ninetyfirst-heldout.sha256"),
           ("ninetysecond-training.jsonl", "ninetysecond-heldout.jsonl", "ninetysecond-heldout.sha256"),
           ("ninetythird-training.jsonl", "ninetythird-heldout.jsonl", "ninetythird-heldout.sha256"),
-          ("ninetyfourth-training.jsonl", "ninetyfourth-heldout.jsonl", "ninetyfourth-heldout.sha256"))
+          ("ninetyfourth-training.jsonl", "ninetyfourth-heldout.jsonl", "ninetyfourth-heldout.sha256"),
+          ("ninetyfifth-training.jsonl", "ninetyfifth-heldout.jsonl", "ninetyfifth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -334,7 +336,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("ninetyfirst-training.jsonl", "ninetyfirst-heldout.jsonl", 20270228),
                           ("ninetysecond-training.jsonl", "ninetysecond-heldout.jsonl", 20270301),
                           ("ninetythird-training.jsonl", "ninetythird-heldout.jsonl", 20270302),
-                          ("ninetyfourth-training.jsonl", "ninetyfourth-heldout.jsonl", 20270303)])
+                          ("ninetyfourth-training.jsonl", "ninetyfourth-heldout.jsonl", 20270303),
+                          ("ninetyfifth-training.jsonl", "ninetyfifth-heldout.jsonl", 20270304)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -348,7 +351,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_ninety_fourth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_ninety_fifth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -380,7 +383,8 @@ def test_the_retired_heldout_parts_are_training_and_the_ninety_fourth_is_not():
                     "eightysecond-heldout.jsonl", "eightythird-heldout.jsonl", "eightyfourth-heldout.jsonl",
                     "eightyfifth-heldout.jsonl", "eightysixth-heldout.jsonl", "eightyseventh-heldout.jsonl",
                     "eightyeighth-heldout.jsonl", "eightyninth-heldout.jsonl", "ninetieth-heldout.jsonl",
-                    "ninetyfirst-heldout.jsonl", "ninetysecond-heldout.jsonl", "ninetythird-heldout.jsonl"):
+                    "ninetyfirst-heldout.jsonl", "ninetysecond-heldout.jsonl", "ninetythird-heldout.jsonl",
+                    "ninetyfourth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -695,15 +699,16 @@ def test_training_part_accuracy():
     # ninety-third round's held-out part and the ninety-fourth round's training part added: 3475 and 2915 of 5689 at the
     # split's rules. 3478 and 2920 with the readings written from its training entries before the held-out scoring
     # (HIP's invalid kernel file, faulthandler's deadline dump, no libcuda.so for the linker, Ascend's AI CPU faulting,
-    # V0's background-task failure as serving).
+    # V0's background-task failure as serving). With the ninety-fourth round's held-out part and the ninety-fifth
+    # round's training part added: 3534 and 2972 of 5813 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3478 / 5689 and cause >= 2920 / 5689, (phase, cause)
+    assert phase >= 3534 / 5813 and cause >= 2972 / 5813, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the ninety-fourth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the ninety-fifth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to ninety-fourth-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to ninety-fifth-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -791,7 +796,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("ninetyfirst-training.jsonl", "ninetyfirst-heldout.jsonl"),
                               ("ninetysecond-training.jsonl", "ninetysecond-heldout.jsonl"),
                               ("ninetythird-training.jsonl", "ninetythird-heldout.jsonl"),
-                              ("ninetyfourth-training.jsonl", "ninetyfourth-heldout.jsonl")):
+                              ("ninetyfourth-training.jsonl", "ninetyfourth-heldout.jsonl"),
+                              ("ninetyfifth-training.jsonl", "ninetyfifth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -1233,6 +1239,12 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-56269-inference-route-401-curl-headers": "a curl -i of the server's 401 answer: its status line and headers",
     "mellea-580-pytest-vllm-backend-tests-pass": "a pytest run's header only: the thread says its vLLM tests passed",
     "vllm-18928-tokenize-response-token-ids": "a fragment of the /tokenize route's JSON answer: token ids only",
+    "aiconfigurator-171-vllm-fp8-block-gemm-collector-summary":
+        "a kernel-timing collector's summary (no errors): no line of vLLM's own",
+    "vllm-21158-why-base-model-name-lora-collect-env":
+        "collect_env's report only: a question on LoRA's base model name",
+    "vllm-8730-load-local-image-files-usage-collect-env":
+        "collect_env's report only: a question on loading local image files",
 }
 
 
