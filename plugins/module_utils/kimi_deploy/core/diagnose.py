@@ -1138,6 +1138,15 @@ _row("lora_kernel_shape_unsupported", 1, r"No suitable kernel\. h_in=\d+ h_out=\
             "Or upgrade to a vLLM release whose LoRA kernels cover the model's hidden sizes"])
 
 
+# vLLM refusing LoRA for a model class whose code has no LoRA support ("Qwen3ASRForConditionalGeneration does not
+# support LoRA yet.")
+_row("lora_unsupported_for_model", 1, r"\bdoes not support LoRA yet\b",
+     cls="architecture_unsupported", default_phase="load",
+     cause="This vLLM release has no LoRA support for the model's architecture, so it cannot start with --enable-lora.",
+     steps=["Serve the model without --enable-lora, or merge the adapter into the weights and serve the merged model",
+            "Or upgrade to a vLLM release whose model code supports LoRA for it"])
+
+
 _row("kv_cache_dtype_invalid", 1, r"Invalid kv_cache_dtype: \S+|Unknown kv cache dtype: \S+",
      cls="dtype_unsupported", default_phase="load",
      cause="The KV cache dtype asked for is not one this vLLM build and platform support (the message lists the "
@@ -1149,6 +1158,14 @@ _row("kv_cache_dtype_invalid", 1, r"Invalid kv_cache_dtype: \S+|Unknown kv cache
 _row("dtype_unsupported_on_gpu", 1, r"Bfloat16 is only supported on GPUs", default_phase="load",
      cause="The GPU cannot run bfloat16 (compute capability below 8.0).",
      steps=["Start with --dtype half"], changes={"dtype": "half"})
+# An Ascend operator (aclnn) refusing a tensor's dtype: "Tensor scale not implemented for DT_FLOAT16, should be in
+# dtype support list [...]".
+_row("npu_operator_dtype_unsupported", 1, r"not implemented for DT_[A-Z0-9]+\b",
+     cls="dtype_unsupported", default_phase="startup",
+     cause="An Ascend operator does not support the dtype of one of its tensors (the message names the tensor, the "
+           "dtype and the list it supports): the model's dtype or the quantization's scales do not fit the kernel.",
+     steps=["Start with the dtype the operator supports (--dtype bfloat16 for most W8A8 kernels), or use the "
+            "quantized checkpoint the vllm-ascend release documents for this model"])
 
 
 _row("cli_argument_error", 1,
@@ -2381,6 +2398,12 @@ _row("gpu_capability_too_low", 1, r"GPUs with compute capability below [\d.]+ ar
      cls="gpu_arch_unsupported", default_phase="load",
      cause="The GPU's compute capability is below what this vLLM build supports.",
      steps=["Run on a supported GPU, or pin an older vLLM release that still supports it"])
+# vLLM's CUTLASS scaled matmul (FP8/INT8 W8A8) built without a kernel for this GPU's compute capability
+_row("cutlass_kernel_not_built_for_gpu", 1, r"No compiled cutlass_scaled_mm for",
+     cls="gpu_arch_unsupported", default_phase="startup",
+     cause="This vLLM build has no CUTLASS scaled-matmul kernel (FP8/INT8 W8A8) for the GPU's compute capability.",
+     steps=["Use a vLLM build compiled for this GPU's compute capability (TORCH_CUDA_ARCH_LIST including it), or "
+            "serve an unquantized or weight-only quantized checkpoint the GPU's kernels cover"])
 _row("kernel_needs_newer_gpu", 1, r"only supports (?:Ampere|Hopper|Blackwell|Turing|Volta) GPUs or newer",
      cls="gpu_arch_unsupported", default_phase="startup",
      cause="A kernel the model runs (FlashAttention most often) needs a newer GPU architecture than this one.",

@@ -700,9 +700,11 @@ def test_training_part_accuracy():
     # split's rules. 3478 and 2920 with the readings written from its training entries before the held-out scoring
     # (HIP's invalid kernel file, faulthandler's deadline dump, no libcuda.so for the linker, Ascend's AI CPU faulting,
     # V0's background-task failure as serving). With the ninety-fourth round's held-out part and the ninety-fifth
-    # round's training part added: 3534 and 2972 of 5813 at the split's rules.
+    # round's training part added: 3534 and 2972 of 5813 at the split's rules. 3536 and 2975 with the readings written
+    # from its training entries before the held-out scoring (a build without CUTLASS's scaled matmul for the GPU, an
+    # Ascend operator refusing a dtype, a model class without LoRA support).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3534 / 5813 and cause >= 2972 / 5813, (phase, cause)
+    assert phase >= 3536 / 5813 and cause >= 2975 / 5813, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4062,6 +4064,16 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("EZ9999: [PID: 37027] 2025-09-14-11:34:42.060.622 The error from device(chipId:5, dieId:0), serial number is 11, "
      "there is an exception of aivec error, core id is 2, error code = 0x800000", "runtime", "npu_core_exception",
      "gpu_kernel_fault"),
+    # from the ninety-fifth round's training entries, before its held-out scoring: a build without CUTLASS's scaled
+    # matmul for the GPU (jetson-containers#1118); an Ascend operator refusing a dtype (vllm-ascend#7443); a model
+    # class without LoRA support (vllm#37223)
+    ("NotImplementedError: No compiled cutlass_scaled_mm for a compute capability less than CUDA device capability: 87",
+     "startup", "cutlass_kernel_not_built_for_gpu", "gpu_arch_unsupported"),
+    ("AclNN_Parameter_Error(EZ1001): Tensor scale not implemented for DT_FLOAT16,\n"
+     "should be in dtype support list [DT_UINT64, DT_BFLOAT16, DT_INT64, DT_FLOAT].", "startup",
+     "npu_operator_dtype_unsupported", "dtype_unsupported"),
+    ("ValueError: Qwen3ASRForConditionalGeneration does not support LoRA yet.", "load", "lora_unsupported_for_model",
+     "architecture_unsupported"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
