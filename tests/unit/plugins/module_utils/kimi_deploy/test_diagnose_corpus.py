@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is ninetyfifth-heldout.jsonl: logs collected on 2026-12-05 (ninety-fifth round), split off (a
+The held-out part is ninetysixth-heldout.jsonl: logs collected on 2026-12-05 (ninety-sixth round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-ninety-fourth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+ninety-fifth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -121,9 +121,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "ninetysecond-training.jsonl", "ninetysecond-heldout.jsonl",
                                         "ninetythird-training.jsonl", "ninetythird-heldout.jsonl",
                                         "ninetyfourth-training.jsonl", "ninetyfourth-heldout.jsonl",
-                                        "ninetyfifth-training.jsonl", "ninetyfifth-heldout.jsonl")}
-HELDOUT = FILES["ninetyfifth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "ninetyfifth-heldout.jsonl" for entry in entries]
+                                        "ninetyfifth-training.jsonl", "ninetyfifth-heldout.jsonl",
+                                        "ninetysixth-training.jsonl", "ninetysixth-heldout.jsonl")}
+HELDOUT = FILES["ninetysixth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "ninetysixth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -218,7 +219,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("ninetysecond-training.jsonl", "ninetysecond-heldout.jsonl", "ninetysecond-heldout.sha256"),
           ("ninetythird-training.jsonl", "ninetythird-heldout.jsonl", "ninetythird-heldout.sha256"),
           ("ninetyfourth-training.jsonl", "ninetyfourth-heldout.jsonl", "ninetyfourth-heldout.sha256"),
-          ("ninetyfifth-training.jsonl", "ninetyfifth-heldout.jsonl", "ninetyfifth-heldout.sha256"))
+          ("ninetyfifth-training.jsonl", "ninetyfifth-heldout.jsonl", "ninetyfifth-heldout.sha256"),
+          ("ninetysixth-training.jsonl", "ninetysixth-heldout.jsonl", "ninetysixth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -337,7 +339,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("ninetysecond-training.jsonl", "ninetysecond-heldout.jsonl", 20270301),
                           ("ninetythird-training.jsonl", "ninetythird-heldout.jsonl", 20270302),
                           ("ninetyfourth-training.jsonl", "ninetyfourth-heldout.jsonl", 20270303),
-                          ("ninetyfifth-training.jsonl", "ninetyfifth-heldout.jsonl", 20270304)])
+                          ("ninetyfifth-training.jsonl", "ninetyfifth-heldout.jsonl", 20270304),
+                          ("ninetysixth-training.jsonl", "ninetysixth-heldout.jsonl", 20270305)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -351,7 +354,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_ninety_fifth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_ninety_sixth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -384,7 +387,7 @@ def test_the_retired_heldout_parts_are_training_and_the_ninety_fifth_is_not():
                     "eightyfifth-heldout.jsonl", "eightysixth-heldout.jsonl", "eightyseventh-heldout.jsonl",
                     "eightyeighth-heldout.jsonl", "eightyninth-heldout.jsonl", "ninetieth-heldout.jsonl",
                     "ninetyfirst-heldout.jsonl", "ninetysecond-heldout.jsonl", "ninetythird-heldout.jsonl",
-                    "ninetyfourth-heldout.jsonl"):
+                    "ninetyfourth-heldout.jsonl", "ninetyfifth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -702,15 +705,16 @@ def test_training_part_accuracy():
     # V0's background-task failure as serving). With the ninety-fourth round's held-out part and the ninety-fifth
     # round's training part added: 3534 and 2972 of 5813 at the split's rules. 3536 and 2975 with the readings written
     # from its training entries before the held-out scoring (a build without CUTLASS's scaled matmul for the GPU, an
-    # Ascend operator refusing a dtype, a model class without LoRA support).
+    # Ascend operator refusing a dtype, a model class without LoRA support). With the ninety-fifth round's held-out part
+    # and the ninety-sixth round's training part added: 3561 and 3010 of 5896 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3536 / 5813 and cause >= 2975 / 5813, (phase, cause)
+    assert phase >= 3561 / 5896 and cause >= 3010 / 5896, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the ninety-fifth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the ninety-sixth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to ninety-fifth-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to ninety-sixth-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -799,7 +803,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("ninetysecond-training.jsonl", "ninetysecond-heldout.jsonl"),
                               ("ninetythird-training.jsonl", "ninetythird-heldout.jsonl"),
                               ("ninetyfourth-training.jsonl", "ninetyfourth-heldout.jsonl"),
-                              ("ninetyfifth-training.jsonl", "ninetyfifth-heldout.jsonl")):
+                              ("ninetyfifth-training.jsonl", "ninetyfifth-heldout.jsonl"),
+                              ("ninetysixth-training.jsonl", "ninetysixth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -1248,6 +1253,10 @@ HEALTHY_BY_THE_THREAD_ONLY = {
         "collect_env's report only: a question on LoRA's base model name",
     "vllm-8730-load-local-image-files-usage-collect-env":
         "collect_env's report only: a question on loading local image files",
+    "vllm-15191-v1-fp8-kv-cache-fa3-basic-example-healthy": "an example script's generated text in a pull request",
+    "vllm-34209-encoder-cache-budget-usage-collect-env":
+        "collect_env's report only: a question on the encoder cache's budget",
+    "open-r1-622-lighteval-vllm-aime24-results-table": "lighteval's results table of a run that finished",
 }
 
 
