@@ -355,6 +355,8 @@ _VLLM_ACTIVITY = re.compile(
     r"non-default args:|args: Namespace\(|vLLM API server version|Initializing an? (V1 )?LLM engine"
     r"|Resolved architecture|This model supports multiple tasks"
     r"|Starting to load model|Loading safetensors checkpoint shards|vLLM (?:API server )?version \d+\.\d+\.\d+"
+    # the logo newer releases print as the API server starts, its version beside the last glyphs' row
+    r"|[█▀▄] +version \d+\.\d+"
     r"|Automatically detected platform|Using max model len"
     # platform plugins are resolved as the process starts, before the args are read
     r"|Platform plugin \w+ is activated|Available plugins for group vllm\.|No platform detected, vLLM is running"
@@ -4564,7 +4566,8 @@ _VLLM_OWN_LINE = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d
 
 # lm-evaluation-harness's results table ("|Tasks|Version|Filter|n-shot|Metric|...|Value|...") and the score below
 # which every answer is wrong (a broken output, not a weak model). A paste can lose the header's first "|".
-_EVAL_TABLE_HEADER = re.compile(r"^\|?\s*Tasks\s*\|\s*Version\s*\|")
+# (lm-evaluation-harness heads its first column "Tasks", lighteval "Task")
+_EVAL_TABLE_HEADER = re.compile(r"^\|?\s*Tasks?\s*\|\s*Version\s*\|")
 # pytest's verbose result lines ("tests/x.py::test_y[param] PASSED [ 25%]"), and any outcome or summary that is not
 # a pass ("FAILED", "ERROR", "= 1 failed, 7 passed =")
 _TEST_PASSED = re.compile(r"^\S+\.py::\S.* PASSED(?:\s+\[\s*\d+%\])?\s*$")
