@@ -1256,6 +1256,15 @@ _row("python_version_unsupported", 1,
            "syntax, or newer than its libraries expect.",
      steps=["Run vLLM in a fresh venv on a Python its release supports (its `requires-python`, e.g. 3.10 to 3.12) "
             "and reinstall vLLM there"])
+# huggingface_hub asked (HF_HUB_ENABLE_HF_TRANSFER=1) to download through hf_transfer, which is not installed.
+_row("hf_transfer_not_installed", 1, r"'hf_transfer' package is not available",
+     cls="dependency_error", default_phase="load",
+     cause="HF_HUB_ENABLE_HF_TRANSFER=1 asks huggingface_hub to download through hf_transfer, and the package is not "
+           "installed in the environment that downloads the model.",
+     steps=["Install hf_transfer into the vLLM venv (pip install hf_transfer), or unset HF_HUB_ENABLE_HF_TRANSFER "
+            "(the image or the environment sets it)"])
+
+
 # A program that runs vLLM (a trainer, a notebook) checking the installed release before it starts.
 _row("vllm_release_too_old", 2, r"(?i)please (?:update|upgrade) vllm\b|requires? vllm ?>= ?\d",
      cls="dependency_error", default_phase="load", quiet_levels=True,

@@ -717,9 +717,10 @@ def test_training_part_accuracy():
     # the readings written from its training entries before the held-out scoring (lighteval's results table, the logo a
     # newer API server prints as it starts). With the ninety-sixth round's held-out part and the ninety-seventh round's
     # training part added: 3586 and 3026 of 5934 at the split's rules. With the ninety-seventh round's held-out part and
-    # the ninety-eighth round's training part added: 3609 and 3040 of 5974 at the split's rules.
+    # the ninety-eighth round's training part added: 3609 and 3040 of 5974 at the split's rules. 3610 and 3041 with the
+    # reading written from its training entries before the held-out scoring (hf_transfer asked for and not installed).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3609 / 5974 and cause >= 3040 / 5974, (phase, cause)
+    assert phase >= 3610 / 5974 and cause >= 3041 / 5974, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4110,6 +4111,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "(APIServer pid=70) INFO 04-17 04:33:14 [utils.py:299]   █▄█▀ █     █     █     █  model   "
      "nvidia/Gemma-4-31B-IT-NVFP4",
      "load", "no_error_not_serving", "no_failure_yet"),
+    # from the ninety-eighth round's training entries, before its held-out scoring: huggingface_hub told to download
+    # through hf_transfer, which is not installed (vllm-omni#1264)
+    ("ValueError: Fast download using 'hf_transfer' is enabled (HF_HUB_ENABLE_HF_TRANSFER=1)\n"
+     "but 'hf_transfer' package is not available in your environment.\nTry `pip install hf_transfer`.", "load",
+     "hf_transfer_not_installed", "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
