@@ -1,11 +1,11 @@
 #!/usr/bin/env python
-"""Accuracy of diagnose() on the real-failure corpus: the ninety-eighth held-out part, the training part, k-fold
+"""Accuracy of diagnose() on the real-failure corpus: the ninety-ninth held-out part, the training part, k-fold
 over it.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]
 
-The held-out part is ninetyeighth-heldout.jsonl: logs collected on 2026-12-05 (ninety-eighth round) and split off
-(a stratified third, fixed seed) before any rule saw them; its sha256 (ninetyeighth-heldout.sha256) was committed
+The held-out part is ninetyninth-heldout.jsonl: logs collected on 2026-12-06 (ninety-ninth round) and split off
+(a stratified third, fixed seed) before any rule saw them; its sha256 (ninetyninth-heldout.sha256) was committed
 with it, and this script checks it first, so a changed held-out entry cannot slip through. Everything else is training:
 corpus.jsonl (its first held-out third, seen-heldout-ids.txt, was read while rules were written),
 training-additions.jsonl, fresh-training.jsonl, fresh-heldout.jsonl (the second round's held-out part, measured once
@@ -56,8 +56,9 @@ eightyeighth-training.jsonl, eightyeighth-heldout.jsonl, eightyninth-training.js
 ninetieth-training.jsonl, ninetieth-heldout.jsonl, ninetyfirst-training.jsonl, ninetyfirst-heldout.jsonl,
 ninetysecond-training.jsonl, ninetysecond-heldout.jsonl, ninetythird-training.jsonl, ninetythird-heldout.jsonl,
 ninetyfourth-training.jsonl, ninetyfourth-heldout.jsonl, ninetyfifth-training.jsonl, ninetyfifth-heldout.jsonl,
-ninetysixth-training.jsonl, ninetysixth-heldout.jsonl, ninetyseventh-training.jsonl, ninetyseventh-heldout.jsonl (the
-fifth to ninety-seventh rounds' held-out parts, likewise) and ninetyeighth-training.jsonl.
+ninetysixth-training.jsonl, ninetysixth-heldout.jsonl, ninetyseventh-training.jsonl, ninetyseventh-heldout.jsonl,
+ninetyeighth-training.jsonl, ninetyeighth-heldout.jsonl (the fifth to ninety-eighth rounds' held-out parts, likewise)
+and ninetyninth-training.jsonl.
 The retired held-out parts keep their hash checks, so their history stays verifiable.
 No two entries share an id, and no source appears in two files. `--training-only` leaves the held-out part unscored
 (use it while tuning); `--misses` lists the training misses; `--heldout-misses` lists the held-out misses for the
@@ -65,7 +66,7 @@ final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
 label's cause; both are also broken down by labelled phase and by cause family (the README's taxonomy table).
-A secondary held-out figure, fixed with the eighth split and kept for the ninth to the ninety-eighth, each time before
+A secondary held-out figure, fixed with the eighth split and kept for the ninth to the ninety-ninth, each time before
 the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure, that is,
 all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in the
 lines).
@@ -177,10 +178,12 @@ TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.js
                   "ninetyfourth-heldout.jsonl", "ninetyfifth-training.jsonl",
                   "ninetyfifth-heldout.jsonl", "ninetysixth-training.jsonl",
                   "ninetysixth-heldout.jsonl", "ninetyseventh-training.jsonl",
-                  "ninetyseventh-heldout.jsonl", "ninetyeighth-training.jsonl")
-HELDOUT_FILE = "ninetyeighth-heldout.jsonl"
+                  "ninetyseventh-heldout.jsonl", "ninetyeighth-training.jsonl",
+                  "ninetyeighth-heldout.jsonl", "ninetyninth-training.jsonl")
+HELDOUT_FILE = "ninetyninth-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"ninetyeighth-heldout.jsonl": "ninetyeighth-heldout.sha256",
+HASHED_FILES = {"ninetyninth-heldout.jsonl": "ninetyninth-heldout.sha256",
+                "ninetyeighth-heldout.jsonl": "ninetyeighth-heldout.sha256",
                 "ninetyseventh-heldout.jsonl": "ninetyseventh-heldout.sha256",
                 "ninetysixth-heldout.jsonl": "ninetysixth-heldout.sha256",
                 "ninetyfifth-heldout.jsonl": "ninetyfifth-heldout.sha256",

@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is ninetyeighth-heldout.jsonl: logs collected on 2026-12-05 (ninety-eighth round), split off (a
+The held-out part is ninetyninth-heldout.jsonl: logs collected on 2026-12-06 (ninety-ninth round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-ninety-seventh rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+ninety-eighth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -124,9 +124,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "ninetyfifth-training.jsonl", "ninetyfifth-heldout.jsonl",
                                         "ninetysixth-training.jsonl", "ninetysixth-heldout.jsonl",
                                         "ninetyseventh-training.jsonl", "ninetyseventh-heldout.jsonl",
-                                        "ninetyeighth-training.jsonl", "ninetyeighth-heldout.jsonl")}
-HELDOUT = FILES["ninetyeighth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "ninetyeighth-heldout.jsonl" for entry in entries]
+                                        "ninetyeighth-training.jsonl", "ninetyeighth-heldout.jsonl",
+                                        "ninetyninth-training.jsonl", "ninetyninth-heldout.jsonl")}
+HELDOUT = FILES["ninetyninth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "ninetyninth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -224,7 +225,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("ninetyfifth-training.jsonl", "ninetyfifth-heldout.jsonl", "ninetyfifth-heldout.sha256"),
           ("ninetysixth-training.jsonl", "ninetysixth-heldout.jsonl", "ninetysixth-heldout.sha256"),
           ("ninetyseventh-training.jsonl", "ninetyseventh-heldout.jsonl", "ninetyseventh-heldout.sha256"),
-          ("ninetyeighth-training.jsonl", "ninetyeighth-heldout.jsonl", "ninetyeighth-heldout.sha256"))
+          ("ninetyeighth-training.jsonl", "ninetyeighth-heldout.jsonl", "ninetyeighth-heldout.sha256"),
+          ("ninetyninth-training.jsonl", "ninetyninth-heldout.jsonl", "ninetyninth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -346,7 +348,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("ninetyfifth-training.jsonl", "ninetyfifth-heldout.jsonl", 20270304),
                           ("ninetysixth-training.jsonl", "ninetysixth-heldout.jsonl", 20270305),
                           ("ninetyseventh-training.jsonl", "ninetyseventh-heldout.jsonl", 20270306),
-                          ("ninetyeighth-training.jsonl", "ninetyeighth-heldout.jsonl", 20270307)])
+                          ("ninetyeighth-training.jsonl", "ninetyeighth-heldout.jsonl", 20270307),
+                          ("ninetyninth-training.jsonl", "ninetyninth-heldout.jsonl", 20270308)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -360,7 +363,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_ninety_eighth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_ninety_ninth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -394,7 +397,7 @@ def test_the_retired_heldout_parts_are_training_and_the_ninety_eighth_is_not():
                     "eightyeighth-heldout.jsonl", "eightyninth-heldout.jsonl", "ninetieth-heldout.jsonl",
                     "ninetyfirst-heldout.jsonl", "ninetysecond-heldout.jsonl", "ninetythird-heldout.jsonl",
                     "ninetyfourth-heldout.jsonl", "ninetyfifth-heldout.jsonl", "ninetysixth-heldout.jsonl",
-                    "ninetyseventh-heldout.jsonl"):
+                    "ninetyseventh-heldout.jsonl", "ninetyeighth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -719,14 +722,16 @@ def test_training_part_accuracy():
     # training part added: 3586 and 3026 of 5934 at the split's rules. With the ninety-seventh round's held-out part and
     # the ninety-eighth round's training part added: 3609 and 3040 of 5974 at the split's rules. 3610 and 3041 with the
     # reading written from its training entries before the held-out scoring (hf_transfer asked for and not installed).
+    # With the ninety-eighth round's held-out part and the ninety-ninth round's training part added: 3631 and 3060 of
+    # 6021 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3610 / 5974 and cause >= 3041 / 5974, (phase, cause)
+    assert phase >= 3631 / 6021 and cause >= 3060 / 6021, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the ninety-eighth, each time before the held-out part was
+    # Fixed with the eighth split and kept for the ninth to the ninety-ninth, each time before the held-out part was
     # scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose note
-    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to ninety-eighth-round
+    # marks them title-only (the cause is only in the thread's title or words). Every eighth- to ninety-ninth-round
     # entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
@@ -818,7 +823,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("ninetyfifth-training.jsonl", "ninetyfifth-heldout.jsonl"),
                               ("ninetysixth-training.jsonl", "ninetysixth-heldout.jsonl"),
                               ("ninetyseventh-training.jsonl", "ninetyseventh-heldout.jsonl"),
-                              ("ninetyeighth-training.jsonl", "ninetyeighth-heldout.jsonl")):
+                              ("ninetyeighth-training.jsonl", "ninetyeighth-heldout.jsonl"),
+                              ("ninetyninth-training.jsonl", "ninetyninth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -1274,6 +1280,10 @@ HEALTHY_BY_THE_THREAD_ONLY = {
         "collect_env's report only: a question on the encoder cache's budget",
     "club-3090-102-rtx5090-laptop-wsl2-engine-config-bench":
         "a benchmark report's engine configuration (arguments and engine init): the start of a run that served",
+    "vllm-15204-qwen25-3b-awq-16g-serve-start":
+        "the serve command and two engine lines of a start the reporter says works well (a sizing question)",
+    "vllm-8167-kv-cache-usage-tracking-collect-env":
+        "collect_env's report only: a question on tracking the KV cache's use",
 }
 
 
