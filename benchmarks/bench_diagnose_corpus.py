@@ -1,11 +1,11 @@
 #!/usr/bin/env python
-"""Accuracy of diagnose() on the real-failure corpus: the ninety-ninth held-out part, the training part, k-fold
+"""Accuracy of diagnose() on the real-failure corpus: the hundredth held-out part, the training part, k-fold
 over it.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]
 
-The held-out part is ninetyninth-heldout.jsonl: logs collected on 2026-12-06 (ninety-ninth round) and split off
-(a stratified third, fixed seed) before any rule saw them; its sha256 (ninetyninth-heldout.sha256) was committed
+The held-out part is hundredth-heldout.jsonl: logs collected on 2026-12-06 (hundredth round) and split off
+(a stratified third, fixed seed) before any rule saw them; its sha256 (hundredth-heldout.sha256) was committed
 with it, and this script checks it first, so a changed held-out entry cannot slip through. Everything else is training:
 corpus.jsonl (its first held-out third, seen-heldout-ids.txt, was read while rules were written),
 training-additions.jsonl, fresh-training.jsonl, fresh-heldout.jsonl (the second round's held-out part, measured once
@@ -57,8 +57,8 @@ ninetieth-training.jsonl, ninetieth-heldout.jsonl, ninetyfirst-training.jsonl, n
 ninetysecond-training.jsonl, ninetysecond-heldout.jsonl, ninetythird-training.jsonl, ninetythird-heldout.jsonl,
 ninetyfourth-training.jsonl, ninetyfourth-heldout.jsonl, ninetyfifth-training.jsonl, ninetyfifth-heldout.jsonl,
 ninetysixth-training.jsonl, ninetysixth-heldout.jsonl, ninetyseventh-training.jsonl, ninetyseventh-heldout.jsonl,
-ninetyeighth-training.jsonl, ninetyeighth-heldout.jsonl (the fifth to ninety-eighth rounds' held-out parts, likewise)
-and ninetyninth-training.jsonl.
+ninetyeighth-training.jsonl, ninetyeighth-heldout.jsonl, ninetyninth-training.jsonl, ninetyninth-heldout.jsonl (the
+fifth to ninety-ninth rounds' held-out parts, likewise) and hundredth-training.jsonl.
 The retired held-out parts keep their hash checks, so their history stays verifiable.
 No two entries share an id, and no source appears in two files. `--training-only` leaves the held-out part unscored
 (use it while tuning); `--misses` lists the training misses; `--heldout-misses` lists the held-out misses for the
@@ -66,7 +66,7 @@ final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
 label's cause; both are also broken down by labelled phase and by cause family (the README's taxonomy table).
-A secondary held-out figure, fixed with the eighth split and kept for the ninth to the ninety-ninth, each time before
+A secondary held-out figure, fixed with the eighth split and kept for the ninth to the hundredth, each time before
 the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure, that is,
 all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in the
 lines).
@@ -179,10 +179,12 @@ TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.js
                   "ninetyfifth-heldout.jsonl", "ninetysixth-training.jsonl",
                   "ninetysixth-heldout.jsonl", "ninetyseventh-training.jsonl",
                   "ninetyseventh-heldout.jsonl", "ninetyeighth-training.jsonl",
-                  "ninetyeighth-heldout.jsonl", "ninetyninth-training.jsonl")
-HELDOUT_FILE = "ninetyninth-heldout.jsonl"
+                  "ninetyeighth-heldout.jsonl", "ninetyninth-training.jsonl",
+                  "ninetyninth-heldout.jsonl", "hundredth-training.jsonl")
+HELDOUT_FILE = "hundredth-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"ninetyninth-heldout.jsonl": "ninetyninth-heldout.sha256",
+HASHED_FILES = {"hundredth-heldout.jsonl": "hundredth-heldout.sha256",
+                "ninetyninth-heldout.jsonl": "ninetyninth-heldout.sha256",
                 "ninetyeighth-heldout.jsonl": "ninetyeighth-heldout.sha256",
                 "ninetyseventh-heldout.jsonl": "ninetyseventh-heldout.sha256",
                 "ninetysixth-heldout.jsonl": "ninetysixth-heldout.sha256",
