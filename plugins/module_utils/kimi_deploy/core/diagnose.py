@@ -4681,9 +4681,36 @@ def _diagnose_lines(lines: list[Line], known: dict[str, Any], windows: list[tupl
         if run.serving is not None:
             return _no_error(run, lines)
     active = [run for run in runs if run.activity or run.stages or _risks(run)]
-    if active:
+    if active and not _environment_report_only(active[-1], lines):
         return _no_error(active[-1], lines)
     return _no_run(lines)
+
+
+# What importing vllm prints before any command runs (the platform it detected, its plugins): collect_env imports vllm
+# to report its version, so these lines head an environment report that holds no start of the server.
+_IMPORT_TIME = re.compile(
+    r"Automatically detected platform|Platform plugin \w+ is activated|Available plugins for group vllm\."
+    r"|No platform detected, vLLM is running|No plugins for group vllm\.platform_plugins found"
+    r"|Checking if \w+ platform is available"
+)
+# collect_env's report (its first line, its sections' fields), in each release's layout ("PyTorch version: 2.1" or
+# "PyTorch version              : 2.9")
+_ENVIRONMENT_REPORT = re.compile(r"^Collecting environment information|^(?:PyTorch version|Is debug build"
+                                 r"|CUDA used to build PyTorch|vLLM Version) *:")
+
+
+def _environment_report(lines: list[Line]) -> Line | None:
+    """The first line of collect_env's report, if the text holds one."""
+    return next((line for line in lines if _ENVIRONMENT_REPORT.search(line.message.strip())), None)
+
+
+def _environment_report_only(run: _Run, lines: list[Line]) -> bool:
+    """An environment report whose only lines of vLLM's are those importing it prints: no start of the server."""
+    milestones = [line for line in run.lines if not line.is_frame
+                  and any(pattern.search(line.message) for _, pattern in _MILESTONES)]
+    return (run.serving is None and run.load_done is None and not run.process_up and not _risks(run)
+            and all(_IMPORT_TIME.search(line.message) for line in milestones)
+            and _environment_report(lines) is not None)
 
 
 def _evaluation_scores(lines: list[Line]) -> tuple[Line, list[float]] | None:
@@ -4791,6 +4818,20 @@ def _no_run(lines: list[Line]) -> dict[str, Any]:
                    "If the output is garbled only here, check the dtype and the quantization tier against the "
                    "model card, and whether the checkpoint's weights match its config"]),
             "model_output_only", "unknown", _evidence(lines, [output]), None)
+    return _nothing_a_rule_reads(lines)
+
+
+def _nothing_a_rule_reads(lines: list[Line]) -> dict[str, Any]:
+    """An environment report, or a text with no line a rule reads."""
+    report = _environment_report(lines)
+    if report is not None:
+        return _result("unknown", Finding(
+            cause="The text is an environment report (collect_env's, with the lines importing vLLM prints, if any): "
+                  "it holds no start of the server and no error, so no step of vLLM's to place a failure in.",
+            steps=["Keep the report for the versions it names, and read the failure from the server's own log: the "
+                   "service's journal from its start to its first error line (`lines`, `since`), or the log file "
+                   "the server wrote"]),
+            "environment_report_only", "unknown", _evidence(lines, [report]), None)
     if any(_VLLM_OWN_LINE.search(line.raw) for line in lines):
         # vLLM's records, but only of data (a dump's rows, a request's tokens) or of nothing the rules read
         cause = ("The text holds lines of vLLM's log but none that names a step of the start or an error a rule "
