@@ -4073,15 +4073,19 @@ _FRAME_CAUSES = (
      ["Rerun with NCCL_DEBUG=INFO to see the failing transport",
       "Usual fixes: --ipc=host / a large --shm-size, NCCL_P2P_DISABLE=1 on GPUs without P2P, "
       "--disable-custom-all-reduce"]),
-    # ... or ran the memory profile (a forward pass at the largest batch): what fails there is nearly always memory.
+    # ... or ran the memory profile: the model's first forward pass, at the largest batch. Whatever the forward pass
+    # breaks on fails there first (a kernel or op this build or GPU lacks, compilation, a model-code bug), memory only
+    # one of them: the frames alone do not name the cause.
     (re.compile(r"(?s)(?:profile_run|determine_num_available_blocks|determine_available_memory)(?:(?!\n).)*"
                 r"(?:\n(?:(?!\n).)*){0,3}\Z"),
-     "gpu_oom",
-     "The traceback ends in the memory profile (a forward pass at the largest batch; its error line is not in the "
-     "lines read): the profiling peak most often does not fit the GPU.",
-     ["Read the error line under the traceback to confirm (CUDA out of memory)",
-      "Lower max_num_seqs / max_num_batched_tokens (smaller profiling batch) or max_model_len; multimodal "
-      "models: --limit-mm-per-prompt"]),
+     "unknown",
+     "The traceback ends in the memory profile, the model's first forward pass at the largest batch (its error line "
+     "is not in the lines read): the first step that runs the model's kernels, so a missing kernel or op, a "
+     "compilation failure or the profiling peak not fitting the GPU all fail here.",
+     ["Read the error line under the traceback (raise `lines`): CUDA out of memory there means lowering "
+      "max_num_seqs / max_num_batched_tokens (a smaller profiling batch) or max_model_len (multimodal models: "
+      "--limit-mm-per-prompt); a kernel or op error means the build or GPU; retry with --enforce-eager to rule out "
+      "compilation"]),
     (re.compile(r"torch/_inductor/(?!runtime/static_cuda_launcher)|torch/_dynamo/|torch/_functorch/"
                 # Triton compiling a kernel (its passes: make_ttir, make_ttgir, make_llir, make_ptx, ...)
                 r"|triton/compiler/compiler\.py|triton/backends/\w+/compiler\.py"), "compile_error",

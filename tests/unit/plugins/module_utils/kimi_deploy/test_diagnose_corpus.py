@@ -734,9 +734,10 @@ def test_training_part_accuracy():
     # added: 3654 and 3071 of 6060 at the split's rules. 3660 and 3118 with the reading written from its training
     # entries before the held-out scoring (collect_env's report with only the lines importing vLLM prints, read as no
     # start of the server). With the hundredth round's held-out part and the hundred-and-first round's training part
-    # added: 3680 and 3136 of 6101 at the split's rules.
+    # added: 3680 and 3136 of 6101 at the split's rules. 3680 and 3162 with the reading written from its training
+    # entries before the held-out scoring (a traceback cut in the memory profile names its step, not its cause).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3680 / 6101 and cause >= 3136 / 6101, (phase, cause)
+    assert phase >= 3680 / 6101 and cause >= 3162 / 6101, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -1923,8 +1924,10 @@ def _frames(*steps):
              ("vllm/transformers_utils/tokenizer_group/__init__.py", "init_tokenizer_from_configs"),
              ("vllm/transformers_utils/tokenizer_group/__init__.py", "get_tokenizer_group")),
      "tokenizer_error", "load"),
+    # the memory profile is the model's first forward pass: every kind of forward failure ends there, memory one of
+    # them, so its frames name the step and the phase but not the cause
     (_frames(("vllm/v1/worker/gpu_worker.py", "determine_available_memory"),
-             ("vllm/v1/worker/gpu_model_runner.py", "profile_run")), "gpu_oom", "startup"),
+             ("vllm/v1/worker/gpu_model_runner.py", "profile_run")), "unknown", "startup"),
     (_frames(("vllm/v1/worker/gpu_worker.py", "init_device"), ("torch/cuda/__init__.py", "set_device")),
      "driver_or_runtime", "load"),
 ])
