@@ -2875,6 +2875,15 @@ _row("c_toolchain_missing", 1,
            "host or image has none (gcc or ld missing).",
      steps=["Install the C toolchain in the image (build-essential / gcc and binutils), or set CC to a compiler "
             "that exists; --enforce-eager avoids the compile only where the kernels need none"])
+# Building vLLM's extensions from source (ninja under setup.py/CMake): ninja names an input that the build does not make
+# and the system does not have, such as the toolkit's libamdhip64.so or a CUDA library missing from the install.
+_row("build_input_missing", 1, r"ninja: error: '[^']+', needed by '[^']+', missing and no known rule to make it",
+     cls="dependency_error", default_phase="load",
+     cause="Building vLLM from source stopped: a file its extensions link or include (named by ninja) is neither made "
+           "by the build nor present on the system, most often a library of the GPU toolkit (ROCm, CUDA) missing "
+           "from the install or from where the build looks.",
+     steps=["Install the toolkit package that holds the file ninja names, or point the build at the toolkit that has "
+            "it (ROCM_PATH / CUDA_HOME); or install a prebuilt wheel or image made for this platform"])
 # Triton links the launcher it compiles against the driver's libcuda.so; the linker cannot find it when the image has
 # only libcuda.so.1 (no unversioned link) or the driver's library directory is not on the linker's path.
 _row("libcuda_not_linkable", 1, r"ld: cannot find -lcuda\b",

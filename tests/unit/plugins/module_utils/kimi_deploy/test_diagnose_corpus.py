@@ -749,9 +749,11 @@ def test_training_part_accuracy():
     # the hundred-and-first round's held-out part and the hundred-and-second round's training part added: 3702 and 3180
     # of 6142 at the split's rules. With the hundred-and-second round's held-out part and the hundred-and-third round's
     # training part added: 3720 and 3207 of 6185 at the split's rules. With the hundred-and-third round's held-out part
-    # and the hundred-and-fourth round's training part added: 3734 and 3238 of 6236 at the split's rules.
+    # and the hundred-and-fourth round's training part added: 3734 and 3238 of 6236 at the split's rules. 3735 and 3239
+    # with the reading written from its training entries before the held-out scoring (ninja missing a build input vLLM's
+    # extensions need).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3734 / 6236 and cause >= 3238 / 6236, (phase, cause)
+    assert phase >= 3735 / 6236 and cause >= 3239 / 6236, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4192,6 +4194,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("INFO 04-09 11:11:59 [__init__.py:239] Automatically detected platform cuda.\n"
      "DEBUG 04-09 11:11:59 [__init__.py:28] No plugins for group vllm.general_plugins found.",
      "load", "no_error_not_serving", "no_failure_yet"),
+    # a source build whose extension links a toolkit library the install does not have
+    ("-- Build files have been written to: /src/vllm/build/temp.linux-x86_64-cpython-311\n"
+     "ninja: error: '/opt/rocm/lib/libamdhip64.so', needed by '/src/vllm/build/lib.linux-x86_64-cpython-311/vllm/"
+     "_core_C.abi3.so', missing and no known rule to make it", "load", "build_input_missing", "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
