@@ -4720,7 +4720,7 @@ def _environment_report(lines: list[Line]) -> Line | None:
 def _environment_report_only(run: _Run, lines: list[Line]) -> bool:
     """An environment report whose only lines of vLLM's are those importing it prints: no start of the server."""
     milestones = [line for line in run.lines if not line.is_frame
-                  and any(pattern.search(line.message) for _, pattern in _MILESTONES)]
+                  and any(pattern.search(line.message) for _stage, pattern in _MILESTONES)]
     return (run.serving is None and run.load_done is None and not run.process_up and not _risks(run)
             and all(_IMPORT_TIME.search(line.message) for line in milestones)
             and _environment_report(lines) is not None)
