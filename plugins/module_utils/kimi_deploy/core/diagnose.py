@@ -3569,6 +3569,8 @@ _RAISE_SOURCE = re.compile(r"^\s+raise \w+(?:\.\w+)*\(\s*f?[\"']")
 
 # Rules that, on an INFO/WARNING line, describe a risk (see RISKS) rather than a failure.
 _RISK_ONLY_WHEN_QUIET = {"kv_cache_preemption", "unsupported_engine_option"}
+# The rules read on an INFO/DEBUG/WARNING line, chosen once rather than per line and rule: _matches is the hot loop.
+_RULES_READ_ON_QUIET_LINES = [rule for rule in RULES if rule.quiet_levels and rule.id not in _RISK_ONLY_WHEN_QUIET]
 
 
 def _matches(run: _Run, lines: list[Line]) -> list[_Match]:
@@ -3586,9 +3588,7 @@ def _matches(run: _Run, lines: list[Line]) -> list[_Match]:
         if run.serving is not None and line.index < run.serving:
             continue
         variants = [line, *_wrapped(line, lines)]
-        for rule in RULES:
-            if line.quiet and (not rule.quiet_levels or rule.id in _RISK_ONLY_WHEN_QUIET):
-                continue
+        for rule in _RULES_READ_ON_QUIET_LINES if line.quiet else RULES:
             for variant in variants:
                 hit = rule.pattern.search(variant.message)
                 if hit:
