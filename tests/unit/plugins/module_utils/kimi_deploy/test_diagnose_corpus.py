@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredfourth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-fourth round), split off (a
+The held-out part is hundredfifth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-fifth round), split off (a
 third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
 them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-hundred-and-third rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
+hundred-and-fourth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the training
 part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -130,9 +130,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredfirst-training.jsonl", "hundredfirst-heldout.jsonl",
                                         "hundredsecond-training.jsonl", "hundredsecond-heldout.jsonl",
                                         "hundredthird-training.jsonl", "hundredthird-heldout.jsonl",
-                                        "hundredfourth-training.jsonl", "hundredfourth-heldout.jsonl")}
-HELDOUT = FILES["hundredfourth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredfourth-heldout.jsonl" for entry in entries]
+                                        "hundredfourth-training.jsonl", "hundredfourth-heldout.jsonl",
+                                        "hundredfifth-training.jsonl", "hundredfifth-heldout.jsonl")}
+HELDOUT = FILES["hundredfifth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredfifth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -236,7 +237,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredfirst-training.jsonl", "hundredfirst-heldout.jsonl", "hundredfirst-heldout.sha256"),
           ("hundredsecond-training.jsonl", "hundredsecond-heldout.jsonl", "hundredsecond-heldout.sha256"),
           ("hundredthird-training.jsonl", "hundredthird-heldout.jsonl", "hundredthird-heldout.sha256"),
-          ("hundredfourth-training.jsonl", "hundredfourth-heldout.jsonl", "hundredfourth-heldout.sha256"))
+          ("hundredfourth-training.jsonl", "hundredfourth-heldout.jsonl", "hundredfourth-heldout.sha256"),
+          ("hundredfifth-training.jsonl", "hundredfifth-heldout.jsonl", "hundredfifth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -364,7 +366,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredfirst-training.jsonl", "hundredfirst-heldout.jsonl", 20270310),
                           ("hundredsecond-training.jsonl", "hundredsecond-heldout.jsonl", 20270311),
                           ("hundredthird-training.jsonl", "hundredthird-heldout.jsonl", 20270312),
-                          ("hundredfourth-training.jsonl", "hundredfourth-heldout.jsonl", 20270313)])
+                          ("hundredfourth-training.jsonl", "hundredfourth-heldout.jsonl", 20270313),
+                          ("hundredfifth-training.jsonl", "hundredfifth-heldout.jsonl", 20270314)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -378,7 +381,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_fourth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_fifth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -414,7 +417,7 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_fourth_is_no
                     "ninetyfourth-heldout.jsonl", "ninetyfifth-heldout.jsonl", "ninetysixth-heldout.jsonl",
                     "ninetyseventh-heldout.jsonl", "ninetyeighth-heldout.jsonl", "ninetyninth-heldout.jsonl",
                     "hundredth-heldout.jsonl", "hundredfirst-heldout.jsonl", "hundredsecond-heldout.jsonl",
-                    "hundredthird-heldout.jsonl"):
+                    "hundredthird-heldout.jsonl", "hundredfourth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -751,16 +754,17 @@ def test_training_part_accuracy():
     # training part added: 3720 and 3207 of 6185 at the split's rules. With the hundred-and-third round's held-out part
     # and the hundred-and-fourth round's training part added: 3734 and 3238 of 6236 at the split's rules. 3735 and 3239
     # with the reading written from its training entries before the held-out scoring (ninja missing a build input vLLM's
-    # extensions need).
+    # extensions need). With the hundred-and-fourth round's held-out part and the hundred-and-fifth round's training
+    # part added: 3752 and 3261 of 6278 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3735 / 6236 and cause >= 3239 / 6236, (phase, cause)
+    assert phase >= 3752 / 6278 and cause >= 3261 / 6278, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-fourth, each time before the held-out part
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-fifth, each time before the held-out part
     # was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those whose
     # note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-fourth-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-fifth-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -857,7 +861,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredfirst-training.jsonl", "hundredfirst-heldout.jsonl"),
                               ("hundredsecond-training.jsonl", "hundredsecond-heldout.jsonl"),
                               ("hundredthird-training.jsonl", "hundredthird-heldout.jsonl"),
-                              ("hundredfourth-training.jsonl", "hundredfourth-heldout.jsonl")):
+                              ("hundredfourth-training.jsonl", "hundredfourth-heldout.jsonl"),
+                              ("hundredfifth-training.jsonl", "hundredfifth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -1333,6 +1338,7 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-30832-deepseek-v32-8xh20-slow-decode-env": "package versions only: a speed question on eight H20s",
     "vllm-11600-deepseek-v3-8xh200-throughput-env": "collect_env's report only: a throughput question on eight H200s",
     "vllm-21873-qwen25vl-7b-throughput-collect-env": "collect_env's report only: a throughput question on Qwen2.5-VL",
+    "vllm-16619-cannot-obtain-logits-collect-env": "collect_env's report only: a question on getting logits",
 }
 
 
