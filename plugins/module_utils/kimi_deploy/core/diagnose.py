@@ -3008,6 +3008,14 @@ _row("ptx_toolchain_lacks_gpu_target", 1,
            "GPU's architecture, so kernels compiled at start cannot target it.",
      steps=["Use a vLLM/torch/Triton build with a CUDA 12.8+ toolchain for Blackwell GPUs (or point TRITON_PTXAS_PATH "
             "at a new enough ptxas)"])
+# The kernels use instructions the targeted architecture lacks: AWQ's or Marlin's tensor-core MMA
+# ("Feature '.m16n8k16' requires .target sm_80 or higher") assembled for a V100 (sm_70) or a T4 (sm_75).
+_row("kernel_needs_newer_gpu_target", 1, r"Feature '[^']+' requires \.target sm_\d+ or higher",
+     cls="gpu_arch_unsupported", default_phase="startup",
+     cause="Kernels are being compiled for a GPU architecture older than they support: the instruction named needs "
+           "the compute capability the message gives, and the target (TORCH_CUDA_ARCH_LIST, or the GPU) is below it.",
+     steps=["Build only for compute capabilities these kernels support (TORCH_CUDA_ARCH_LIST at or above the one "
+            "named), or on the older GPU use a quantization or model whose kernels run on it"])
 # FlashAttention's version check refuses GPUs below compute capability 8.0 (a T4, a V100) for the V1 backend.
 _row("flash_attention_refuses_gpu", 1, r"Cannot use FA version \d+ is not supported due to|FA\d is only supported on "
      r"devices with compute capability",

@@ -759,9 +759,11 @@ def test_training_part_accuracy():
     # with the reading written from its training entries before the held-out scoring (ninja missing a build input vLLM's
     # extensions need). With the hundred-and-fourth round's held-out part and the hundred-and-fifth round's training
     # part added: 3752 and 3261 of 6278 at the split's rules. With the hundred-and-fifth round's held-out part and the
-    # hundred-and-sixth round's training part added: 3779 and 3279 of 6318 at the split's rules.
+    # hundred-and-sixth round's training part added: 3779 and 3279 of 6318 at the split's rules. 3780 and 3280 with the
+    # reading written from a training entry (the retired hundred-and-fifth held-out part) before the hundred-and-sixth
+    # held-out scoring (ptxas refusing an instruction the targeted GPU lacks).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3779 / 6318 and cause >= 3279 / 6318, (phase, cause)
+    assert phase >= 3780 / 6318 and cause >= 3280 / 6318, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4213,6 +4215,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("-- Build files have been written to: /src/vllm/build/temp.linux-x86_64-cpython-311\n"
      "ninja: error: '/opt/rocm/lib/libamdhip64.so', needed by '/src/vllm/build/lib.linux-x86_64-cpython-311/vllm/"
      "_core_C.abi3.so', missing and no known rule to make it", "load", "build_input_missing", "dependency_error"),
+    # from a training entry (the retired hundred-and-fifth held-out part), before the hundred-and-sixth held-out
+    # scoring: ptxas refusing AWQ's tensor-core kernels for a V100 in a Docker build (vllm#1070)
+    ("#11 509.5       ptxas /tmp/tmpxft_00000226_00000000-11_gemm_kernels.compute_70.ptx, line 936; error   : "
+     "Feature '.m16n8k16' requires .target sm_80 or higher", "startup", "kernel_needs_newer_gpu_target",
+     "gpu_arch_unsupported"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
