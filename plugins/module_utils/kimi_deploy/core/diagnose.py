@@ -1045,6 +1045,18 @@ _row("system_library_too_old", 1, r"version .(?:GLIBC|GLIBCXX|CXXABI)_[\d.]+' no
      steps=["Run on an image whose distribution is as new as the package needs (vLLM's own image), or install a "
             "build of that package made for this distribution", "Check `ldd --version` against the version named"])
 # OpenShift runs containers as an arbitrary UID with no passwd entry; torch's cache-dir lookup asks for the user name.
+# The shell (a container's entrypoint, a unit's ExecStart) cannot run the `vllm` command at all: not installed in
+# the environment on PATH, or a file this user may not execute ("/bin/sh: 1: vllm: Permission denied" on OpenShift).
+_row("vllm_command_not_runnable", 1,
+     r"^(?:/\S*/)?(?:ba|da|z)?sh: (?:\d+: |line \d+: )?(?:\S*/)?vllm: (?:command not found|not found|Permission denied)"
+     r"|exec: \"?(?:\S*/)?vllm\"?: (?:executable file not found in \$PATH|permission denied)",
+     cls="dependency_error", default_phase="load",
+     cause="The shell could not run the `vllm` command: it is not installed in the environment on PATH, or this user "
+           "may not execute it (an image run under another UID).",
+     steps=["Run the command the way the service does (same user, same PATH) and check `command -v vllm`; install "
+            "vLLM in that environment or call its full path, and make it executable for the container's user"])
+
+
 _row("container_user_unknown", 1, r"getpwuid\(\): uid not found",
      cls="dependency_error", default_phase="load",
      cause="The container runs as a user ID with no entry in /etc/passwd (OpenShift's arbitrary UID), and torch "

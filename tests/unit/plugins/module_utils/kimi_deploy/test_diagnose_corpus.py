@@ -767,8 +767,10 @@ def test_training_part_accuracy():
     # reading written from a training entry (the retired hundred-and-fifth held-out part) before the hundred-and-sixth
     # held-out scoring (ptxas refusing an instruction the targeted GPU lacks). With the hundred-and-sixth round's
     # held-out part and the hundred-and-seventh round's training part added: 3804 and 3304 of 6369 at the split's rules.
+    # 3805 and 3305 with the reading written from its training entries before the held-out scoring (a shell that cannot
+    # run the vllm command).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3804 / 6369 and cause >= 3304 / 6369, (phase, cause)
+    assert phase >= 3805 / 6369 and cause >= 3305 / 6369, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4230,6 +4232,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("#11 509.5       ptxas /tmp/tmpxft_00000226_00000000-11_gemm_kernels.compute_70.ptx, line 936; error   : "
      "Feature '.m16n8k16' requires .target sm_80 or higher", "startup", "kernel_needs_newer_gpu_target",
      "gpu_arch_unsupported"),
+    # from the hundred-and-seventh round's training entries, before its held-out scoring: a container whose shell
+    # may not run the vllm command (vllm#15461, OpenShift)
+    ("% oc -n vllm-manual logs vllm-server-f5c67d786-f9n4f\n/bin/sh: 1: vllm: Permission denied", "load",
+     "vllm_command_not_runnable", "dependency_error"),
+    ("bash: vllm: command not found", "load", "vllm_command_not_runnable", "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
