@@ -1046,13 +1046,15 @@ _row("system_library_too_old", 1, r"version .(?:GLIBC|GLIBCXX|CXXABI)_[\d.]+' no
             "build of that package made for this distribution", "Check `ldd --version` against the version named"])
 # OpenShift runs containers as an arbitrary UID with no passwd entry; torch's cache-dir lookup asks for the user name.
 # The shell (a container's entrypoint, a unit's ExecStart) cannot run the `vllm` command at all: not installed in
-# the environment on PATH, or a file this user may not execute ("/bin/sh: 1: vllm: Permission denied" on OpenShift).
+# the environment on PATH, a file this user may not execute ("/bin/sh: 1: vllm: Permission denied" on OpenShift), or
+# a script whose interpreter is gone ("bash: /opt/venv/bin/vllm: /opt/venv/bin/python3: bad interpreter").
 _row("vllm_command_not_runnable", 1,
-     r"^(?:/\S*/)?(?:ba|da|z)?sh: (?:\d+: |line \d+: )?(?:\S*/)?vllm: (?:command not found|not found|Permission denied)"
+     r"^(?:/\S*/)?(?:ba|da|z)?sh: (?:\d+: |line \d+: )?(?:\S*/)?vllm: (?:command not found|not found|Permission denied"
+     r"|\S+: bad interpreter)"
      r"|exec: \"?(?:\S*/)?vllm\"?: (?:executable file not found in \$PATH|permission denied)",
      cls="dependency_error", default_phase="load",
-     cause="The shell could not run the `vllm` command: it is not installed in the environment on PATH, or this user "
-           "may not execute it (an image run under another UID).",
+     cause="The shell could not run the `vllm` command: it is not installed in the environment on PATH, this user "
+           "may not execute it (an image run under another UID), or the Python its script names is missing.",
      steps=["Run the command the way the service does (same user, same PATH) and check `command -v vllm`; install "
             "vLLM in that environment or call its full path, and make it executable for the container's user"])
 
@@ -1923,7 +1925,9 @@ def _batched_tokens_mm(hit: _Hit) -> Finding:
 
 _row("custom_allreduce_failed", 1, r"custom_all_reduce\.cuh|[Cc]ustom all.?reduce (?:failed|error)"
      # the kernel's own "Failed: Cuda error <file>:<line>", even cut inside the file's name
-     r"|Failed: Cuda error \S*custom_all_red",
+     r"|Failed: Cuda error \S*custom_all_red"
+     # CUDA refusing peer access between two of the GPUs, which the custom all-reduce's IPC buffers need
+     r"|peer access is not supported between these two devices",
      cls="custom_allreduce", default_phase="startup",
      cause="vLLM's custom all-reduce kernel failed (CUDA IPC / peer access between the GPUs does not work "
            "here: PCIe topology, containers, or a GPU the kernel was not built for).",
