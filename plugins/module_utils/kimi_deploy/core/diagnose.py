@@ -1183,6 +1183,14 @@ _row("npu_operator_dtype_unsupported", 1, r"not implemented for DT_[A-Z0-9]+\b",
      steps=["Start with the dtype the operator supports (--dtype bfloat16 for most W8A8 kernels), or use the "
             "quantized checkpoint the vllm-ascend release documents for this model"])
 
+# FlashAttention's kernels take half precision (and FP8) only: a model run in float32 reaches them at its first
+# forward ("FlashAttention only supports fp16, bf16, and fp8_e4m3 data type").
+_row("flash_attention_dtype_unsupported", 1, r"FlashAttention only supports? (?:fp16|half)",
+     cls="dtype_unsupported", default_phase="startup",
+     cause="FlashAttention was given tensors of a dtype it has no kernels for (float32): the model runs in a dtype "
+           "its attention backend does not support.",
+     steps=["Start with --dtype bfloat16 (or half), or choose an attention backend that supports float32 "
+            "(VLLM_ATTENTION_BACKEND, --attention-backend on newer releases)"])
 
 _row("cli_argument_error", 1,
      r"error: unrecognized arguments|error: argument --[\w-]+|invalid choice:|the following arguments are "

@@ -774,9 +774,10 @@ def test_training_part_accuracy():
     # run the vllm command). With the hundred-and-seventh round's held-out part and the hundred-and-eighth round's
     # training part added: 3831 and 3316 of 6422 at the split's rules. 3833 and 3318 with the readings written from
     # training entries (the retired hundred-and-seventh held-out part) before the hundred-and-eighth held-out scoring
-    # (CUDA refusing peer access between two GPUs, a vllm script whose Python is gone).
+    # (CUDA refusing peer access between two GPUs, a vllm script whose Python is gone). 3833 and 3319 with the reading
+    # written from its training entries before the held-out scoring (FlashAttention refusing a float32 model's tensors).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3833 / 6422 and cause >= 3318 / 6422, (phase, cause)
+    assert phase >= 3833 / 6422 and cause >= 3319 / 6422, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4255,6 +4256,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "incorrect.", "startup", "custom_allreduce_failed", "custom_allreduce"),
     ("bash: /opt/venv/bin/vllm: /opt/venv/bin/python3: bad interpreter: No such file or directory", "load",
      "vllm_command_not_runnable", "dependency_error"),
+    # from the hundred-and-eighth round's training entries, before its held-out scoring: FlashAttention refusing a
+    # float32 model's tensors (vllm-omni#7622)
+    ("RuntimeError: mha_fwd, /build/fa-fwd/flash-attention/hopper/flash_api_stable.cpp:784, FlashAttention only "
+     "supports fp16, bf16, and fp8_e4m3 data type", "startup", "flash_attention_dtype_unsupported",
+     "dtype_unsupported"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
