@@ -156,6 +156,9 @@ _NOTEBOOK_OLD_FRAME = re.compile(r"^\[?(/\S+?\.py)\]?(?:\(\S*\))? in (\w+)\(")
 _NOTEBOOK_SOURCE = re.compile(r"^(?:-+>|\s+)\s*\d+\s")
 # A log pasted inside a Markdown quote in an issue comment ("> (VllmWorkerProcess pid=1) ERROR ...").
 _QUOTE_PREFIX = re.compile(r"^(?:> ?)+")
+# An error line its reporter set in Markdown bold ("[rank1]: **RuntimeError: world_size (8) is not equal to ...**").
+# (Not glog's "*** SIGSEGV received at ... ***", whose stars are the message's own.)
+_MARKDOWN_BOLD = re.compile(r"^\*\*(?=[^\s*])(.*[^\s*])\*\*\s*$")
 
 
 def _parse_line(index: int, raw: str) -> Line:
@@ -180,6 +183,7 @@ def _parse_line(index: int, raw: str) -> Line:
     text = _FASTCHAT_PREFIX.sub("", text, count=1)
     text = _RANK_PREFIX.sub("", text, count=1)
     text = _RUNNER_TAG.sub("", text, count=1)
+    text = _MARKDOWN_BOLD.sub(r"\1", text, count=1)
     if _RICH_HEADER.match(text):
         text = "Traceback (most recent call last):"
     elif rich := _RICH_FRAME.match(text):
@@ -1183,6 +1187,16 @@ _row("npu_operator_dtype_unsupported", 1, r"not implemented for DT_[A-Z0-9]+\b",
      steps=["Start with the dtype the operator supports (--dtype bfloat16 for most W8A8 kernels), or use the "
             "quantized checkpoint the vllm-ascend release documents for this model"])
 
+# Triton's compiler stopping in one of its MLIR passes while building a kernel (a fused MoE config tried by
+# benchmark_moe's tuning, a kernel on a new GPU): "error: Failures have been detected while processing an MLIR pass
+# pipeline", "note: Pipeline failed while executing [`TritonGPURemoveLayoutConversions` ...]".
+_row("triton_mlir_pass_failed", 1, r"Failures have been detected while processing an MLIR pass pipeline"
+     r"|PassManager::run failed|Pipeline failed while executing \[`Triton",
+     cls="compile_error", default_phase="startup",
+     cause="Triton's compiler failed in one of its passes while compiling a kernel: the kernel's configuration (block "
+           "sizes, warps, stages) or the Triton version does not work for this GPU.",
+     steps=["Retry with the Triton version vLLM's release pins; if a tuned kernel config (a fused MoE JSON) was "
+            "just added, remove or retune it; --enforce-eager rules out the torch.compile-generated kernels"])
 # FlashAttention's kernels take half precision (and FP8) only: a model run in float32 reaches them at its first
 # forward ("FlashAttention only supports fp16, bf16, and fp8_e4m3 data type").
 _row("flash_attention_dtype_unsupported", 1, r"FlashAttention only supports? (?:fp16|half)",
@@ -1559,6 +1573,16 @@ def _heads(hit: _Hit) -> Finding:
         parameter_changes={"tensor_parallel_size": fit})
 
 
+# A bare AssertionError under a model's own check that a size divides by the parallel size
+# ("assert self.total_num_kv_heads % tp_size == 0" in ChatGLM's attention): the assert's line is the message.
+_row("parallel_size_assert", 1, r"^AssertionError\s*$",
+     context=r"\bassert [^\n]*%\s*\(?(?:self\.)?(?:tp_size|tp_world_size|tensor_parallel_size|"
+             r"tensor_model_parallel_size|pp_size|pipeline_parallel_size|world_size)\b[^\n]*==\s*0",
+     cls="parallel_config_invalid", default_phase="load",
+     cause="The model's code asserts that one of its sizes (attention or KV heads, experts, layers) divides by the "
+           "parallel size, and it does not: the assert's line above the error names which.",
+     steps=["Use a tensor (or pipeline) parallel size that divides the size the assert names (the model's "
+            "config.json gives it), or run several smaller instances"])
 _row("parallel_layout_invalid", 1,
      # (Ray's "Waiting for creating a placement group" is a wait on the cluster: ray_placement_group_waiting)
      r"number of required GPUs exceeds|(?<!creating a )[Pp]lacement group"
@@ -1567,6 +1591,9 @@ _row("parallel_layout_invalid", 1,
      r"|\b(?:tp|pp|dp|ep|cp)_(?:world_)?size\b.{0,60}(?:must|divisible|positive|exceed)"
      r"|divisible by (?:ep_size|tp_size|world_size)|world[_ ]size.{0,60}(?:must|exceed|greater|positive)"
      r"|invalid device ordinal|GPUs per node is not divisible"
+     # initialize_model_parallel's check of the launcher's world size ("world_size (8) is not equal to
+     # tensor_model_parallel_size (4) x pipeline_model_parallel_size (1)")
+     r"|world_size \(\d+\) is not equal to tensor_model_parallel_size"
      # a layout this executor or model does not run ("Pipeline parallelism is not supported yet with multiprocessing")
      r"|(?:Tensor|Pipeline|Data|Expert) parallelism is not (?:yet )?supported",
      default_phase="startup",

@@ -780,9 +780,12 @@ def test_training_part_accuracy():
     # (CUDA refusing peer access between two GPUs, a vllm script whose Python is gone). 3833 and 3319 with the reading
     # written from its training entries before the held-out scoring (FlashAttention refusing a float32 model's tensors).
     # With the hundred-and-eighth round's held-out part and the hundred-and-ninth round's training part added: 3849 and
-    # 3332 of 6459 at the split's rules.
+    # 3332 of 6459 at the split's rules. 3851 and 3335 with the readings written before the held-out scoring: from
+    # training entries (the retired hundred-and-eighth held-out part), an error line in Markdown bold, the launcher's
+    # world size that is not TP x PP and a bare AssertionError under a parallel-size assert; from its own training
+    # entries, Triton's compiler stopping in an MLIR pass.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3849 / 6459 and cause >= 3332 / 6459, (phase, cause)
+    assert phase >= 3851 / 6459 and cause >= 3335 / 6459, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4269,6 +4272,21 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("RuntimeError: mha_fwd, /build/fa-fwd/flash-attention/hopper/flash_api_stable.cpp:784, FlashAttention only "
      "supports fp16, bf16, and fp8_e4m3 data type", "startup", "flash_attention_dtype_unsupported",
      "dtype_unsupported"),
+    # from training entries (the retired hundred-and-eighth held-out part), before the hundred-and-ninth held-out
+    # scoring: an error line in Markdown bold and the launcher's world size that is not TP x PP (ms-swift#3739); a
+    # bare AssertionError under ChatGLM's KV heads and the tensor-parallel size (vllm#1581)
+    ("[rank1]:     raise RuntimeError(\n[rank1]: **RuntimeError: world_size (8) is not equal to "
+     "tensor_model_parallel_size (4) x pipeline_model_parallel_size (1)**", "startup", "parallel_layout_invalid",
+     "parallel_config_invalid"),
+    ('vllm/vllm/model_executor/models/chatglm.py", line 53, in __init__\n'
+     "    assert self.total_num_kv_heads % tp_size == 0\nAssertionError", "load", "parallel_size_assert",
+     "parallel_config_invalid"),
+    # glog's own stars are not Markdown bold
+    ("*** SIGSEGV received at time=1716533968 on cpu 8 ***", "unknown", "native_crash", "engine_died_unexplained"),
+    # from the hundred-and-ninth round's training entries, before its held-out scoring: Triton's compiler stopping
+    # in an MLIR pass while benchmark_moe tunes a fused MoE config (vllm#50711)
+    ("vllm/model_executor/layers/fused_moe/fused_moe.py:295:0: error: Failures have\n"
+     "been detected while processing an MLIR pass pipeline", "startup", "triton_mlir_pass_failed", "compile_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
