@@ -1197,6 +1197,18 @@ _row("triton_mlir_pass_failed", 1, r"Failures have been detected while processin
            "sizes, warps, stages) or the Triton version does not work for this GPU.",
      steps=["Retry with the Triton version vLLM's release pins; if a tuned kernel config (a fused MoE JSON) was "
             "just added, remove or retune it; --enforce-eager rules out the torch.compile-generated kernels"])
+# FlashInfer's kernels carve their scratch space out of a fixed workspace buffer; a batch (CUDA graph capture at
+# the largest size, a long prefill) that needs more stops it: "Buffer overflow when allocating memory for
+# batch_prefill_tmp_v with size ... but only ... bytes available in AlignedAllocator. Increase the workspace buffer
+# size."
+_row("flashinfer_workspace_too_small", 1,
+     r"Buffer overflow when allocating memory for \w+|Increase the workspace buffer size",
+     cls="resource_limit", default_phase="startup",
+     cause="FlashInfer's workspace buffer is too small for the batch being run (its largest CUDA graph or prefill): "
+           "the kernel needs more scratch space than the buffer vLLM allocated for it.",
+     steps=["Lower max_num_seqs / max_num_batched_tokens (or the CUDA graph capture sizes) so the largest batch "
+            "fits, or use a vLLM release that sizes the FlashInfer workspace for this model; another attention "
+            "backend avoids it"])
 # FlashAttention's kernels take half precision (and FP8) only: a model run in float32 reaches them at its first
 # forward ("FlashAttention only supports fp16, bf16, and fp8_e4m3 data type").
 _row("flash_attention_dtype_unsupported", 1, r"FlashAttention only supports? (?:fp16|half)",

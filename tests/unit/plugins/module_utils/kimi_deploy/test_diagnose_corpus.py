@@ -788,9 +788,11 @@ def test_training_part_accuracy():
     # training entries (the retired hundred-and-eighth held-out part), an error line in Markdown bold, the launcher's
     # world size that is not TP x PP and a bare AssertionError under a parallel-size assert; from its own training
     # entries, Triton's compiler stopping in an MLIR pass. With the hundred-and-ninth round's held-out part and the
-    # hundred-and-tenth round's training part added: 3872 and 3355 of 6502 at the split's rules.
+    # hundred-and-tenth round's training part added: 3872 and 3355 of 6502 at the split's rules. 3873 and 3356 with the
+    # reading written from its training entries before the held-out scoring (FlashInfer's workspace buffer too small for
+    # a batch).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3872 / 6502 and cause >= 3355 / 6502, (phase, cause)
+    assert phase >= 3873 / 6502 and cause >= 3356 / 6502, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4297,6 +4299,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # in an MLIR pass while benchmark_moe tunes a fused MoE config (vllm#50711)
     ("vllm/model_executor/layers/fused_moe/fused_moe.py:295:0: error: Failures have\n"
      "been detected while processing an MLIR pass pipeline", "startup", "triton_mlir_pass_failed", "compile_error"),
+    # from the hundred-and-tenth round's training entries, before its held-out scoring: FlashInfer's workspace buffer
+    # too small for a batch in CUDA graph capture (vllm#40023)
+    ("RuntimeError: Error in function 'aligned_alloc' at /workspace/include/flashinfer/allocator.h:49:\n"
+     "  Buffer overflow when allocating memory for batch_prefill_tmp_v\n  with size 536346624 and alignment 16,\n"
+     "  but only 413138944 bytes available in AlignedAllocator.\n  Increase the workspace buffer size.", "startup",
+     "flashinfer_workspace_too_small", "resource_limit"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
