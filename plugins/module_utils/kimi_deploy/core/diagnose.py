@@ -1222,7 +1222,9 @@ _row("cli_argument_error", 1,
      r"error: unrecognized arguments|error: argument --[\w-]+|invalid choice:|the following arguments are "
      r"required|ambiguous option"
      # click's usage errors, from a CLI that starts vLLM or its cluster (`ray start`)
-     r"|^Error: (?:Missing (?:argument|option)|No such option)\b",
+     r"|^Error: (?:Missing (?:argument|option)|No such option)\b"
+     # `vllm serve --model X`: newer releases take the model as a positional argument only
+     r"|you should provide the model as a positional argument",
      default_phase="load",
      cause='vLLM rejected its command line (or the command that starts it did): a flag this release does not '
            'know, a missing one or a bad value.',
@@ -2012,6 +2014,16 @@ _row("gpu_xid_hardware", 1, r"NVRM: Xid \([^)]*\): (?:48|6[1-4]|74|79|9[2-5]|119
            "falling off the bus or its firmware): not vLLM's.",
      steps=["Drain the node: check `nvidia-smi -q -d ECC,PAGE_RETIREMENT` and `dmesg | grep Xid`, reset or replace "
             "the GPU, then redeploy"])
+# The driver cannot load PTX that a newer CUDA toolkit compiled (cudaErrorUnsupportedPtxVersion): the kernels were
+# built for a CUDA release newer than the host's NVIDIA driver supports.
+_row("ptx_newer_than_driver", 1, r"the provided PTX was compiled with an unsupported toolchain"
+     r"|cudaErrorUnsupportedPtxVersion",
+     cls="driver_or_runtime", default_phase="startup",
+     cause="The NVIDIA driver is older than the CUDA toolkit that compiled these kernels' PTX, so it cannot JIT them "
+           "for this GPU.",
+     steps=["Upgrade the NVIDIA driver to one that supports the CUDA release of the installed vLLM/torch (the "
+            "`nvidia-smi` header shows the highest it supports), or install the build for the driver's CUDA "
+            "release"])
 
 
 @_rule("gpu_kernel_fault", 1,
@@ -2413,7 +2425,10 @@ _row("build_header_missing", 1,
             "of the library, the CUDA toolkit's includes) or point the build at them (CPATH, CUDA_HOME), or install "
             "a prebuilt wheel"])
 _row("kernel_jit_build_failed", 1,
-     r"CalledProcessError: Command '\['ninja'|ninja: build stopped: subcommand failed|Error building extension '",
+     r"CalledProcessError: Command '\['ninja'|ninja: build stopped: subcommand failed|Error building extension '"
+     # nvcc's own error in a source the JIT compiles ("flashinfer/data/cutlass/include/cute/arch/mma_sm90.hpp(6108):
+     # error: static assertion failed with ...")
+     r"|/(?:flashinfer|deep_gemm)/\S*\.(?:cuh?|hpp|h)\(\d+\): error: ",
      cls="compile_error", default_phase="startup",
      cause="A kernel library's just-in-time build (FlashInfer, DeepGEMM or another torch extension, built with ninja "
            "on first use) failed: no CUDA compiler (nvcc) or headers on the host, a compiler that cannot target this "
