@@ -56,6 +56,11 @@ from typing import Any
 from . import vllm_log
 from .errors import KimiDeployError
 
+try:  # the regular-expression parser, to read what each rule's pattern requires (Python 3.11 renamed it)
+    from re import _parser as _regex_parser
+except ImportError:  # pragma: no cover - Python < 3.11
+    import sre_parse as _regex_parser
+
 PHASES = ("load", "startup", "runtime", "unknown", "none")
 MAX_EVIDENCE_LINES = 6
 MAX_EVIDENCE_CHARS = 400
@@ -792,9 +797,56 @@ class Rule:
     hints: tuple[re.Pattern, ...] = ()  # supporting lines for the evidence
     before_serving: bool = False      # cannot happen once serving (the phase holds after the markers)
     server_side: bool = False         # a request's failure on the server's side (a 5xx): not a client's error
+    literals: tuple[str, ...] = ()    # every match holds one of these (lower case); () when nothing is required
 
 
 RULES: list[Rule] = []
+
+_REPEATS = {getattr(_regex_parser, name, None) for name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")} - {None}
+
+
+def _required_literals(pattern: str) -> tuple[str, ...]:
+    """Lower-case ASCII strings of which every match of ``pattern`` holds at least one, or () where it needs none.
+
+    _matches runs every rule on every line, and most lines hold none of a rule's words: a substring test rules
+    that out many times faster than the regular expression. Only what the pattern cannot match without is taken
+    (literal runs, groups that must appear, every branch of an alternation), so skipping a line is exact."""
+    try:
+        parsed = _regex_parser.parse(pattern)
+    except Exception:  # a parser that differs on this Python: no shortcut, the pattern still runs
+        return ()
+    return tuple(sorted(_sequence_literals(list(parsed)) or ()))
+
+
+def _sequence_literals(items: list[tuple[Any, Any]]) -> frozenset[str] | None:
+    """The most selective set of alternatives one of which every match of this parsed sequence holds."""
+    best: frozenset[str] | None = None
+    run: list[str] = []
+
+    def consider(options: frozenset[str] | None) -> None:
+        nonlocal best
+        if options and (best is None or (min(map(len, options)), -len(options))
+                        > (min(map(len, best)), -len(best))):
+            best = options
+
+    for op, argument in items:
+        if op == _regex_parser.LITERAL and argument < 128:
+            run.append(chr(argument).lower())
+            continue
+        if op == _regex_parser.AT:  # \b, ^, $: match no character, so the run goes on
+            continue
+        consider(frozenset({"".join(run)}) if run else None)
+        run = []
+        if op == _regex_parser.SUBPATTERN:
+            consider(_sequence_literals(list(argument[-1])))
+        elif op in _REPEATS and argument[0] >= 1:
+            consider(_sequence_literals(list(argument[2])))
+        elif op == _regex_parser.BRANCH:
+            branches = [_sequence_literals(list(branch)) for branch in argument[1]]
+            if all(branches):
+                consider(frozenset().union(*branches))
+    consider(frozenset({"".join(run)}) if run else None)
+    return best
 
 
 def _register(rule_id: str, tier: int, pattern: str, build: Callable[[_Hit], Finding], *, cls: str | None = None,
@@ -802,7 +854,7 @@ def _register(rule_id: str, tier: int, pattern: str, build: Callable[[_Hit], Fin
               context: str | None = None, hints: tuple[str, ...] = (), before_serving: bool = False,
               server_side: bool = False, context_chained: bool = False, context_any_process: bool = False) -> None:
     RULES.append(Rule(
-        id=rule_id, tier=tier, pattern=re.compile(pattern), build=build,
+        id=rule_id, tier=tier, pattern=re.compile(pattern), build=build, literals=_required_literals(pattern),
         cls=cls or _CLASS_OF_RULE.get(rule_id, "unknown"), phase=phase,
         default_phase=default_phase, quiet_levels=quiet_levels,
         context=re.compile(context, re.IGNORECASE) if context else None,
@@ -3659,23 +3711,38 @@ _RISK_ONLY_WHEN_QUIET = {"kv_cache_preemption", "unsupported_engine_option"}
 _RULES_READ_ON_QUIET_LINES = [rule for rule in RULES if rule.quiet_levels and rule.id not in _RISK_ONLY_WHEN_QUIET]
 
 
+def _read_by_rules(run: _Run, line: Line) -> bool:
+    """Whether the rules read this line at all."""
+    if (line.is_frame and not _RAISE_SOURCE.match(line.message)) or line.ignored or (
+            run.shutdown is not None and line.index > run.shutdown):
+        return False
+    # "UserWarning: CUDA initialization: ..." is a risk (RISKS), not a failure; CMake's status output
+    # ("-- CUDA Driver: .../libcuda.so") names libraries it found.
+    if _PY_USER_WARNING.search(line.message) or _CMAKE_STATUS.match(line.message):
+        return False
+    # A start that went on to serve was not stopped by what it logged before: vLLM logs retries
+    # ("Error parsing config ..., retrying 1 of 2") and non-fatal errors as ERROR too.
+    return run.serving is None or line.index >= run.serving
+
+
 def _matches(run: _Run, lines: list[Line]) -> list[_Match]:
     found = []
     for line in run.lines:
-        if (line.is_frame and not _RAISE_SOURCE.match(line.message)) or line.ignored or (
-                run.shutdown is not None and line.index > run.shutdown):
+        if not _read_by_rules(run, line):
             continue
-        if _PY_USER_WARNING.search(line.message):
-            continue  # "UserWarning: CUDA initialization: ..." is a risk (RISKS), not a failure
-        if _CMAKE_STATUS.match(line.message):
-            continue  # CMake's status output ("-- CUDA Driver: .../libcuda.so") names libraries it found
-        # A start that went on to serve was not stopped by what it logged before: vLLM logs retries
-        # ("Error parsing config ..., retrying 1 of 2") and non-fatal errors as ERROR too.
-        if run.serving is not None and line.index < run.serving:
-            continue
-        variants = [line, *_wrapped(line, lines)]
+        # A message with other than ASCII goes through every pattern: case-insensitive matching pairs some
+        # non-ASCII letters with ASCII ones (the Kelvin sign and k), which lower() would not.
+        variants = [(variant, variant.message.lower() if variant.message.isascii() else None)
+                    for variant in (line, *_wrapped(line, lines))]
         for rule in _RULES_READ_ON_QUIET_LINES if line.quiet else RULES:
-            for variant in variants:
+            hit = None
+            for variant, lowered in variants:
+                if lowered is not None and rule.literals:
+                    for literal in rule.literals:
+                        if literal in lowered:
+                            break
+                    else:
+                        continue
                 hit = rule.pattern.search(variant.message)
                 if hit:
                     break

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from kimi_deploy.core.diagnose import deploy_failure_message, diagnose
+from kimi_deploy.core.diagnose import RULES, _required_literals, deploy_failure_message, diagnose
 from kimi_deploy.core.errors import KimiDeployError
 from repo_paths import FIXTURES
 
@@ -583,3 +583,33 @@ def test_deploy_failure_message(diagnosis, restored, says, not_said):
     assert message.endswith("The failed release stays in /opt/kimi/releases/r2 for inspection.")
     assert all(s in message for s in says), message
     assert not any(s in message for s in not_said), message
+
+
+@pytest.mark.parametrize(("pattern", "literals"), [
+    ("Engine core initialization failed", ("engine core initialization failed",)),
+    # the longest run the match cannot do without; \b matches no character, so the run goes on across it
+    (r"(?:CUDA )?out of memory\b\. Tried to allocate", ("out of memory. tried to allocate",)),
+    # an alternation: one word of each branch; ignore-case patterns compare in lower case too
+    (r"(?i)address already in use|Errno 98", ("address already in use", "errno 98")),
+    # a branch with no fixed word (a class, an optional group) leaves nothing required
+    (r"[A-Z]+Error|(?:foo)?", ()),
+    # a group repeated at least once is required; one that may be absent is not
+    (r"(?:NCCL )+error|(?:maybe )*[xy]", ()),
+    (r"(?:NCCL )+[a-z]|(?:maybe )*xy", ("nccl ", "xy")),
+    # of runs as long as each other, the first
+    (r"(?:NCCL )+error: (?:remote )?timeout", ("error: ",)),
+])
+def test_required_literals_are_what_every_match_holds(pattern, literals):
+    assert _required_literals(pattern) == literals
+
+
+def test_no_rule_skips_a_line_its_pattern_matches():
+    """_matches searches a rule only on lines holding one of its literals: check that on a sample of real lines
+    (every third corpus log) no line a rule's pattern matches lacks them."""
+    corpus = sorted((FIXTURES / "vllm-failure-corpus").glob("*.jsonl"))
+    entries = [json.loads(line) for path in corpus for line in path.read_text().splitlines() if line.strip()]
+    lines = {line for entry in entries[::3] for line in entry["log"].splitlines() if line.isascii()}
+    assert len(lines) > 5000 and all(rule.literals for rule in RULES)
+    missed = [(rule.id, line) for rule in RULES for line in lines
+              if rule.pattern.search(line) and not any(literal in line.lower() for literal in rule.literals)]
+    assert not missed, missed[:5]
