@@ -1275,6 +1275,8 @@ _row("cli_argument_error", 1,
      r"required|ambiguous option"
      # click's usage errors, from a CLI that starts vLLM or its cluster (`ray start`)
      r"|^Error: (?:Missing (?:argument|option)|No such option)\b"
+     # ...and the same errors boxed by rich-click or Typer ("│ No such option: --local-model-path   │")
+     r"|^│ (?:Missing (?:argument|option)|No such option)\b"
      # `vllm serve --model X`: newer releases take the model as a positional argument only
      r"|you should provide the model as a positional argument",
      default_phase="load",
@@ -2084,7 +2086,9 @@ _row("ptx_newer_than_driver", 1, r"the provided PTX was compiled with an unsuppo
        # ROCm's runtime prints the fault itself, outside any traceback
        r"|Memory access fault by GPU node"
        # Ascend: a kernel's fault surfaces asynchronously when the stream is synchronised (as CUDA's does)
-       r"|ACL stream synchronize failed|The Inner error is reported as above|PTA call acl api failed",
+       r"|ACL stream synchronize failed|The Inner error is reported as above|PTA call acl api failed"
+       # Intel GPUs: Level Zero reports the faulted device as lost when its queue or an event is waited on
+       r"|UR_RESULT_ERROR_DEVICE_LOST|ZE_RESULT_ERROR_DEVICE_LOST",
        default_phase="runtime")
 def _kernel_fault(hit: _Hit) -> Finding:
     steps = []

@@ -801,9 +801,10 @@ def test_training_part_accuracy():
     # scoring: from training entries (the retired hundred-and-tenth held-out part), a driver refusing newer PTX and
     # nvcc's error in a JIT-compiled source; from its own training entries, vllm serve refusing --model. With the
     # hundred-and-eleventh round's held-out part and the hundred-and-twelfth round's training part added: 3904 and 3381
-    # of 6568 at the split's rules.
+    # of 6568 at the split's rules. 3905 and 3384 with the readings written from training entries before the held-out
+    # scoring (Level Zero losing an Intel GPU, Typer's boxed usage error).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3904 / 6568 and cause >= 3381 / 6568, (phase, cause)
+    assert phase >= 3905 / 6568 and cause >= 3384 / 6568, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4338,6 +4339,14 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # refused by newer releases (vllm#17944)
     ("ValueError: With `vllm serve`, you should provide the model as a positional argument or in a config file "
      "instead of via the `--model` option.", "load", "cli_argument_error", "config_invalid"),
+    # from training entries (the retired hundred-and-eleventh held-out part and the hundred-and-twelfth round's),
+    # before the hundred-and-twelfth held-out scoring: Level Zero losing an Intel GPU (llm-scaler#312, #235); Typer's
+    # boxed usage error from a benchmark CLI that starts vLLM (gorilla#1003)
+    ("RuntimeError: level_zero backend failed with error: 20 (UR_RESULT_ERROR_DEVICE_LOST)", "runtime",
+     "gpu_kernel_fault", "gpu_kernel_fault"),
+    ("Try 'bfcl generate -h' for help.\n╭─ Error ─────────────────────────────────────╮\n"
+     "│ No such option: --local-model-path          │\n╰─────────────────────────────────────────────╯", "load",
+     "cli_argument_error", "config_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
