@@ -1041,6 +1041,16 @@ _row("weight_name_mismatch", 1, rf"KeyError: {_WEIGHT_KEY}|^{_WEIGHT_KEY}$",
            "Serve the vLLM release the model's recipe names, or upgrade vLLM to one with the loader fix",
            'Check that config.json matches the weights (same model, same quantization format)'])
 
+# A weight routed to a parameter vLLM's model code did not make for loading ("'Parameter' object has no attribute
+# 'weight_loader'"): the tensor's name or shape maps where this release's layout has no loader (MoE experts pushed
+# by an RL framework's weight update, a checkpoint for another layout).
+_row("weight_loader_missing", 1, r"object has no attribute 'weight_loader'",
+     cls="weights_mismatch", default_phase="load",
+     cause="A weight was routed to a parameter of vLLM's model that has no weight loader: the tensor names or layout "
+           "given (a checkpoint, or weights pushed by an RL framework) do not match what this vLLM release builds.",
+     steps=["Compare the tensor names and shapes loaded with the model's parameters (the frame above names the "
+            "model's load_weights); use the vLLM release the checkpoint or framework was written for"])
+
 
 # A model's weight loader finding tensors its config says the model does not have (EAGLE's "Found bias in the loaded
 # weights but the model config doesn't have bias"): the checkpoint and its config.json disagree.
@@ -1584,6 +1594,17 @@ _row("host_out_of_memory", 1,
            'cache size (VLLM_CPU_KVCACHE_SPACE)',
            'Loading a large checkpoint needs RAM headroom: load one release at a time'])
 
+# Pinned (page-locked) host memory that CUDA cannot give: torch.empty(..., pin_memory=True) for V0's swap space, a CPU
+# KV offload buffer or LMCache's CPU cache fails as "CUDA error: invalid argument", not as an out-of-memory error.
+_row("pinned_host_memory_unavailable", 1, r"CUDA error: invalid argument|cudaErrorInvalidValue",
+     context=r"pin_memory|pinned memory|cudaHostAlloc|cudaHostRegister",
+     cls="host_oom", default_phase="startup",
+     cause="CUDA could not pin the host memory asked for (swap space, a CPU KV offload buffer or a KV cache "
+           "connector's CPU cache): more than the host, the container or WSL lets be locked.",
+     steps=["Lower the pinned buffer: swap_space (V0), kv_offloading_size / cpu_offload_gb, or the connector's CPU "
+            "cache size (LMCACHE_MAX_LOCAL_CPU_SIZE)",
+            "Check the memory the host or container allows (free -g, `ulimit -l`, WSL's memory setting)"])
+
 
 # The shell's report of its foreground job ending on SIGKILL ("Killed", or bash's "line 3: 4321 Killed  python ..."):
 # after a log that shows no error of its own, the sender is almost always the kernel's OOM killer. After an error
@@ -1651,6 +1672,14 @@ _row("parallel_size_assert", 1, r"^AssertionError\s*$",
            "parallel size, and it does not: the assert's line above the error names which.",
      steps=["Use a tensor (or pipeline) parallel size that divides the size the assert names (the model's "
             "config.json gives it), or run several smaller instances"])
+# vLLM's ensure_divisibility() splitting a model size across tensor-parallel ranks ("AssertionError: 13653 is not
+# divisible by 4", or pydantic's wrap of it): the message is the two numbers alone.
+_row("parallel_size_not_divisible", 1, r"(?:^|AssertionError: )\s*\d+ is not divisible by \d+\b",
+     cls="parallel_config_invalid", default_phase="load",
+     cause="vLLM splits one of the model's sizes (the first number) across the tensor-parallel ranks (the second), "
+           "and it does not divide.",
+     steps=["Use a tensor_parallel_size that divides the model's sizes (heads, vocabulary, intermediate size in "
+            "config.json), pipeline_parallel_size for the rest, or several smaller instances"])
 _row("parallel_layout_invalid", 1,
      # (Ray's "Waiting for creating a placement group" is a wait on the cluster: ray_placement_group_waiting)
      r"number of required GPUs exceeds|(?<!creating a )[Pp]lacement group"

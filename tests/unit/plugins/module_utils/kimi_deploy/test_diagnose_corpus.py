@@ -807,9 +807,11 @@ def test_training_part_accuracy():
     # hundred-and-eleventh round's held-out part and the hundred-and-twelfth round's training part added: 3904 and 3381
     # of 6568 at the split's rules. 3905 and 3384 with the readings written from training entries before the held-out
     # scoring (Level Zero losing an Intel GPU, Typer's boxed usage error). With the hundred-and-twelfth round's held-out
-    # part and the hundred-and-thirteenth round's training part added: 3926 and 3396 of 6610 at the split's rules.
+    # part and the hundred-and-thirteenth round's training part added: 3926 and 3396 of 6610 at the split's rules. 3926
+    # and 3399 with the readings written from its training entries before the held-out scoring (a weight routed to a
+    # parameter with no loader, pinned host memory CUDA will not give, ensure_divisibility's message).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 3926 / 6610 and cause >= 3396 / 6610, (phase, cause)
+    assert phase >= 3926 / 6610 and cause >= 3399 / 6610, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4356,6 +4358,19 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("Try 'bfcl generate -h' for help.\n╭─ Error ─────────────────────────────────────╮\n"
      "│ No such option: --local-model-path          │\n╰─────────────────────────────────────────────╯", "load",
      "cli_argument_error", "config_invalid"),
+    # from the hundred-and-thirteenth round's training entries, before its held-out scoring: a weight routed to a
+    # parameter without a loader in an RL framework's weight update (NeMo-RL#275); CUDA refusing to pin LMCache's CPU
+    # buffer (LMCache#1063); ensure_divisibility's bare message under pydantic (cot-eval#43)
+    ("(VllmGenerationWorker pid=270812) AttributeError: 'Parameter' object has no attribute 'weight_loader'", "load",
+     "weight_loader_missing", "weights_mismatch"),
+    ('  File "/vllm-workspace/LMCache/lmcache/v1/memory_management.py", line 1285, in __init__\n'
+     "    buffer = torch.empty(size, dtype=torch.uint8, pin_memory=True)\nRuntimeError: CUDA error: invalid argument",
+     "startup", "pinned_host_memory_unavailable", "host_oom"),
+    ("pydantic.v1.error_wrappers.ValidationError: 1 validation error for VLLM\n__root__\n"
+     "  13653 is not divisible by 4 (type=assertion_error)", "load", "parallel_size_not_divisible",
+     "parallel_config_invalid"),
+    # ...and what the pinned-memory reading must not take: a CUDA call's invalid argument with no pinned allocation
+    ("RuntimeError: CUDA error: invalid argument", "runtime", "gpu_kernel_fault", "gpu_kernel_fault"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
