@@ -3197,7 +3197,9 @@ _row("batch_invariant_backend_required", 1, r"batch_invariant mode requires an a
             "VLLM_BATCH_INVARIANT"])
 # A proxy or gateway in front of the server (nginx, an ingress) gave up waiting for vLLM's answer: its 504 page or a
 # client's report of it. The request took longer than the proxy's read timeout (a long generation, a queue, a hang).
-_row("gateway_timeout", 2, r"\b504\b[ :]*(?:Server Error: )?Gateway Time-?out",
+_row("gateway_timeout", 2, r"\b504\b[ :]*(?:Server Error: )?Gateway Time-?out"
+     # httpx's report of any 504, whatever reason phrase the gateway gave ("'504 No response from server' for url")
+     r"|Server error '504 [^']*' for url",
      cls="timeout", default_phase="runtime", quiet_levels=True, server_side=True,
      cause="A proxy or gateway in front of vLLM (nginx, an ingress, a load balancer) timed out waiting for the answer "
            "and returned 504: the request ran longer than the proxy's read timeout, or the server was stuck.",
@@ -3205,6 +3207,14 @@ _row("gateway_timeout", 2, r"\b504\b[ :]*(?:Server Error: )?Gateway Time-?out",
             "(nginx proxy_read_timeout, the ingress's timeout annotations): raise the timeout, stream the answer, or "
             "lower max_tokens",
             "If vLLM never logged the request, check the route between the proxy and the server"])
+# Kubernetes refusing the Deployment a chart or operator renders: an admission webhook (GKE Autopilot's GPU rules, a
+# policy engine) denied the manifest, so no vLLM pod is made.
+_row("kubernetes_admission_denied", 1, r'admission webhook "[^"]+" denied the request',
+     cls="config_invalid", default_phase="load",
+     cause="The cluster's admission control refused the workload's manifest (the webhook and its violation are in "
+           "the message), so no vLLM pod was created.",
+     steps=["Change the chart's or operator's values to satisfy the policy the message names (a GPU node selector "
+            "on GKE Autopilot, resource limits, a security context), then install again"])
 # vLLM's interfaces for model plugins move between releases and the old name raises, naming where it went: the plugin
 # or model code was written for another vLLM.
 _row("plugin_interface_moved", 1, r"has been moved to `?[\w.]+`? in v\d+\.\d+",
