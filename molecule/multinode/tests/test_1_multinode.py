@@ -172,7 +172,8 @@ def test_ray_cluster_of_head_and_two_workers(host):
     while True:
         status = host.check_output(f"RAY_AUTH_MODE=token RAY_AUTH_TOKEN={RAY_TOKEN} {ray} status --address "
                                    "10.89.50.41:6379")
-        active = status.split("Active:")[1].split("Pending:")[0]
+        # before the autoscaler's first report it prints "No cluster status. It may take a few seconds ..."
+        active = status.split("Active:")[1].split("Pending:")[0] if "Active:" in status else ""
         if len(re.findall(r"^\s*1 node_", active, re.M)) == 3 or time.monotonic() > deadline:
             break
         time.sleep(3)
