@@ -1159,6 +1159,19 @@ _row("tokenizer_load_failed", 1,
            'add --trust-remote-code'])
 
 
+# A tokenizer object without an attribute its caller asks for: the tokenizer is of another kind than the code
+# expects (Mistral's own, a cached or wrapped one, a slow one where a fast one's vocabulary is read), which names the
+# part more closely than two packages' releases would.
+_row("tokenizer_attribute_missing", 2,
+     r"AttributeError[:(]\s*'?(?:\w+\.)*\w*Tokenizer\w*'? (?:object )?has no attribute",
+     cls="tokenizer_error", default_phase="load",
+     cause="The tokenizer lacks an attribute its caller needs: a tokenizer of another kind than vLLM, the structured "
+           "output backend or the integration supports (Mistral's own tokenizer, a cached or wrapped one).",
+     steps=["Read the frame that asked for the attribute; use the tokenizer mode the model ships for "
+            "(--tokenizer-mode auto or mistral) with a structured-output backend or integration release that "
+            "supports that tokenizer"])
+
+
 # ----- load: configuration ---------------------------------------------------------------------
 
 @_rule("max_model_len_over_model_limit", 1,
@@ -2927,6 +2940,16 @@ _row("wheel_not_for_platform", 1,
      steps=["Pick the release or index whose wheels match the host (the installer names the versions and "
             "platforms it found), or build from source; the deploy's preflight prints the host's architecture "
             "and Python"])
+# pip pointed at a folder that holds no package to build ("pip install -e ." run one level off the source checkout):
+# nothing was installed.
+_row("install_path_not_a_project", 1,
+     r"does not appear to be a Python project: neither 'setup\.py' nor 'pyproject\.toml' found"
+     r"|Directory '[^']*' is not installable\. Neither 'setup\.py' nor 'pyproject\.toml' found",
+     cls="dependency_error", default_phase="load",
+     cause="The installer was given a folder with no setup.py or pyproject.toml (the path it names), so nothing was "
+           "built or installed: most often the command ran outside the source checkout's top folder.",
+     steps=["Run the install from the folder that holds vLLM's pyproject.toml (the clone's top level), or install "
+            "a released wheel instead"])
 # gpt-oss's Harmony encoding fetches its tiktoken vocabulary when the server builds its chat handler: a host without
 # access to it (air-gapped, behind a proxy) fails there, before any request.
 _row("harmony_vocab_unavailable", 1, r"HarmonyError: error downloading or loading vocab file",
