@@ -1,11 +1,11 @@
 #!/usr/bin/env python
-"""Accuracy of diagnose() on the real-failure corpus: the hundred-and-sixteenth held-out part, the training part,
+"""Accuracy of diagnose() on the real-failure corpus: the hundred-and-seventeenth held-out part, the training part,
 k-fold over it.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]
 
-The held-out part is hundredsixteenth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-sixteenth round) and
-split off (a stratified third, fixed seed) before any rule saw them; its sha256 (hundredsixteenth-heldout.sha256) was
+The held-out part is hundredseventeenth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-seventeenth round) and
+split off (a stratified third, fixed seed) before any rule saw them; its sha256 (hundredseventeenth-heldout.sha256) was
 committed with it, and this script checks it first, so a changed held-out entry cannot slip through. Everything else
 is training: corpus.jsonl (its first held-out third, seen-heldout-ids.txt, was read while rules were written),
 training-additions.jsonl, fresh-training.jsonl, fresh-heldout.jsonl (the second round's held-out part, measured once
@@ -66,8 +66,9 @@ hundredeighth-training.jsonl, hundredeighth-heldout.jsonl, hundredninth-training
 hundredtenth-training.jsonl, hundredtenth-heldout.jsonl, hundredeleventh-training.jsonl,
 hundredeleventh-heldout.jsonl, hundredtwelfth-training.jsonl, hundredtwelfth-heldout.jsonl,
 hundredthirteenth-training.jsonl, hundredthirteenth-heldout.jsonl, hundredfourteenth-training.jsonl,
-hundredfourteenth-heldout.jsonl, hundredfifteenth-training.jsonl, hundredfifteenth-heldout.jsonl (the fifth to
-hundred-and-fifteenth rounds' held-out parts, likewise) and hundredsixteenth-training.jsonl.
+hundredfourteenth-heldout.jsonl, hundredfifteenth-training.jsonl, hundredfifteenth-heldout.jsonl,
+hundredsixteenth-training.jsonl, hundredsixteenth-heldout.jsonl (the fifth to hundred-and-sixteenth rounds' held-out
+parts, likewise) and hundredseventeenth-training.jsonl.
 The retired held-out parts keep their hash checks, so their history stays verifiable.
 No two entries share an id, and no source appears in two files. `--training-only` leaves the held-out part unscored
 (use it while tuning); `--misses` lists the training misses; `--heldout-misses` lists the held-out misses for the
@@ -75,10 +76,10 @@ final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
 label's cause; both are also broken down by labelled phase and by cause family (the README's taxonomy table).
-A secondary held-out figure, fixed with the eighth split and kept for the ninth to the hundred-and-sixteenth, each time
-before the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure,
-that is, all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not
-in the lines).
+A secondary held-out figure, fixed with the eighth split and kept for the ninth to the hundred-and-seventeenth, each
+time before the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure,
+that is, all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in
+the lines).
 From the tenth split on, the held-out third is drawn per (labelled phase, title-only mark), so both kinds keep their
 share of the held-out part.
 k-fold: the training part split into k folds by the sha256 of the id. The rules have no fitted parameters, so
@@ -205,10 +206,12 @@ TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.js
                   "hundredtwelfth-heldout.jsonl", "hundredthirteenth-training.jsonl",
                   "hundredthirteenth-heldout.jsonl", "hundredfourteenth-training.jsonl",
                   "hundredfourteenth-heldout.jsonl", "hundredfifteenth-training.jsonl",
-                  "hundredfifteenth-heldout.jsonl", "hundredsixteenth-training.jsonl")
-HELDOUT_FILE = "hundredsixteenth-heldout.jsonl"
+                  "hundredfifteenth-heldout.jsonl", "hundredsixteenth-training.jsonl",
+                  "hundredsixteenth-heldout.jsonl", "hundredseventeenth-training.jsonl")
+HELDOUT_FILE = "hundredseventeenth-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"hundredsixteenth-heldout.jsonl": "hundredsixteenth-heldout.sha256",
+HASHED_FILES = {"hundredseventeenth-heldout.jsonl": "hundredseventeenth-heldout.sha256",
+                "hundredsixteenth-heldout.jsonl": "hundredsixteenth-heldout.sha256",
                 "hundredfifteenth-heldout.jsonl": "hundredfifteenth-heldout.sha256",
                 "hundredfourteenth-heldout.jsonl": "hundredfourteenth-heldout.sha256",
                 "hundredthirteenth-heldout.jsonl": "hundredthirteenth-heldout.sha256",
