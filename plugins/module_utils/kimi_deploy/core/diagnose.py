@@ -1354,6 +1354,9 @@ _row("hub_access_failed", 1,
      # requests' error is printed inside another's repr), and ModelScope's hub refusing the repo or revision
      r"|HTTPSConnectionPool\(host=\\?'(?:huggingface\.co|hf-mirror\.com|www\.modelscope\.cn|modelscope\.cn)\\?'"
      r"|modelscope\.hub\.errors\.\w+"
+     # the hub answering 404 for the repo, its revision or a file of it (a wrong id or branch, or a local path that
+     # does not exist sent to the hub's API as an id)
+     r"|404 Client Error: Not Found for url: https://(?:www\.)?(?:huggingface\.co|hf-mirror\.com|modelscope\.cn)/"
      # the hub rate-limiting its API (many workers resolving the same repo at once, even when the files are cached)
      r"|429 Client Error: Too Many Requests for url: https://(?:huggingface\.co|hf-mirror\.com)/"
      # huggingface_hub's Rust downloader failing (HF_HUB_ENABLE_HF_TRANSFER=1), which hides the hub's own error
@@ -1366,6 +1369,14 @@ _row("hub_access_failed", 1,
            'If a download is intended: check HF_TOKEN / gated access and the repo id; with HF_HUB_OFFLINE=1 '
            'every file (incl. tokenizer) must already be in the local cache'])
 
+# A file missing inside the hub's cache (a snapshot fetched in part, or its snapshots and blobs out of step): the
+# model's files are not all on this host, whatever loader asked for them.
+_row("hub_cache_file_missing", 1, r"No such file or directory: '[^']*/models--[^/']+--[^/']+/(?:blobs|snapshots)/",
+     cls="model_download", default_phase="load",
+     cause="A file of the model is missing from the Hugging Face cache (the path names it): the snapshot was "
+           "downloaded in part, or copied without all of its files.",
+     steps=["Fetch the model again into the cache (`hf download <repo>` resumes and fills in missing files) or serve "
+            "a verified local directory that holds every file, including the remote-code ones"])
 
 _row("disk_full", 1, r"No space left on device|\[Errno 28\]", default_phase="load",
      cause='A disk filled up (weights, HF cache, /tmp or the compile caches).',
@@ -2950,6 +2961,22 @@ _row("install_path_not_a_project", 1,
            "built or installed: most often the command ran outside the source checkout's top folder.",
      steps=["Run the install from the folder that holds vLLM's pyproject.toml (the clone's top level), or install "
             "a released wheel instead"])
+# A request whose id is already in flight (a client or framework retrying with the id it used before): vLLM's output
+# processor refuses it and that request fails; the engine serves on.
+_row("request_id_in_use", 1, r"Request id \S+ already running",
+     cls="request_invalid", default_phase="runtime",
+     cause="A request came with an id that a running request already has (a retry that reused its id, or two "
+           "requests given the same one): vLLM refused it.",
+     steps=["Give every request a unique id (let vLLM make them, or add a retry count to the id); abort the first "
+            "request before retrying under its id"])
+# A process pinning itself to CPUs its cgroup does not allow (a container's cpuset smaller than the host's cores):
+# the kernel refuses sched_setaffinity with EINVAL.
+_row("cpu_affinity_outside_cpuset", 1, r"OSError: \[Errno 22\] Invalid argument", context=r"sched_setaffinity",
+     cls="resource_limit", default_phase="load",
+     cause="The process asked to run on CPU cores outside the set its container or cgroup allows, and the kernel "
+           "refused: code that picks cores from the host's count (not the cpuset) fails in a container.",
+     steps=["Give the container the cores the code reserves (docker --cpuset-cpus, a Kubernetes CPU manager "
+            "policy), or turn off the feature that pins cores; check the allowed set with `taskset -p $$` inside"])
 # gpt-oss's Harmony encoding fetches its tiktoken vocabulary when the server builds its chat handler: a host without
 # access to it (air-gapped, behind a proxy) fails there, before any request.
 _row("harmony_vocab_unavailable", 1, r"HarmonyError: error downloading or loading vocab file",
