@@ -403,6 +403,10 @@ _SERVING_TEXT = (
     r"|Replaying aclgraph"
 )
 _SERVING = re.compile(_SERVING_TEXT)
+# The markers a server prints once, as it starts to listen; the others (a stats line, a request's access line) repeat
+# while it serves, so an excerpt whose first serving marker is one of those may have begun after the start.
+_SERVER_UP = re.compile(r"Application startup complete|Uvicorn running on|Starting vLLM (?:API )?server"
+                        r"|Route: /\S*, Methods:|Available routes are|Started server process")
 # An offline run (LLM.generate) whose progress bar reached the end: every prompt it was given was served.
 # (benchmark_throughput's result line is printed once its offline run has processed every prompt)
 _OFFLINE_RUN_DONE = re.compile(r"Processed prompts: 100%\|[^|]*\|\s*(\d+)/\1\b|^Throughput: [\d.]+ requests/s, ")
@@ -596,6 +600,9 @@ class _Run:
     process_up: bool = False  # a line of vLLM's engine core or a worker (its process tag)
     shutdown: int | None = None
     stages: list[tuple[int, str]] = field(default_factory=list)  # (line index, phase reached there)
+    # The excerpt begins while the server was already serving: its first serving marker is one that repeats (a stats
+    # line, an access line) and no step of a start comes before it, so the lines above it were logged while serving.
+    joined_while_serving: bool = False
 
     def __post_init__(self) -> None:
         reached = None
@@ -624,6 +631,23 @@ class _Run:
                     reached = _later(reached, stage)
             if reached and (not self.stages or self.stages[-1][1] != reached):
                 self.stages.append((line.index, reached))
+        self.joined_while_serving = self._joined_while_serving()
+
+    def _joined_while_serving(self) -> bool:
+        if self.serving is None:
+            return False
+        first = next(line for line in self.lines if line.index == self.serving)
+        return not _SERVER_UP.search(first.message) and not any(
+            at < self.serving and stage != "runtime" for at, stage in self.stages)
+
+    def while_serving(self, index: int) -> bool:
+        """Whether line ``index`` was logged by a serving server (after its first serving marker, or anywhere in an
+        excerpt that began while it served)."""
+        return self.serving is not None and (index > self.serving or self.joined_while_serving)
+
+    def before_serving(self, index: int) -> bool:
+        """Whether line ``index`` was logged while the server was still starting (it went on to serve)."""
+        return self.serving is not None and index < self.serving and not self.joined_while_serving
 
     def stage_at(self, index: int) -> str | None:
         """The phase of the last milestone at or before line ``index`` (None: no milestone yet)."""
@@ -3447,6 +3471,8 @@ _WRAPPER_RUNTIME = (
     # V1's engine core when its executor reports a worker process gone (the busy loop's EXECUTOR_FAILED request, or
     # any call to the workers after it): only a wrapper
     r"|RuntimeError: Executor failed\."
+    # V0's multiprocessing client checking the engine process's heartbeat: the engine's loop died, or went silent
+    r"|Engine loop has died|No heartbeat received from MQLLMEngine"
 )
 _WRAPPER_SYSTEMD = r"Main process exited, code=|Failed with result '(?:exit-code|signal|core-dump)'"
 
@@ -3784,7 +3810,7 @@ def _first_error_line(run: _Run, until: int | None) -> Line | None:
     for line in run.lines:
         if until is not None and line.index > until:
             break
-        if run.serving is not None and line.index < run.serving:
+        if run.before_serving(line.index):
             continue
         if not _is_error_line(line):
             continue
@@ -3815,7 +3841,7 @@ def _read_by_rules(run: _Run, line: Line) -> bool:
         return False
     # A start that went on to serve was not stopped by what it logged before: vLLM logs retries
     # ("Error parsing config ..., retrying 1 of 2") and non-fatal errors as ERROR too.
-    return run.serving is None or line.index >= run.serving
+    return not run.before_serving(line.index)
 
 
 def _matches(run: _Run, lines: list[Line]) -> list[_Match]:
@@ -4519,7 +4545,7 @@ def _no_rule_matched(run: _Run, lines: list[Line], first_error: Line | None, cli
     serving_engine = run.serving is not None
     if first_error is not None and not (serving_engine and client_matched):
         return _unclassified(run, lines, first_error, "unknown", [], outcome)
-    if serving_engine and not _traceback_after(run, run.serving):
+    if serving_engine and not _traceback_after(run, -1 if run.joined_while_serving else run.serving):
         return None
     return _truncated_traceback(run, lines, outcome)
 
@@ -4545,12 +4571,12 @@ def _diagnose_match(run: _Run, lines: list[Line], params: dict[str, Any], best: 
     rule, line = best.rule, best.line
     unknown_above = (first_error is not None and not _WRAPPER_ANY.search(first_error.message)
                      and first_error.index < line.index
-                     and not (run.serving is not None and first_error.index < run.serving))
+                     and not run.before_serving(first_error.index))
     if rule.tier == 4 and unknown_above:
         # Only a wrapper matched, and a real error no rule knows sits above it: report that line.
         return _unclassified(run, lines, first_error, rule.default_phase, [line], outcome)
     phase = rule.phase or _phase_of(run, lines, line, rule.default_phase)
-    if run.serving is not None and line.index > run.serving and not rule.before_serving:
+    if run.while_serving(line.index) and not rule.before_serving:
         phase = "runtime"
     if rule.tier == 4:
         unwrapped = _what_a_wrapper_wraps(run, lines, line, phase, first_error, outcome)

@@ -853,9 +853,10 @@ def test_training_part_accuracy():
     # with the readings written from its training entries before the held-out scoring (a request id already running, the
     # hub's 404, a file missing from the hub's cache, CPU affinity outside the cpuset). With the hundred-and-seventeenth
     # round's held-out part and the hundred-and-eighteenth round's training part added: 4006 and 3503 of 6801 at the
-    # split's rules.
+    # split's rules. 4009 and 3506 with the readings written from its training entries before the held-out scoring (an
+    # excerpt that begins while the server serves has its first lines read, V0's heartbeat errors as wrappers).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4006 / 6801 and cause >= 3503 / 6801, (phase, cause)
+    assert phase >= 4009 / 6801 and cause >= 3506 / 6801, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4475,6 +4476,24 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("OSError: [Errno 22] Invalid argument", "unknown", "unclassified_error", "unknown"),
     ("FileNotFoundError: [Errno 2] No such file or directory: '/models/Kimi-K2.6/tool_declaration_ts.py'", "unknown",
      "unclassified_error", "unknown"),
+    # from the hundred-and-eighteenth round's training entries (and the retired hundred-and-seventeenth held-out part),
+    # before its held-out scoring: an excerpt that begins while the server serves (its first serving marker a stats
+    # line, no start above it) has its first lines read too: V0's engine iteration timeout (vllm#10123); and V0's
+    # client finding the engine's loop dead or silent is a wrapper (vllm#10024, cot-eval#62)
+    ("ERROR 11-07 23:24:51 async_llm_engine.py:865] Engine iteration timed out. This should never happen!\n"
+     "INFO 11-07 23:24:51 metrics.py:349] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 "
+     "tokens/s, Running: 1 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.9%.\n"
+     "ERROR 11-07 23:24:51 async_llm_engine.py:64] asyncio.exceptions.CancelledError", "runtime", "collective_timeout",
+     "timeout"),
+    ("ERROR 11-05 12:03:00 client.py:250] RuntimeError('Engine loop has died')\n"
+     "INFO 11-05 12:03:01 metrics.py:349] Avg prompt throughput: 6.5 tokens/s, Running: 1 reqs\n"
+     "CRITICAL 11-05 12:03:03 launcher.py:99] MQLLMEngine is already dead, terminating server process", "runtime",
+     "engine_dead", "engine_died_unexplained"),
+    # ...and what it must not take: a start's retried error above the line that says the server came up
+    ("ERROR 03-18 09:23:40 config.py:102] Error retrieving file list: timed out, retrying 1 of 2\n"
+     "INFO 03-18 09:23:50 api_server.py:937] Starting vLLM API server on http://0.0.0.0:8000\n"
+     "INFO 03-18 09:24:01 metrics.py:349] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s",
+     "none", "no_error_serving", "healthy"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
