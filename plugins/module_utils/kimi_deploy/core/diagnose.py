@@ -1198,6 +1198,16 @@ _row("tokenizer_attribute_missing", 2,
 
 # ----- load: configuration ---------------------------------------------------------------------
 
+# vLLM's maximum-length check assumes a scaled RoPE names its factor; Qwen2-VL's M-RoPE saved by a newer transformers
+# ("rope_type": "default" beside mrope_section) reaches that assertion in releases that predate the new form.
+_row("rope_scaling_without_factor", 1, r"^(?:\w+\.)*AssertionError\s*$", context=r'assert "factor" in rope_scaling',
+     cls="config_invalid", default_phase="load",
+     cause="config.json's rope_scaling has no factor where this vLLM release expects one: a config rewritten by a "
+           "newer transformers (Qwen2-VL's M-RoPE as rope_type 'default') read by an older vLLM.",
+     steps=["Upgrade vLLM to a release that reads this config form, or restore the model's published config.json "
+            "(rope_scaling with its original type and mrope_section)"])
+
+
 @_rule("max_model_len_over_model_limit", 1,
        r"max_model_len \((\d+)\) is greater than the derived max_model_len \((\w+)=(\d+)",
        default_phase="load")

@@ -860,9 +860,10 @@ def test_training_part_accuracy():
     # split's rules. 4009 and 3506 with the readings written from its training entries before the held-out scoring (an
     # excerpt that begins while the server serves has its first lines read, V0's heartbeat errors as wrappers). With the
     # hundred-and-eighteenth round's held-out part and the hundred-and-nineteenth round's training part added: 4024 and
-    # 3518 of 6833 at the split's rules.
+    # 3518 of 6833 at the split's rules. 4024 and 3520 with the reading written from its training entries before the
+    # held-out scoring (vLLM's maximum-length check asserting a RoPE factor).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4024 / 6833 and cause >= 3518 / 6833, (phase, cause)
+    assert phase >= 4024 / 6833 and cause >= 3520 / 6833, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4503,6 +4504,13 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "INFO 03-18 09:23:50 api_server.py:937] Starting vLLM API server on http://0.0.0.0:8000\n"
      "INFO 03-18 09:24:01 metrics.py:349] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s",
      "none", "no_error_serving", "healthy"),
+    # from the hundred-and-nineteenth round's training entries, before its held-out scoring: vLLM's maximum-length
+    # check asserting a factor in a Qwen2-VL config rewritten by a newer transformers (Qwen3-VL#247, Qwen-VL#470)
+    ('  File "/home/u/envs/mllm/lib/python3.10/site-packages/vllm/config.py", line 1747, in _get_and_verify_max_len\n'
+     '    assert "factor" in rope_scaling\nAssertionError', "load", "rope_scaling_without_factor", "config_invalid"),
+    # ...and what it must not take: another assertion in the same check
+    ('  File "/home/u/envs/mllm/lib/python3.10/site-packages/vllm/config.py", line 1747, in _get_and_verify_max_len\n'
+     "    assert block_size > 0\nAssertionError", "load", "unclassified_error", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
