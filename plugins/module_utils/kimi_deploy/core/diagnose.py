@@ -1196,8 +1196,26 @@ _row("tokenizer_attribute_missing", 2,
             "supports that tokenizer"])
 
 
+# transformers' table of model types without the checkpoint's ("KeyError: 'dbrx'" under CONFIG_MAPPING): the
+# installed transformers predates the model, whatever vLLM release reads it.
+_row("transformers_model_type_unknown", 1, r"^(?:\w+\.)*KeyError: '[\w.-]+'", context=r"CONFIG_MAPPING\[",
+     cls="dependency_error", default_phase="load",
+     cause="The installed transformers does not know the checkpoint's model type (config.json's model_type, named in "
+           "the KeyError): it is older than the model, or the model's code ships with the checkpoint.",
+     steps=["Install the transformers release the model card names (with the vLLM release built for it); a model "
+            "whose code ships in its repository needs --trust-remote-code"])
+
+
 # ----- load: configuration ---------------------------------------------------------------------
 
+# A hybrid model's KV cache groups must share one page size; a layer whose page the others' does not divide, under an
+# attention backend that cannot pad it, stops the KV cache's sizing.
+_row("kv_page_size_not_unifiable", 1, r"page size is not divisible by the maximum page size",
+     cls="config_invalid", default_phase="startup",
+     cause="The model's attention layers need KV pages of sizes vLLM cannot bring to one (the layer is named), and "
+           "the attention backend in use cannot pad them.",
+     steps=["Set --block-size (or the mamba/linear-attention block size) so the layers' page sizes divide, or pick an "
+            "attention backend that pads KV pages; the model's recipe names the block size it was tested with"])
 # vLLM's maximum-length check assumes a scaled RoPE names its factor; Qwen2-VL's M-RoPE saved by a newer transformers
 # ("rope_type": "default" beside mrope_section) reaches that assertion in releases that predate the new form.
 _row("rope_scaling_without_factor", 1, r"^(?:\w+\.)*AssertionError\s*$", context=r'assert "factor" in rope_scaling',

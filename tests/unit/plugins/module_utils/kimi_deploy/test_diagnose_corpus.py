@@ -866,9 +866,10 @@ def test_training_part_accuracy():
     # 3518 of 6833 at the split's rules. 4024 and 3520 with the reading written from its training entries before the
     # held-out scoring (vLLM's maximum-length check asserting a RoPE factor). With the hundred-and-nineteenth round's
     # held-out part and the hundred-and-twentieth round's training part added: 4037 and 3529 of 6860 at the split's
-    # rules.
+    # rules. 4037 and 3531 with the readings written from its training entries before the held-out scoring
+    # (transformers' KeyError for an unknown model type, KV pages that cannot share one size).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4037 / 6860 and cause >= 3529 / 6860, (phase, cause)
+    assert phase >= 4037 / 6860 and cause >= 3531 / 6860, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4518,6 +4519,19 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # ...and what it must not take: another assertion in the same check
     ('  File "/home/u/envs/mllm/lib/python3.10/site-packages/vllm/config.py", line 1747, in _get_and_verify_max_len\n'
      "    assert block_size > 0\nAssertionError", "load", "unclassified_error", "unknown"),
+    # from the hundred-and-twentieth round's training entries and the retired hundred-and-nineteenth held-out part,
+    # before its held-out scoring: transformers' KeyError for a model type it does not know (vllm#4315, vllm#13307, the
+    # latter seen before its round was scored and so written only now); a hybrid model's KV pages that cannot be
+    # brought to one size (vllm-ascend#13213)
+    ('  File "/usr/lib/python3.10/dist-packages/transformers/models/auto/configuration_auto.py", line 1155, in '
+     'from_pretrained\n    config_class = CONFIG_MAPPING[config_dict["model_type"]]\n'
+     '  File "/usr/lib/python3.10/dist-packages/transformers/models/auto/configuration_auto.py", line 852, in '
+     "__getitem__\n    raise KeyError(key)\nKeyError: 'dbrx'", "load", "transformers_model_type_unknown",
+     "dependency_error"),
+    ("NotImplementedError: Layer model.layers.0.self_attn.attn: page size is not divisible\nby the maximum page size "
+     "and cannot be padded.", "startup", "kv_page_size_not_unifiable", "config_invalid"),
+    # ...and what the first must not take: a KeyError with no transformers table above it
+    ("KeyError: 'dbrx'", "unknown", "unclassified_error", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
