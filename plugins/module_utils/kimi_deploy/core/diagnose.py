@@ -1466,7 +1466,9 @@ _row("vllm_release_too_old", 2, r"(?i)please (?:update|upgrade) vllm\b|requires?
 # named 'einops', Traceback ..."; the interpreter itself, for `python -m X`: "/venv/bin/python: No module named X";
 # importlib.metadata asked for an installed distribution's version: "No package metadata was found for vllm")
 @_rule("python_dependency_missing", 2,
-       r"(?:(?:ModuleNotFoundError|ImportError|Error|while processing method \w+): |\bpython[\d.]*: )"
+       r"(?:(?:ModuleNotFoundError|ImportError|Error|while processing method \w+): |\bpython[\d.]*: "
+       # (an optional import's failure logged before its traceback: "Encountered exception while importing decord")
+       r"|Encountered exception while importing [\w.]+: )"
        r"(?:No module named '?([\w.]+)'?|cannot import name '?(\w+)'?|No package metadata was found for ([\w.-]+))",
        default_phase="load")
 def _missing_module(hit: _Hit) -> Finding:
@@ -1521,6 +1523,23 @@ _row("port_bind_denied", 1, r"error while attempting to bind|Errno 13\].{0,40}bi
      steps=[
            'Use a port >= 1024 or grant CAP_NET_BIND_SERVICE; check --host is an address of this host (or '
            '0.0.0.0)'])
+
+
+# V1's KV-cache report when the cache holds less than one request of the maximum length (a block count overridden,
+# a release that only warned): the engine starts, and a long request waits or is preempted for ever.
+@_rule("kv_cache_below_one_request", 2, r"Maximum concurrency for ([\d,]+) tokens per request: 0\.\d+x",
+       cls="kv_cache_insufficient", default_phase="startup", quiet_levels=True)
+def _kv_below_one_request(hit: _Hit) -> Finding:
+    max_len = int(hit.match.group(1).replace(",", ""))
+    size = re.search(r"GPU KV cache size: ([\d,]+) tokens", hit.run_text())
+    fit = (int(size.group(1).replace(",", "")) // 16) * 16 if size else 0
+    steps = [f"Lower max_model_len from {max_len} to {fit} (the tokens vLLM says the KV cache holds)" if fit > 0
+             else f"Lower max_model_len below {max_len}",
+             "Or give the KV cache more memory (raise gpu_memory_utilization, drop num_gpu_blocks_override)"]
+    return Finding(
+        cause=f"The KV cache holds less than one request of max_model_len ({max_len} tokens): a request that long can "
+              "never be scheduled whole.",
+        steps=steps, parameter_changes={"max_model_len": fit} if fit > 0 else {})
 
 
 @_rule("kv_cache_too_small_for_max_model_len", 1,

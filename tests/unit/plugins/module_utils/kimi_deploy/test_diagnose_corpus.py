@@ -874,9 +874,10 @@ def test_training_part_accuracy():
     # rules. 4037 and 3531 with the readings written from its training entries before the held-out scoring
     # (transformers' KeyError for an unknown model type, KV pages that cannot share one size). With the
     # hundred-and-twentieth round's held-out part and the hundred-and-twenty-first round's training part added: 4053 and
-    # 3547 of 6893 at the split's rules.
+    # 3547 of 6893 at the split's rules. 4053 and 3549 with the readings written from its training entries before the
+    # held-out scoring (a KV cache below one full-length request, an optional import's failure above its traceback).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4053 / 6893 and cause >= 3547 / 6893, (phase, cause)
+    assert phase >= 4053 / 6893 and cause >= 3549 / 6893, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4547,6 +4548,18 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "and cannot be padded.", "startup", "kv_page_size_not_unifiable", "config_invalid"),
     # ...and what the first must not take: a KeyError with no transformers table above it
     ("KeyError: 'dbrx'", "unknown", "unclassified_error", "unknown"),
+    # from the hundred-and-twenty-first round's training entries and the retired hundred-and-twentieth held-out part,
+    # before its held-out scoring: a KV cache of less than one full-length request (vllm#27181); an optional import's
+    # failure logged above its traceback (vllm#22514)
+    ("INFO 10-19 21:10:01 [kv_cache_utils.py:1201] GPU KV cache size: 16 tokens\n"
+     "INFO 10-19 21:10:01 [kv_cache_utils.py:1206] Maximum concurrency for 2,048 tokens per request: 0.01x", "startup",
+     "kv_cache_below_one_request", "kv_cache_insufficient"),
+    ("(APIServer pid=1) Encountered exception while importing decord: No module named 'decord'\n"
+     "(APIServer pid=1) Traceback (most recent call last):", "load", "python_dependency_missing", "dependency_error"),
+    # ...and what the first must not take: a KV cache that holds many requests
+    ("INFO 10-19 21:10:01 [kv_cache_utils.py:1201] GPU KV cache size: 1,048,576 tokens\n"
+     "INFO 10-19 21:10:01 [kv_cache_utils.py:1206] Maximum concurrency for 2,048 tokens per request: 512.00x",
+     "startup", "no_error_not_serving", "no_failure_yet"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
