@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredtwentyfirst-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-twenty-first round),
+The held-out part is hundredtwentysecond-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-twenty-second round),
 split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any
 rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-hundred-and-twentieth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the
+hundred-and-twenty-first rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the
 training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -147,9 +147,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredeighteenth-training.jsonl", "hundredeighteenth-heldout.jsonl",
                                         "hundrednineteenth-training.jsonl", "hundrednineteenth-heldout.jsonl",
                                         "hundredtwentieth-training.jsonl", "hundredtwentieth-heldout.jsonl",
-                                        "hundredtwentyfirst-training.jsonl", "hundredtwentyfirst-heldout.jsonl")}
-HELDOUT = FILES["hundredtwentyfirst-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredtwentyfirst-heldout.jsonl" for entry in entries]
+                                        "hundredtwentyfirst-training.jsonl", "hundredtwentyfirst-heldout.jsonl",
+                                        "hundredtwentysecond-training.jsonl", "hundredtwentysecond-heldout.jsonl")}
+HELDOUT = FILES["hundredtwentysecond-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredtwentysecond-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -272,7 +273,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundrednineteenth-training.jsonl", "hundrednineteenth-heldout.jsonl", "hundrednineteenth-heldout.sha256"),
           ("hundredtwentieth-training.jsonl", "hundredtwentieth-heldout.jsonl", "hundredtwentieth-heldout.sha256"),
           ("hundredtwentyfirst-training.jsonl", "hundredtwentyfirst-heldout.jsonl",
-           "hundredtwentyfirst-heldout.sha256"))
+           "hundredtwentyfirst-heldout.sha256"),
+          ("hundredtwentysecond-training.jsonl", "hundredtwentysecond-heldout.jsonl",
+           "hundredtwentysecond-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -417,7 +420,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredeighteenth-training.jsonl", "hundredeighteenth-heldout.jsonl", 20270327),
                           ("hundrednineteenth-training.jsonl", "hundrednineteenth-heldout.jsonl", 20270328),
                           ("hundredtwentieth-training.jsonl", "hundredtwentieth-heldout.jsonl", 20270329),
-                          ("hundredtwentyfirst-training.jsonl", "hundredtwentyfirst-heldout.jsonl", 20270330)])
+                          ("hundredtwentyfirst-training.jsonl", "hundredtwentyfirst-heldout.jsonl", 20270330),
+                          ("hundredtwentysecond-training.jsonl", "hundredtwentysecond-heldout.jsonl", 20270331)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -431,7 +435,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_twenty_first_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_twenty_second_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -474,7 +478,7 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_twenty_first
                     "hundredfourteenth-heldout.jsonl", "hundredfifteenth-heldout.jsonl",
                     "hundredsixteenth-heldout.jsonl", "hundredseventeenth-heldout.jsonl",
                     "hundredeighteenth-heldout.jsonl", "hundrednineteenth-heldout.jsonl",
-                    "hundredtwentieth-heldout.jsonl"):
+                    "hundredtwentieth-heldout.jsonl", "hundredtwentyfirst-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -876,15 +880,17 @@ def test_training_part_accuracy():
     # hundred-and-twentieth round's held-out part and the hundred-and-twenty-first round's training part added: 4053 and
     # 3547 of 6893 at the split's rules. 4053 and 3549 with the readings written from its training entries before the
     # held-out scoring (a KV cache below one full-length request, an optional import's failure above its traceback).
+    # With the hundred-and-twenty-first round's held-out part and the hundred-and-twenty-second round's training part
+    # added: 4068 and 3565 of 6926 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4053 / 6893 and cause >= 3549 / 6893, (phase, cause)
+    assert phase >= 4068 / 6926 and cause >= 3565 / 6926, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-twenty-first, each time before the held-out
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-twenty-second, each time before the held-out
     # part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those
     # whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-twenty-first-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-twenty-second-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -998,7 +1004,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredeighteenth-training.jsonl", "hundredeighteenth-heldout.jsonl"),
                               ("hundrednineteenth-training.jsonl", "hundrednineteenth-heldout.jsonl"),
                               ("hundredtwentieth-training.jsonl", "hundredtwentieth-heldout.jsonl"),
-                              ("hundredtwentyfirst-training.jsonl", "hundredtwentyfirst-heldout.jsonl")):
+                              ("hundredtwentyfirst-training.jsonl", "hundredtwentyfirst-heldout.jsonl"),
+                              ("hundredtwentysecond-training.jsonl", "hundredtwentysecond-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -1526,6 +1533,10 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "sglang-954-vllm-stream-chunks-usage-null": "streamed chunks a client printed: no line of vLLM's",
     "vllm-46938-bench-serve-prefix-cache-hit-rate-result": "the bench commands and their result: a pull request's test",
     "vllm-7841-gradio-completion-tokens-streaming-collect-env": "collect_env's report only: a question on Gradio",
+    "vllm-14717-asyncllmengine-batch-collect-env-v100": "collect_env's report only: a question on AsyncLLMEngine",
+    "vllm-26836-usage-stats-dp-ep-kv-connector-report": "a usage-stats record only: a pull request's example run",
+    "lmcache-1300-lookup-metrics-hit-tokens-log": "LMCache's lookup lines only: a pull request's example run",
+    "embeddedllm-vllm-52-direct-register-custom-op-overhead-rocm": "a micro-benchmark's timings under vLLM's import",
 }
 
 
