@@ -1196,6 +1196,16 @@ _row("tokenizer_attribute_missing", 2,
             "supports that tokenizer"])
 
 
+# Two compiled extensions defining one operator namespace (vLLM built for another device beside a platform plugin's
+# kernels, two vLLM builds on one path): torch refuses the second registration as the process imports it.
+_row("operator_namespace_registered_twice", 1, r"Only a single TORCH_LIBRARY can be used to register the namespace",
+     cls="dependency_error", default_phase="load",
+     cause="Two installed packages' compiled extensions define the same torch operator namespace (the message names "
+           "both files): vLLM built for another device beside a platform plugin, or two builds of one package.",
+     steps=["Install the vLLM build the plugin names (for vllm-ascend, vLLM built with VLLM_TARGET_DEVICE=empty) in "
+            "a clean venv, so only one package registers the namespace"])
+
+
 # transformers' table of model types without the checkpoint's ("KeyError: 'dbrx'" under CONFIG_MAPPING): the
 # installed transformers predates the model, whatever vLLM release reads it.
 _row("transformers_model_type_unknown", 1, r"^(?:\w+\.)*KeyError: '[\w.-]+'", context=r"CONFIG_MAPPING\[",

@@ -881,9 +881,10 @@ def test_training_part_accuracy():
     # 3547 of 6893 at the split's rules. 4053 and 3549 with the readings written from its training entries before the
     # held-out scoring (a KV cache below one full-length request, an optional import's failure above its traceback).
     # With the hundred-and-twenty-first round's held-out part and the hundred-and-twenty-second round's training part
-    # added: 4068 and 3565 of 6926 at the split's rules.
+    # added: 4068 and 3565 of 6926 at the split's rules. 4069 and 3566 with the reading written from its training
+    # entries before the held-out scoring (two extensions registering one operator namespace).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4068 / 6926 and cause >= 3565 / 6926, (phase, cause)
+    assert phase >= 4069 / 6926 and cause >= 3566 / 6926, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4572,6 +4573,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("INFO 10-19 21:10:01 [kv_cache_utils.py:1201] GPU KV cache size: 1,048,576 tokens\n"
      "INFO 10-19 21:10:01 [kv_cache_utils.py:1206] Maximum concurrency for 2,048 tokens per request: 512.00x",
      "startup", "no_error_not_serving", "no_failure_yet"),
+    # from the hundred-and-twenty-second round's training entries, before its held-out scoring: two extensions
+    # registering one operator namespace (vllm-ascend#1239)
+    ("terminate called after throwing an instance of 'c10::Error'\n  what():  Only a single TORCH_LIBRARY can be used "
+     "to register the namespace _C; please put all of your definitions in a single TORCH_LIBRARY block.", "load",
+     "operator_namespace_registered_twice", "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
