@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredtwentysecond-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-twenty-second round),
+The held-out part is hundredtwentythird-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-twenty-third round),
 split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any
 rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-hundred-and-twenty-first rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the
+hundred-and-twenty-second rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the
 training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -148,9 +148,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundrednineteenth-training.jsonl", "hundrednineteenth-heldout.jsonl",
                                         "hundredtwentieth-training.jsonl", "hundredtwentieth-heldout.jsonl",
                                         "hundredtwentyfirst-training.jsonl", "hundredtwentyfirst-heldout.jsonl",
-                                        "hundredtwentysecond-training.jsonl", "hundredtwentysecond-heldout.jsonl")}
-HELDOUT = FILES["hundredtwentysecond-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredtwentysecond-heldout.jsonl" for entry in entries]
+                                        "hundredtwentysecond-training.jsonl", "hundredtwentysecond-heldout.jsonl",
+                                        "hundredtwentythird-training.jsonl", "hundredtwentythird-heldout.jsonl")}
+HELDOUT = FILES["hundredtwentythird-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredtwentythird-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -275,7 +276,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredtwentyfirst-training.jsonl", "hundredtwentyfirst-heldout.jsonl",
            "hundredtwentyfirst-heldout.sha256"),
           ("hundredtwentysecond-training.jsonl", "hundredtwentysecond-heldout.jsonl",
-           "hundredtwentysecond-heldout.sha256"))
+           "hundredtwentysecond-heldout.sha256"),
+          ("hundredtwentythird-training.jsonl", "hundredtwentythird-heldout.jsonl",
+           "hundredtwentythird-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -421,7 +424,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundrednineteenth-training.jsonl", "hundrednineteenth-heldout.jsonl", 20270328),
                           ("hundredtwentieth-training.jsonl", "hundredtwentieth-heldout.jsonl", 20270329),
                           ("hundredtwentyfirst-training.jsonl", "hundredtwentyfirst-heldout.jsonl", 20270330),
-                          ("hundredtwentysecond-training.jsonl", "hundredtwentysecond-heldout.jsonl", 20270331)])
+                          ("hundredtwentysecond-training.jsonl", "hundredtwentysecond-heldout.jsonl", 20270331),
+                          ("hundredtwentythird-training.jsonl", "hundredtwentythird-heldout.jsonl", 20270332)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -435,7 +439,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_twenty_second_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_twenty_third_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -478,7 +482,8 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_twenty_secon
                     "hundredfourteenth-heldout.jsonl", "hundredfifteenth-heldout.jsonl",
                     "hundredsixteenth-heldout.jsonl", "hundredseventeenth-heldout.jsonl",
                     "hundredeighteenth-heldout.jsonl", "hundrednineteenth-heldout.jsonl",
-                    "hundredtwentieth-heldout.jsonl", "hundredtwentyfirst-heldout.jsonl"):
+                    "hundredtwentieth-heldout.jsonl", "hundredtwentyfirst-heldout.jsonl",
+                    "hundredtwentysecond-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -883,15 +888,17 @@ def test_training_part_accuracy():
     # With the hundred-and-twenty-first round's held-out part and the hundred-and-twenty-second round's training part
     # added: 4068 and 3565 of 6926 at the split's rules. 4069 and 3566 with the reading written from its training
     # entries before the held-out scoring (two extensions registering one operator namespace).
+    # With the hundred-and-twenty-second round's held-out part and the hundred-and-twenty-third round's training part
+    # added: 4090 and 3582 of 6964 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4069 / 6926 and cause >= 3566 / 6926, (phase, cause)
+    assert phase >= 4090 / 6964 and cause >= 3582 / 6964, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-twenty-second, each time before the held-out
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-twenty-third, each time before the held-out
     # part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those
     # whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-twenty-second-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-twenty-third-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1006,7 +1013,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundrednineteenth-training.jsonl", "hundrednineteenth-heldout.jsonl"),
                               ("hundredtwentieth-training.jsonl", "hundredtwentieth-heldout.jsonl"),
                               ("hundredtwentyfirst-training.jsonl", "hundredtwentyfirst-heldout.jsonl"),
-                              ("hundredtwentysecond-training.jsonl", "hundredtwentysecond-heldout.jsonl")):
+                              ("hundredtwentysecond-training.jsonl", "hundredtwentysecond-heldout.jsonl"),
+                              ("hundredtwentythird-training.jsonl", "hundredtwentythird-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -1539,6 +1547,7 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-26836-usage-stats-dp-ep-kv-connector-report": "a usage-stats record only: a pull request's example run",
     "lmcache-1300-lookup-metrics-hit-tokens-log": "LMCache's lookup lines only: a pull request's example run",
     "embeddedllm-vllm-52-direct-register-custom-op-overhead-rocm": "a micro-benchmark's timings under vLLM's import",
+    "djl-serving-2727-vllm-generation-config-default-sampling": "DJL Serving's sampling defaults: no line of vLLM's",
 }
 
 
