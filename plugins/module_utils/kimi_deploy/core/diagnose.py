@@ -2537,6 +2537,26 @@ _row("memory_profile_free_memory_grew", 1,
            "figures are wrong and vLLM stopped.",
      steps=["Run vLLM alone on its GPUs (stop the other process, or give each its own GPU or container) and start "
             "again"])
+# V0's scheduler preempting by swapping (beam search, n > 1) when the preempted sequences' blocks do not fit in the
+# CPU swap space: it aborts the whole step, in the middle of serving.
+_row("cpu_swap_space_exhausted", 1, r"Aborted due to the lack of CPU swap space",
+     cls="kv_cache_insufficient", default_phase="runtime",
+     cause="The KV cache filled up and the scheduler preempted sequences by swapping their blocks to CPU memory, but "
+           "the CPU swap space (--swap-space, GiB per GPU) could not hold them, so the engine aborted the step.",
+     steps=["Raise --swap-space if the host has the RAM, or lower max_num_seqs (and n / best_of / beam width) so "
+            "fewer sequences are preempted at once; a release with the V1 engine preempts by recomputing instead"])
+
+
+# A pooling model's printed outputs (class probabilities, scores, embeddings) that are all NaN: the forward pass
+# overflowed (float16 for a model trained in bfloat16) or a kernel produced NaNs, although the run finished.
+_row("pooled_output_nan", 2, r"\[(?:-?nan|NaN)(?:, (?:-?nan|NaN))+\]",
+     cls="sampling_nan", default_phase="runtime",
+     cause="The model's outputs are NaN (every value of the printed probabilities, scores or embeddings): the forward "
+           "pass overflowed, most often float16 for a model trained in bfloat16, or a kernel produced NaNs.",
+     steps=["Serve the model in the dtype it was trained in (--dtype bfloat16, or float32 to check), then rerun the "
+            "same inputs; if NaNs remain, rerun with --enforce-eager to rule out a compiled kernel"])
+
+
 _row("sampling_nan", 1, r"probability tensor contains either `?inf`?, `?nan`? or element < 0",
      cls="sampling_nan", default_phase="runtime",
      cause="The sampler got NaN/inf probabilities: the model's logits overflowed (fp16 on a bf16 model, a broken "

@@ -889,9 +889,10 @@ def test_training_part_accuracy():
     # added: 4068 and 3565 of 6926 at the split's rules. 4069 and 3566 with the reading written from its training
     # entries before the held-out scoring (two extensions registering one operator namespace).
     # With the hundred-and-twenty-second round's held-out part and the hundred-and-twenty-third round's training part
-    # added: 4090 and 3582 of 6964 at the split's rules.
+    # added: 4090 and 3582 of 6964 at the split's rules. 4092 and 3585 with the readings written from its training
+    # entries before the held-out scoring (a step aborted for want of CPU swap space, a pooling model's NaN outputs).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4090 / 6964 and cause >= 3582 / 6964, (phase, cause)
+    assert phase >= 4092 / 6964 and cause >= 3585 / 6964, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4588,6 +4589,19 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("terminate called after throwing an instance of 'c10::Error'\n  what():  Only a single TORCH_LIBRARY can be used "
      "to register the namespace _C; please put all of your definitions in a single TORCH_LIBRARY block.", "load",
      "operator_namespace_registered_twice", "dependency_error"),
+    # from the hundred-and-twenty-third round's training entries, before its held-out scoring: V0's scheduler aborting
+    # a step when preempted sequences do not fit the CPU swap space (cmu-l3/l1#4, ai-dynamo/dynamo#1471); a pooling
+    # model's printed outputs that are all NaN (vllm#24965)
+    ("(WorkerDict pid=111417)     raise RuntimeError(\n(WorkerDict pid=111417) RuntimeError: Aborted due to the lack "
+     "of CPU swap space. Please increase the swap space to avoid this error.", "runtime", "cpu_swap_space_exhausted",
+     "kv_cache_insufficient"),
+    ("Processed prompts: 100%|#####| 4/4 [00:00<00:00, 11.52it/s, est. speed input: 0.00 toks/s, output: 0.00 toks/s]\n"
+     "Prompt: 'Hello, my name is' \nClass Probabilities: [nan, nan] (size=2)", "runtime", "pooled_output_nan",
+     "sampling_nan"),
+    # ...and what the second must not take: the same run's outputs when they are numbers
+    ("Processed prompts: 100%|#####| 4/4 [00:00<00:00, 11.52it/s, est. speed input: 0.00 toks/s, output: 0.00 toks/s]\n"
+     "Prompt: 'Hello, my name is' \nClass Probabilities: [0.12, 0.88] (size=2)", "none", "offline_run_finished",
+     "healthy"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
