@@ -2617,6 +2617,18 @@ _row("vllm_source_build_summary", 3,
            "summary, which these lines do not show.",
      steps=["Install a prebuilt vLLM wheel that matches the host's Python and CUDA instead of building, or show the "
             "build's first 'error:' or 'FAILED:' line (pip install -v)"])
+# pip's summary of a dependency it had to build from source and could not (xformers, flash-attn): no prebuilt wheel
+# of the version vLLM pins matches this host's Python, torch, CUDA or platform, so installing vLLM fails with it
+_row("dependency_wheel_build_failed", 3,
+     r"Failed building wheel for (?!vllm\b)[\w.-]+\s*$"
+     r"|Failed to build installable wheels for some pyproject\.toml based projects \((?![^)]*\bvllm\b)[^)]*\)",
+     cls="dependency_error", default_phase="load",
+     cause="pip had to build one of vLLM's dependencies from source (the package it names: no prebuilt wheel of the "
+           "pinned version fits this host's Python, torch, CUDA or platform) and the build failed, so vLLM was not "
+           "installed.",
+     steps=["Install the vLLM release whose pinned dependencies have wheels for this host (its Python, torch and "
+            "CUDA), or install that dependency's matching prebuilt wheel first; on a platform without wheels, build it "
+            "with its own instructions (the first 'error:' line above pip's summary says why it failed)"])
 # CMake could not run the build tool it was given (pip's build environment had no working ninja binary)
 _row("build_tool_missing", 1, r"^\s*'[^']*\bninja(?:\.exe)?' '--version'\s*$",
      cls="dependency_error", default_phase="load",

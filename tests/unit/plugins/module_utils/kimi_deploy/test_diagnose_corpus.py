@@ -896,9 +896,10 @@ def test_training_part_accuracy():
     # added: 4090 and 3582 of 6964 at the split's rules. 4092 and 3585 with the readings written from its training
     # entries before the held-out scoring (a step aborted for want of CPU swap space, a pooling model's NaN outputs).
     # With the hundred-and-twenty-third round's held-out part and the hundred-and-twenty-fourth round's training part
-    # added: 4114 and 3598 of 7007 at the split's rules.
+    # added: 4114 and 3598 of 7007 at the split's rules. 4118 and 3602 with the reading written from its training
+    # entries before the held-out scoring (pip failing to build a dependency's wheel).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4114 / 7007 and cause >= 3598 / 7007, (phase, cause)
+    assert phase >= 4118 / 7007 and cause >= 3602 / 7007, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4610,6 +4611,16 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("Processed prompts: 100%|#####| 4/4 [00:00<00:00, 11.52it/s, est. speed input: 0.00 toks/s, output: 0.00 toks/s]\n"
      "Prompt: 'Hello, my name is' \nClass Probabilities: [0.12, 0.88] (size=2)", "none", "offline_run_finished",
      "healthy"),
+    # from the hundred-and-twenty-fourth round's training entries, before its held-out scoring: pip failing to build a
+    # dependency's wheel while installing vLLM (vllm#17015, vllm#17443, vllm#1353, vllm#9828)
+    ("  Building wheel for xformers (setup.py) ... error\n  ERROR: Failed building wheel for xformers\n"
+     "  Running setup.py clean for xformers\nFailed to build xformers", "load", "dependency_wheel_build_failed",
+     "dependency_error"),
+    ("pip._internal.exceptions.InstallationError: Failed to build installable wheels for some pyproject.toml based "
+     "projects (xformers)", "load", "dependency_wheel_build_failed", "dependency_error"),
+    # ...and what it must not take: vLLM's own build failing, whose reason is above pip's summary
+    ("  Building wheel for vllm (pyproject.toml) ... error\n  ERROR: Failed building wheel for vllm\n"
+     "Failed to build vllm", "unknown", "vllm_source_build_summary", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
