@@ -2346,13 +2346,24 @@ _row("request_multimodal_prompt_mismatch", 2,
             "Check the request's media against --limit-mm-per-prompt and the processor's size limits "
             "(--mm-processor-kwargs)"])
 # A request carrying more images (audio, videos) than --limit-mm-per-prompt allows ("At most 1 image(s) may be
-# provided in one request. You can set `--limit-mm-per-prompt` to increase this limit if the model supports it.")
-_row("request_media_over_limit", 2, r"At most \d+ \w+\(s\) may be provided in one (?:request|prompt)",
+# provided in one request. You can set `--limit-mm-per-prompt` to increase this limit if the model supports it.";
+# later releases: "You set image=2 (or defaulted to 1) in `--limit-mm-per-prompt`, but passed 3 image items in the
+# same prompt.")
+_row("request_media_over_limit", 2, r"At most \d+ \w+\(s\) may be provided in one (?:request|prompt)"
+     r"|in `?--limit-mm-per-prompt`?, but passed \d+ \w+ items in the same prompt",
      cls="request_invalid", default_phase="runtime",
      cause="A request carried more media items of one kind than --limit-mm-per-prompt allows; vLLM refused it and "
            "kept serving.",
      steps=["Raise --limit-mm-per-prompt for that modality (it reserves memory for that many items per request, so "
             "check the KV cache again), or have clients send fewer items per request"])
+# vLLM reads VLLM_PORT as a port number; Kubernetes injects VLLM_PORT=tcp://<ip>:<port> into every pod of a namespace
+# that has a Service named "vllm", so the engine fails on the variable as it starts.
+_row("vllm_port_variable_not_a_number", 1, r"invalid literal for int\(\) with base 10: '(?:tcp|udp)://",
+     context=r"VLLM_PORT", cls="config_invalid", default_phase="load",
+     cause="VLLM_PORT holds a URL, not a port number: Kubernetes sets VLLM_PORT=tcp://<ip>:<port> in every pod of a "
+           "namespace with a Service named vllm, and vLLM reads the variable as its internal port.",
+     steps=["Rename the Kubernetes Service (anything but vllm), or set VLLM_PORT to a free port number in the pod's "
+            "environment"])
 _row("request_token_out_of_vocabulary", 2, r"Token id -?\d+ is out of vocabulary", default_phase="runtime",
      cause='A request carried token ids outside the vocabulary; vLLM rejected it with 400.',
      steps=[
