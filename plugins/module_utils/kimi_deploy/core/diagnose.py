@@ -1374,6 +1374,24 @@ _row("cli_argument_error", 1,
 
 # ----- load: hub, disk, python dependencies ----------------------------------------------------
 
+# Disaggregated prefill: a decode instance's connector could not pull a request's KV cache from its prefill peer
+# (Mooncake's transfer engine, NIXL's handshake or read): the link between the instances failed while serving.
+_row("kv_transfer_failed", 2, r"Mooncake transfer failed for request|Failed to transfer KV cache for request"
+     r"|NIXL transfer failure: \w+",
+     cls="distributed_network", default_phase="runtime",
+     cause="The KV-transfer connector could not move a request's KV cache between the prefill and decode instances "
+           "(the peer did not answer, the connection or the handshake failed), so that request failed while serving.",
+     steps=["Check the peer instance is up and reachable on its transfer address and port from this one (both "
+            "instances' logs, their side-channel host and port settings), and the RDMA or TCP path between them; "
+            "raise the connector's connect timeout only once the path is known good"])
+# ...when the transfer engine says the transfer itself ran out of time (Mooncake: "Sync batch data transfer timeout
+# after ...ns"), the link was up and too slow or the peer stopped answering mid-transfer
+_row("kv_transfer_timeout", 1, r"Sync batch data transfer timeout after \d+ns",
+     cls="timeout", default_phase="runtime", quiet_levels=True,
+     cause="The KV-transfer engine timed out moving a request's KV cache between the prefill and decode instances: "
+           "the connection was up, but the transfer did not finish in time.",
+     steps=["Check the transfer path's bandwidth and errors (RDMA counters, the NICs both instances use) and whether "
+            "the peer was stalled at that moment; raise the transfer timeout only once the path is known good"])
 # The NIXL KV-transfer connector (disaggregated prefill) could not import the nixl package it needs.
 _row("kv_connector_library_missing", 1, r"NIXL is not available",
      cls="dependency_error", default_phase="load",
@@ -2357,13 +2375,18 @@ _row("request_media_over_limit", 2, r"At most \d+ \w+\(s\) may be provided in on
      steps=["Raise --limit-mm-per-prompt for that modality (it reserves memory for that many items per request, so "
             "check the KV cache again), or have clients send fewer items per request"])
 # vLLM reads VLLM_PORT as a port number; Kubernetes injects VLLM_PORT=tcp://<ip>:<port> into every pod of a namespace
-# that has a Service named "vllm", so the engine fails on the variable as it starts.
+# that has a Service named "vllm", so the engine fails on the variable as it starts: int() refuses it, under a frame
+# reading VLLM_PORT, or (newer releases) vLLM's own check says so.
+_VLLM_PORT_URL_CAUSE = ("VLLM_PORT holds a URL, not a port number: Kubernetes sets VLLM_PORT=tcp://<ip>:<port> in "
+                        "every pod of a namespace with a Service named vllm, and vLLM reads the variable as its "
+                        "internal port.")
+_VLLM_PORT_URL_STEPS = ["Rename the Kubernetes Service (anything but vllm), or set VLLM_PORT to a free port number in "
+                        "the pod's environment"]
 _row("vllm_port_variable_not_a_number", 1, r"invalid literal for int\(\) with base 10: '(?:tcp|udp)://",
-     context=r"VLLM_PORT", cls="config_invalid", default_phase="load",
-     cause="VLLM_PORT holds a URL, not a port number: Kubernetes sets VLLM_PORT=tcp://<ip>:<port> in every pod of a "
-           "namespace with a Service named vllm, and vLLM reads the variable as its internal port.",
-     steps=["Rename the Kubernetes Service (anything but vllm), or set VLLM_PORT to a free port number in the pod's "
-            "environment"])
+     context=r"VLLM_PORT", cls="config_invalid", default_phase="load", cause=_VLLM_PORT_URL_CAUSE,
+     steps=_VLLM_PORT_URL_STEPS)
+_row("vllm_port_variable_is_a_url", 1, r"VLLM_PORT '[^']*' appears to be a URI", cls="config_invalid",
+     default_phase="load", cause=_VLLM_PORT_URL_CAUSE, steps=_VLLM_PORT_URL_STEPS)
 _row("request_token_out_of_vocabulary", 2, r"Token id -?\d+ is out of vocabulary", default_phase="runtime",
      cause='A request carried token ids outside the vocabulary; vLLM rejected it with 400.',
      steps=[

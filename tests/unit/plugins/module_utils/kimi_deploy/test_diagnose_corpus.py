@@ -912,9 +912,11 @@ def test_training_part_accuracy():
     # entries before the held-out scoring (VLLM_PORT holding a Kubernetes service URL, the newer wording of a request
     # over --limit-mm-per-prompt).
     # With the hundred-and-twenty-fifth round's held-out part and the hundred-and-twenty-sixth round's training part
-    # added: 4168 and 3641 of 7099 at the split's rules.
+    # added: 4168 and 3641 of 7099 at the split's rules. 4171 and 3645 with the readings written from its training
+    # entries and the retired hundred-and-twenty-fifth held-out part before the held-out scoring (a KV transfer between
+    # disaggregated instances failing or timing out, vLLM's own check of a VLLM_PORT holding a URL).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4168 / 7099 and cause >= 3641 / 7099, (phase, cause)
+    assert phase >= 4171 / 7099 and cause >= 3645 / 7099, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4652,6 +4654,20 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # ...and what the first must not take: the same ValueError with no VLLM_PORT around it
     ("ValueError: invalid literal for int() with base 10: 'tcp://10.100.120.175:80'", "unknown", "unclassified_error",
      "unknown"),
+    # from the hundred-and-twenty-sixth round's training entries and the retired hundred-and-twenty-fifth held-out part,
+    # before its held-out scoring: a decode instance's KV transfer from its prefill peer failing (vllm-ascend#7401,
+    # vllm#41863) or timing out (vllm-ascend#7846); vLLM's own check of a VLLM_PORT that holds a URL (vllm#34199)
+    ("(Worker_DP0_EP0 pid=335952) ERROR 06-08 14:45:44 [mooncake_hybrid_connector.py:463] Failed to transfer KV cache "
+     "for request chatcmpl-270f82b6-18dc-4f09-bd97f-90fe6a8f.", "runtime", "kv_transfer_failed", "distributed_network"),
+    ("(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263] NIXL transfer failure: "
+     "handshake_setup_failed | Context: {'failure_type': 'handshake_setup_failed', 'request_id': None}", "runtime",
+     "kv_transfer_failed", "distributed_network"),
+    ("I0331 02:49:30.617945 803444 transfer_engine_py.cpp:454] Sync batch data transfer timeout after 33061142969ns\n"
+     "(Worker_DP0_TP0_EP0 pid=782865) ERROR 03-31 02:49:30 [mooncake_connector.py:547] Mooncake transfer failed for "
+     "request chatcmpl-ba310df4", "runtime", "kv_transfer_timeout", "timeout"),
+    ("ERROR 02-10 09:39:12 [engine.py:458]     raise ValueError(\nERROR 02-10 09:39:12 [engine.py:458] ValueError: "
+     "VLLM_PORT 'tcp://169.169.193.120:6785' appears to be a URI. This may be caused by a Kubernetes service discovery "
+     "issue", "load", "vllm_port_variable_is_a_url", "config_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
