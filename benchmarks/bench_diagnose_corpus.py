@@ -1,80 +1,81 @@
 #!/usr/bin/env python
-"""Accuracy of diagnose() on the real-failure corpus: the hundred-and-twenty-sixth held-out part, the training part,
+"""Accuracy of diagnose() on the real-failure corpus: the hundred-and-twenty-seventh held-out part, the training part,
 k-fold over it.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]
 
-The held-out part is hundredtwentysixth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-twenty-sixth round)
-and split off (a stratified third, fixed seed) before any rule saw them; its sha256 (hundredtwentysixth-heldout.sha256)
-was committed with it, and this script checks it first, so a changed held-out entry cannot slip through. Everything else
-is training: corpus.jsonl (its first held-out third, seen-heldout-ids.txt, was read while rules were written),
-training-additions.jsonl, fresh-training.jsonl, fresh-heldout.jsonl (the second round's held-out part, measured once
-and listed in the README, so training now), third-training.jsonl, third-heldout.jsonl and fourth-training.jsonl,
-fourth-heldout.jsonl (the third and fourth rounds' held-out parts, each measured once and listed in the README, so
-training now), fifth-training.jsonl, fifth-heldout.jsonl, sixth-training.jsonl, sixth-heldout.jsonl,
-seventh-training.jsonl, seventh-heldout.jsonl, eighth-training.jsonl, eighth-heldout.jsonl, ninth-training.jsonl,
-ninth-heldout.jsonl, tenth-training.jsonl, tenth-heldout.jsonl, eleventh-training.jsonl, eleventh-heldout.jsonl,
-twelfth-training.jsonl, twelfth-heldout.jsonl, thirteenth-training.jsonl, thirteenth-heldout.jsonl,
-fourteenth-training.jsonl, fourteenth-heldout.jsonl, fifteenth-training.jsonl, fifteenth-heldout.jsonl,
-sixteenth-training.jsonl, sixteenth-heldout.jsonl, seventeenth-training.jsonl, seventeenth-heldout.jsonl,
-eighteenth-training.jsonl, eighteenth-heldout.jsonl, nineteenth-training.jsonl, nineteenth-heldout.jsonl,
-twentieth-training.jsonl, twentieth-heldout.jsonl, twentyfirst-training.jsonl, twentyfirst-heldout.jsonl,
-twentysecond-training.jsonl, twentysecond-heldout.jsonl, twentythird-training.jsonl, twentythird-heldout.jsonl,
-twentyfourth-training.jsonl, twentyfourth-heldout.jsonl, twentyfifth-training.jsonl, twentyfifth-heldout.jsonl,
-twentysixth-training.jsonl, twentysixth-heldout.jsonl, twentyseventh-training.jsonl, twentyseventh-heldout.jsonl,
-twentyeighth-training.jsonl, twentyeighth-heldout.jsonl, twentyninth-training.jsonl, twentyninth-heldout.jsonl,
-thirtieth-training.jsonl, thirtieth-heldout.jsonl, thirtyfirst-training.jsonl, thirtyfirst-heldout.jsonl,
-thirtysecond-training.jsonl, thirtysecond-heldout.jsonl, thirtythird-training.jsonl, thirtythird-heldout.jsonl,
-thirtyfourth-training.jsonl, thirtyfourth-heldout.jsonl, thirtyfifth-training.jsonl, thirtyfifth-heldout.jsonl,
-thirtysixth-training.jsonl, thirtysixth-heldout.jsonl, thirtyseventh-training.jsonl, thirtyseventh-heldout.jsonl,
-thirtyeighth-training.jsonl, thirtyeighth-heldout.jsonl, thirtyninth-training.jsonl, thirtyninth-heldout.jsonl,
-fortieth-training.jsonl, fortieth-heldout.jsonl, fortyfirst-training.jsonl, fortyfirst-heldout.jsonl,
-fortysecond-training.jsonl, fortysecond-heldout.jsonl, fortythird-training.jsonl, fortythird-heldout.jsonl,
-fortyfourth-training.jsonl, fortyfourth-heldout.jsonl, fortyfifth-training.jsonl, fortyfifth-heldout.jsonl,
-fortysixth-training.jsonl, fortysixth-heldout.jsonl, fortyseventh-training.jsonl, fortyseventh-heldout.jsonl,
-fortyeighth-training.jsonl, fortyeighth-heldout.jsonl, fortyninth-training.jsonl, fortyninth-heldout.jsonl,
-fiftieth-training.jsonl, fiftieth-heldout.jsonl, fiftyfirst-training.jsonl, fiftyfirst-heldout.jsonl,
-fiftysecond-training.jsonl, fiftysecond-heldout.jsonl, fiftythird-training.jsonl, fiftythird-heldout.jsonl,
-fiftyfourth-training.jsonl, fiftyfourth-heldout.jsonl, fiftyfifth-training.jsonl, fiftyfifth-heldout.jsonl,
-fiftysixth-training.jsonl, fiftysixth-heldout.jsonl, fiftyseventh-training.jsonl, fiftyseventh-heldout.jsonl,
-fiftyeighth-training.jsonl, fiftyeighth-heldout.jsonl, fiftyninth-training.jsonl, fiftyninth-heldout.jsonl,
-sixtieth-training.jsonl, sixtieth-heldout.jsonl, sixtyfirst-training.jsonl, sixtyfirst-heldout.jsonl,
-sixtysecond-training.jsonl, sixtysecond-heldout.jsonl, sixtythird-training.jsonl, sixtythird-heldout.jsonl,
-sixtyfourth-training.jsonl, sixtyfourth-heldout.jsonl, sixtyfifth-training.jsonl, sixtyfifth-heldout.jsonl,
-sixtysixth-training.jsonl, sixtysixth-heldout.jsonl, sixtyseventh-training.jsonl, sixtyseventh-heldout.jsonl,
-sixtyeighth-training.jsonl, sixtyeighth-heldout.jsonl, sixtyninth-training.jsonl, sixtyninth-heldout.jsonl,
-seventieth-training.jsonl, seventieth-heldout.jsonl, seventyfirst-training.jsonl, seventyfirst-heldout.jsonl,
-seventysecond-training.jsonl, seventysecond-heldout.jsonl, seventythird-training.jsonl, seventythird-heldout.jsonl,
-seventyfourth-training.jsonl, seventyfourth-heldout.jsonl, seventyfifth-training.jsonl, seventyfifth-heldout.jsonl,
-seventysixth-training.jsonl, seventysixth-heldout.jsonl, seventyseventh-training.jsonl, seventyseventh-heldout.jsonl,
-seventyeighth-training.jsonl, seventyeighth-heldout.jsonl, seventyninth-training.jsonl, seventyninth-heldout.jsonl,
-eightieth-training.jsonl, eightieth-heldout.jsonl, eightyfirst-training.jsonl, eightyfirst-heldout.jsonl,
-eightysecond-training.jsonl, eightysecond-heldout.jsonl, eightythird-training.jsonl, eightythird-heldout.jsonl,
-eightyfourth-training.jsonl, eightyfourth-heldout.jsonl, eightyfifth-training.jsonl, eightyfifth-heldout.jsonl,
-eightysixth-training.jsonl, eightysixth-heldout.jsonl, eightyseventh-training.jsonl, eightyseventh-heldout.jsonl,
-eightyeighth-training.jsonl, eightyeighth-heldout.jsonl, eightyninth-training.jsonl, eightyninth-heldout.jsonl,
-ninetieth-training.jsonl, ninetieth-heldout.jsonl, ninetyfirst-training.jsonl, ninetyfirst-heldout.jsonl,
-ninetysecond-training.jsonl, ninetysecond-heldout.jsonl, ninetythird-training.jsonl, ninetythird-heldout.jsonl,
-ninetyfourth-training.jsonl, ninetyfourth-heldout.jsonl, ninetyfifth-training.jsonl, ninetyfifth-heldout.jsonl,
-ninetysixth-training.jsonl, ninetysixth-heldout.jsonl, ninetyseventh-training.jsonl, ninetyseventh-heldout.jsonl,
-ninetyeighth-training.jsonl, ninetyeighth-heldout.jsonl, ninetyninth-training.jsonl, ninetyninth-heldout.jsonl,
-hundredth-training.jsonl, hundredth-heldout.jsonl, hundredfirst-training.jsonl, hundredfirst-heldout.jsonl,
-hundredsecond-training.jsonl, hundredsecond-heldout.jsonl, hundredthird-training.jsonl, hundredthird-heldout.jsonl,
-hundredfourth-training.jsonl, hundredfourth-heldout.jsonl, hundredfifth-training.jsonl, hundredfifth-heldout.jsonl,
-hundredsixth-training.jsonl, hundredsixth-heldout.jsonl, hundredseventh-training.jsonl, hundredseventh-heldout.jsonl,
-hundredeighth-training.jsonl, hundredeighth-heldout.jsonl, hundredninth-training.jsonl, hundredninth-heldout.jsonl,
-hundredtenth-training.jsonl, hundredtenth-heldout.jsonl, hundredeleventh-training.jsonl,
-hundredeleventh-heldout.jsonl, hundredtwelfth-training.jsonl, hundredtwelfth-heldout.jsonl,
-hundredthirteenth-training.jsonl, hundredthirteenth-heldout.jsonl, hundredfourteenth-training.jsonl,
-hundredfourteenth-heldout.jsonl, hundredfifteenth-training.jsonl, hundredfifteenth-heldout.jsonl,
-hundredsixteenth-training.jsonl, hundredsixteenth-heldout.jsonl, hundredseventeenth-training.jsonl,
-hundredseventeenth-heldout.jsonl, hundredeighteenth-training.jsonl, hundredeighteenth-heldout.jsonl,
-hundrednineteenth-training.jsonl, hundrednineteenth-heldout.jsonl, hundredtwentieth-training.jsonl,
-hundredtwentieth-heldout.jsonl, hundredtwentyfirst-training.jsonl, hundredtwentyfirst-heldout.jsonl,
-hundredtwentysecond-training.jsonl, hundredtwentysecond-heldout.jsonl, hundredtwentythird-training.jsonl,
-hundredtwentythird-heldout.jsonl, hundredtwentyfourth-training.jsonl, hundredtwentyfourth-heldout.jsonl,
-hundredtwentyfifth-training.jsonl, hundredtwentyfifth-heldout.jsonl (the fifth to hundred-and-twenty-fifth rounds'
-held-out parts, likewise) and hundredtwentysixth-training.jsonl.
+The held-out part is hundredtwentyseventh-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-twenty-seventh round)
+and split off (a stratified third, fixed seed) before any rule saw them; its sha256
+(hundredtwentyseventh-heldout.sha256) was committed with it, and this script checks it first, so a changed held-out
+entry cannot slip through. Everything else is training: corpus.jsonl (its first held-out third, seen-heldout-ids.txt,
+was read while rules were written), training-additions.jsonl, fresh-training.jsonl, fresh-heldout.jsonl (the second
+round's held-out part, measured once and listed in the README, so training now), third-training.jsonl,
+third-heldout.jsonl and fourth-training.jsonl, fourth-heldout.jsonl (the third and fourth rounds' held-out parts, each
+measured once and listed in the README, so training now), fifth-training.jsonl, fifth-heldout.jsonl,
+sixth-training.jsonl, sixth-heldout.jsonl, seventh-training.jsonl, seventh-heldout.jsonl, eighth-training.jsonl,
+eighth-heldout.jsonl, ninth-training.jsonl, ninth-heldout.jsonl, tenth-training.jsonl, tenth-heldout.jsonl,
+eleventh-training.jsonl, eleventh-heldout.jsonl, twelfth-training.jsonl, twelfth-heldout.jsonl,
+thirteenth-training.jsonl, thirteenth-heldout.jsonl, fourteenth-training.jsonl, fourteenth-heldout.jsonl,
+fifteenth-training.jsonl, fifteenth-heldout.jsonl, sixteenth-training.jsonl, sixteenth-heldout.jsonl,
+seventeenth-training.jsonl, seventeenth-heldout.jsonl, eighteenth-training.jsonl, eighteenth-heldout.jsonl,
+nineteenth-training.jsonl, nineteenth-heldout.jsonl, twentieth-training.jsonl, twentieth-heldout.jsonl,
+twentyfirst-training.jsonl, twentyfirst-heldout.jsonl, twentysecond-training.jsonl, twentysecond-heldout.jsonl,
+twentythird-training.jsonl, twentythird-heldout.jsonl, twentyfourth-training.jsonl, twentyfourth-heldout.jsonl,
+twentyfifth-training.jsonl, twentyfifth-heldout.jsonl, twentysixth-training.jsonl, twentysixth-heldout.jsonl,
+twentyseventh-training.jsonl, twentyseventh-heldout.jsonl, twentyeighth-training.jsonl, twentyeighth-heldout.jsonl,
+twentyninth-training.jsonl, twentyninth-heldout.jsonl, thirtieth-training.jsonl, thirtieth-heldout.jsonl,
+thirtyfirst-training.jsonl, thirtyfirst-heldout.jsonl, thirtysecond-training.jsonl, thirtysecond-heldout.jsonl,
+thirtythird-training.jsonl, thirtythird-heldout.jsonl, thirtyfourth-training.jsonl, thirtyfourth-heldout.jsonl,
+thirtyfifth-training.jsonl, thirtyfifth-heldout.jsonl, thirtysixth-training.jsonl, thirtysixth-heldout.jsonl,
+thirtyseventh-training.jsonl, thirtyseventh-heldout.jsonl, thirtyeighth-training.jsonl, thirtyeighth-heldout.jsonl,
+thirtyninth-training.jsonl, thirtyninth-heldout.jsonl, fortieth-training.jsonl, fortieth-heldout.jsonl,
+fortyfirst-training.jsonl, fortyfirst-heldout.jsonl, fortysecond-training.jsonl, fortysecond-heldout.jsonl,
+fortythird-training.jsonl, fortythird-heldout.jsonl, fortyfourth-training.jsonl, fortyfourth-heldout.jsonl,
+fortyfifth-training.jsonl, fortyfifth-heldout.jsonl, fortysixth-training.jsonl, fortysixth-heldout.jsonl,
+fortyseventh-training.jsonl, fortyseventh-heldout.jsonl, fortyeighth-training.jsonl, fortyeighth-heldout.jsonl,
+fortyninth-training.jsonl, fortyninth-heldout.jsonl, fiftieth-training.jsonl, fiftieth-heldout.jsonl,
+fiftyfirst-training.jsonl, fiftyfirst-heldout.jsonl, fiftysecond-training.jsonl, fiftysecond-heldout.jsonl,
+fiftythird-training.jsonl, fiftythird-heldout.jsonl, fiftyfourth-training.jsonl, fiftyfourth-heldout.jsonl,
+fiftyfifth-training.jsonl, fiftyfifth-heldout.jsonl, fiftysixth-training.jsonl, fiftysixth-heldout.jsonl,
+fiftyseventh-training.jsonl, fiftyseventh-heldout.jsonl, fiftyeighth-training.jsonl, fiftyeighth-heldout.jsonl,
+fiftyninth-training.jsonl, fiftyninth-heldout.jsonl, sixtieth-training.jsonl, sixtieth-heldout.jsonl,
+sixtyfirst-training.jsonl, sixtyfirst-heldout.jsonl, sixtysecond-training.jsonl, sixtysecond-heldout.jsonl,
+sixtythird-training.jsonl, sixtythird-heldout.jsonl, sixtyfourth-training.jsonl, sixtyfourth-heldout.jsonl,
+sixtyfifth-training.jsonl, sixtyfifth-heldout.jsonl, sixtysixth-training.jsonl, sixtysixth-heldout.jsonl,
+sixtyseventh-training.jsonl, sixtyseventh-heldout.jsonl, sixtyeighth-training.jsonl, sixtyeighth-heldout.jsonl,
+sixtyninth-training.jsonl, sixtyninth-heldout.jsonl, seventieth-training.jsonl, seventieth-heldout.jsonl,
+seventyfirst-training.jsonl, seventyfirst-heldout.jsonl, seventysecond-training.jsonl, seventysecond-heldout.jsonl,
+seventythird-training.jsonl, seventythird-heldout.jsonl, seventyfourth-training.jsonl, seventyfourth-heldout.jsonl,
+seventyfifth-training.jsonl, seventyfifth-heldout.jsonl, seventysixth-training.jsonl, seventysixth-heldout.jsonl,
+seventyseventh-training.jsonl, seventyseventh-heldout.jsonl, seventyeighth-training.jsonl, seventyeighth-heldout.jsonl,
+seventyninth-training.jsonl, seventyninth-heldout.jsonl, eightieth-training.jsonl, eightieth-heldout.jsonl,
+eightyfirst-training.jsonl, eightyfirst-heldout.jsonl, eightysecond-training.jsonl, eightysecond-heldout.jsonl,
+eightythird-training.jsonl, eightythird-heldout.jsonl, eightyfourth-training.jsonl, eightyfourth-heldout.jsonl,
+eightyfifth-training.jsonl, eightyfifth-heldout.jsonl, eightysixth-training.jsonl, eightysixth-heldout.jsonl,
+eightyseventh-training.jsonl, eightyseventh-heldout.jsonl, eightyeighth-training.jsonl, eightyeighth-heldout.jsonl,
+eightyninth-training.jsonl, eightyninth-heldout.jsonl, ninetieth-training.jsonl, ninetieth-heldout.jsonl,
+ninetyfirst-training.jsonl, ninetyfirst-heldout.jsonl, ninetysecond-training.jsonl, ninetysecond-heldout.jsonl,
+ninetythird-training.jsonl, ninetythird-heldout.jsonl, ninetyfourth-training.jsonl, ninetyfourth-heldout.jsonl,
+ninetyfifth-training.jsonl, ninetyfifth-heldout.jsonl, ninetysixth-training.jsonl, ninetysixth-heldout.jsonl,
+ninetyseventh-training.jsonl, ninetyseventh-heldout.jsonl, ninetyeighth-training.jsonl, ninetyeighth-heldout.jsonl,
+ninetyninth-training.jsonl, ninetyninth-heldout.jsonl, hundredth-training.jsonl, hundredth-heldout.jsonl,
+hundredfirst-training.jsonl, hundredfirst-heldout.jsonl, hundredsecond-training.jsonl, hundredsecond-heldout.jsonl,
+hundredthird-training.jsonl, hundredthird-heldout.jsonl, hundredfourth-training.jsonl, hundredfourth-heldout.jsonl,
+hundredfifth-training.jsonl, hundredfifth-heldout.jsonl, hundredsixth-training.jsonl, hundredsixth-heldout.jsonl,
+hundredseventh-training.jsonl, hundredseventh-heldout.jsonl, hundredeighth-training.jsonl, hundredeighth-heldout.jsonl,
+hundredninth-training.jsonl, hundredninth-heldout.jsonl, hundredtenth-training.jsonl, hundredtenth-heldout.jsonl,
+hundredeleventh-training.jsonl, hundredeleventh-heldout.jsonl, hundredtwelfth-training.jsonl,
+hundredtwelfth-heldout.jsonl, hundredthirteenth-training.jsonl, hundredthirteenth-heldout.jsonl,
+hundredfourteenth-training.jsonl, hundredfourteenth-heldout.jsonl, hundredfifteenth-training.jsonl,
+hundredfifteenth-heldout.jsonl, hundredsixteenth-training.jsonl, hundredsixteenth-heldout.jsonl,
+hundredseventeenth-training.jsonl, hundredseventeenth-heldout.jsonl, hundredeighteenth-training.jsonl,
+hundredeighteenth-heldout.jsonl, hundrednineteenth-training.jsonl, hundrednineteenth-heldout.jsonl,
+hundredtwentieth-training.jsonl, hundredtwentieth-heldout.jsonl, hundredtwentyfirst-training.jsonl,
+hundredtwentyfirst-heldout.jsonl, hundredtwentysecond-training.jsonl, hundredtwentysecond-heldout.jsonl,
+hundredtwentythird-training.jsonl, hundredtwentythird-heldout.jsonl, hundredtwentyfourth-training.jsonl,
+hundredtwentyfourth-heldout.jsonl, hundredtwentyfifth-training.jsonl, hundredtwentyfifth-heldout.jsonl,
+hundredtwentysixth-training.jsonl, hundredtwentysixth-heldout.jsonl (the fifth to hundred-and-twenty-sixth rounds'
+held-out parts, likewise) and hundredtwentyseventh-training.jsonl.
 The retired held-out parts keep their hash checks, so their history stays verifiable.
 No two entries share an id, and no source appears in two files. `--training-only` leaves the held-out part unscored
 (use it while tuning); `--misses` lists the training misses; `--heldout-misses` lists the held-out misses for the
@@ -82,7 +83,7 @@ final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
 label's cause; both are also broken down by labelled phase and by cause family (the README's taxonomy table).
-A secondary held-out figure, fixed with the eighth split and kept for the ninth to the hundred-and-twenty-sixth, each
+A secondary held-out figure, fixed with the eighth split and kept for the ninth to the hundred-and-twenty-seventh, each
 time before the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure,
 that is, all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in
 the lines).
@@ -222,10 +223,12 @@ TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.js
                   "hundredtwentysecond-heldout.jsonl", "hundredtwentythird-training.jsonl",
                   "hundredtwentythird-heldout.jsonl", "hundredtwentyfourth-training.jsonl",
                   "hundredtwentyfourth-heldout.jsonl", "hundredtwentyfifth-training.jsonl",
-                  "hundredtwentyfifth-heldout.jsonl", "hundredtwentysixth-training.jsonl")
-HELDOUT_FILE = "hundredtwentysixth-heldout.jsonl"
+                  "hundredtwentyfifth-heldout.jsonl", "hundredtwentysixth-training.jsonl",
+                  "hundredtwentysixth-heldout.jsonl", "hundredtwentyseventh-training.jsonl")
+HELDOUT_FILE = "hundredtwentyseventh-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"hundredtwentysixth-heldout.jsonl": "hundredtwentysixth-heldout.sha256",
+HASHED_FILES = {"hundredtwentyseventh-heldout.jsonl": "hundredtwentyseventh-heldout.sha256",
+                "hundredtwentysixth-heldout.jsonl": "hundredtwentysixth-heldout.sha256",
                 "hundredtwentyfifth-heldout.jsonl": "hundredtwentyfifth-heldout.sha256",
                 "hundredtwentyfourth-heldout.jsonl": "hundredtwentyfourth-heldout.sha256",
                 "hundredtwentythird-heldout.jsonl": "hundredtwentythird-heldout.sha256",
