@@ -2387,6 +2387,14 @@ _row("vllm_port_variable_not_a_number", 1, r"invalid literal for int\(\) with ba
      steps=_VLLM_PORT_URL_STEPS)
 _row("vllm_port_variable_is_a_url", 1, r"VLLM_PORT '[^']*' appears to be a URI", cls="config_invalid",
      default_phase="load", cause=_VLLM_PORT_URL_CAUSE, steps=_VLLM_PORT_URL_STEPS)
+# uvicorn's warning when bytes that are not HTTP reach the server (a client speaking TLS to its plain HTTP port, or
+# another protocol): the server listens and refuses those connections.
+_row("request_not_http", 3, r"Invalid HTTP request received\.", cls="request_invalid", default_phase="runtime",
+     quiet_levels=True,
+     cause="Connections reached the server that were not plain HTTP (most often a client or balancer speaking HTTPS to "
+           "vLLM's HTTP port, or a probe of another protocol); uvicorn refused them, and the server keeps serving.",
+     steps=["Point the client or balancer at http:// (or terminate TLS in front of vLLM, or start it with "
+            "--ssl-keyfile/--ssl-certfile), and check health probes use HTTP on the API port"])
 _row("request_token_out_of_vocabulary", 2, r"Token id -?\d+ is out of vocabulary", default_phase="runtime",
      cause='A request carried token ids outside the vocabulary; vLLM rejected it with 400.',
      steps=[
