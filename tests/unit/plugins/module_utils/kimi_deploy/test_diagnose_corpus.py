@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredtwentyseventh-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-twenty-seventh
-round), split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
+The held-out part is hundredtwentyeighth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-twenty-eighth round),
+split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
 before any rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and
-the second to hundred-and-twenty-sixth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
+the second to hundred-and-twenty-seventh rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
 tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -153,9 +153,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredtwentyfourth-training.jsonl", "hundredtwentyfourth-heldout.jsonl",
                                         "hundredtwentyfifth-training.jsonl", "hundredtwentyfifth-heldout.jsonl",
                                         "hundredtwentysixth-training.jsonl", "hundredtwentysixth-heldout.jsonl",
-                                        "hundredtwentyseventh-training.jsonl", "hundredtwentyseventh-heldout.jsonl")}
-HELDOUT = FILES["hundredtwentyseventh-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredtwentyseventh-heldout.jsonl" for entry in entries]
+                                        "hundredtwentyseventh-training.jsonl", "hundredtwentyseventh-heldout.jsonl",
+                                        "hundredtwentyeighth-training.jsonl", "hundredtwentyeighth-heldout.jsonl")}
+HELDOUT = FILES["hundredtwentyeighth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredtwentyeighth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -290,7 +291,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredtwentysixth-training.jsonl", "hundredtwentysixth-heldout.jsonl",
            "hundredtwentysixth-heldout.sha256"),
           ("hundredtwentyseventh-training.jsonl", "hundredtwentyseventh-heldout.jsonl",
-           "hundredtwentyseventh-heldout.sha256"))
+           "hundredtwentyseventh-heldout.sha256"),
+          ("hundredtwentyeighth-training.jsonl", "hundredtwentyeighth-heldout.jsonl",
+           "hundredtwentyeighth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -441,7 +444,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredtwentyfourth-training.jsonl", "hundredtwentyfourth-heldout.jsonl", 20270333),
                           ("hundredtwentyfifth-training.jsonl", "hundredtwentyfifth-heldout.jsonl", 20270334),
                           ("hundredtwentysixth-training.jsonl", "hundredtwentysixth-heldout.jsonl", 20270335),
-                          ("hundredtwentyseventh-training.jsonl", "hundredtwentyseventh-heldout.jsonl", 20270336)])
+                          ("hundredtwentyseventh-training.jsonl", "hundredtwentyseventh-heldout.jsonl", 20270336),
+                          ("hundredtwentyeighth-training.jsonl", "hundredtwentyeighth-heldout.jsonl", 20270337)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -455,7 +459,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_twenty_seventh_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_twenty_eighth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -501,7 +505,7 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_twenty_seven
                     "hundredtwentieth-heldout.jsonl", "hundredtwentyfirst-heldout.jsonl",
                     "hundredtwentysecond-heldout.jsonl", "hundredtwentythird-heldout.jsonl",
                     "hundredtwentyfourth-heldout.jsonl", "hundredtwentyfifth-heldout.jsonl",
-                    "hundredtwentysixth-heldout.jsonl"):
+                    "hundredtwentysixth-heldout.jsonl", "hundredtwentyseventh-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -923,15 +927,17 @@ def test_training_part_accuracy():
     # With the hundred-and-twenty-sixth round's held-out part and the hundred-and-twenty-seventh round's training part
     # added: 4194 and 3657 of 7142 at the split's rules. 4196 and 3659 with the reading written from its training
     # entries before the held-out scoring (uvicorn refusing connections that are not HTTP).
+    # With the hundred-and-twenty-seventh round's held-out part and the hundred-and-twenty-eighth round's training part
+    # added: 4224 and 3677 of 7191 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4196 / 7142 and cause >= 3659 / 7142, (phase, cause)
+    assert phase >= 4224 / 7191 and cause >= 3677 / 7191, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-twenty-seventh, each time before the
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-twenty-eighth, each time before the
     # held-out part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but
     # those whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-twenty-seventh-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-twenty-eighth-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1051,7 +1057,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredtwentyfourth-training.jsonl", "hundredtwentyfourth-heldout.jsonl"),
                               ("hundredtwentyfifth-training.jsonl", "hundredtwentyfifth-heldout.jsonl"),
                               ("hundredtwentysixth-training.jsonl", "hundredtwentysixth-heldout.jsonl"),
-                              ("hundredtwentyseventh-training.jsonl", "hundredtwentyseventh-heldout.jsonl")):
+                              ("hundredtwentyseventh-training.jsonl", "hundredtwentyseventh-heldout.jsonl"),
+                              ("hundredtwentyeighth-training.jsonl", "hundredtwentyeighth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -1592,6 +1599,9 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "djl-serving-2727-vllm-generation-config-default-sampling": "DJL Serving's sampling defaults: no line of vLLM's",
     "vllm-1412-falcon40b-ray-tp8-healthy-contrast": "a start shown beside a failing run: its serving is in the words",
     "sendnn-inference-6-spyre-v1-logprob-comparison-table": "a plugin test's logprob table: no line of vLLM's",
+    "lmcache-764-external-log-connector-request-store-lines": "LMCache's connector lines only: a pull request's run",
+    "vllm-41784-lmcache-prefetch-skipped-waiting-queue-debug": "LMCache's DEBUG lines of a start: its serving is in "
+                                                               "the thread's words",
 }
 
 
