@@ -3224,7 +3224,9 @@ _row("weights_not_in_checkpoint", 1, r"Following weights were not initialized fr
 _row("npu_core_exception", 1, r"there is an exception of (?:fftsplus )?(?:aivector|aivec|aicore|aic|aiv) error"
      r"|(?:aivector|aicore) (?:error|exception) (?:code|occurred)|(?:Vector|AI) ?[Cc]ore execution timed out"
      # the AI CPU (which runs Ascend's host-side operators such as copies) faulting: "RTS_HWTS: Aicpu exception"
-     r"|RTS_HWTS: Aicpu exception",
+     r"|RTS_HWTS: Aicpu exception"
+     # the runtime's DFX report of the faulting kernel ("Aicore kernel execute failed, device id=9, ...")
+     r"|Aicore kernel execute failed",
      cls="gpu_kernel_fault", default_phase="runtime",
      cause="A kernel faulted on the NPU (an AI core, vector core or AI CPU exception, or a kernel past the core's "
            "execution timeout, reported by Ascend's runtime): an operator's bug or an input it does not support, "
@@ -3317,6 +3319,13 @@ _row("attribute_missing_between_packages", 3,
            "releases (an integration or plugin written for another vLLM, transformers or torch).",
      steps=["Read the frame that raised it: install the versions of that package and vLLM that belong together "
             "(the integration's pinned vLLM); `pip check` lists conflicts"])
+# The NPU's report of a collective task that waited past HCCL's execution timeout ("hccl fftsplus task timeout occurred
+# during task execution, ... stuck notify num:1, timeout=1836s"): a rank never joined the collective.
+_row("hccl_task_timeout", 1, r"hccl (?:fftsplus )?task timeout occurred", cls="timeout", default_phase="runtime",
+     cause="An HCCL collective task on the NPU waited past its execution timeout (a stuck notify): one rank never "
+           "reached the collective, because it hung, crashed or fell behind (a long step, a stall on another node).",
+     steps=["Find the rank that did not arrive: the first error in every rank's log and plog around that time "
+            "(ASCEND_GLOBAL_LOG_LEVEL=1); raise HCCL_EXEC_TIMEOUT only if that rank was merely slow"])
 # Ascend's operators report a failed HCCL call through nnopbase; the operator's own failure (and torch_npu's "PTA call
 # acl api failed") comes first in the log but is its consequence.
 _row("hccl_resource_failure", 0, r"fails to invoke the \w+ function of the hccl module|HcclAllocComResource\w* failed",

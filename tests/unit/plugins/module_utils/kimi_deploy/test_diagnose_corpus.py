@@ -928,9 +928,10 @@ def test_training_part_accuracy():
     # added: 4194 and 3657 of 7142 at the split's rules. 4196 and 3659 with the reading written from its training
     # entries before the held-out scoring (uvicorn refusing connections that are not HTTP).
     # With the hundred-and-twenty-seventh round's held-out part and the hundred-and-twenty-eighth round's training part
-    # added: 4224 and 3677 of 7191 at the split's rules.
+    # added: 4224 and 3677 of 7191 at the split's rules. 4226 and 3679 with the readings written from its training
+    # entries before the held-out scoring (an HCCL collective task past its timeout, an AI core kernel that failed).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4224 / 7191 and cause >= 3677 / 7191, (phase, cause)
+    assert phase >= 4226 / 7191 and cause >= 3679 / 7191, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4701,6 +4702,15 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      'INFO:     127.0.0.1:4000 - "POST /v1/chat/completions HTTP/1.1" 200 OK\n'
      "WARNING:  Invalid HTTP request received.\n"
      'INFO:     127.0.0.1:4001 - "POST /v1/chat/completions HTTP/1.1" 200 OK', "none", "request_not_http", "healthy"),
+    # from the hundred-and-twenty-eighth round's training entries, before its held-out scoring: an HCCL collective task
+    # past its execution timeout (vllm-ascend#16652); Ascend's runtime report of an AI core kernel that failed
+    # (vllm-ascend#9233)
+    ("The error from device(chipId:0..7, dieId:0), serial number is ...,\nhccl fftsplus task timeout occurred during "
+     "task execution,\nstream_id:9, sq_id:9, task_id:..., stuck notify num:1, timeout=1836s.", "runtime",
+     "hccl_task_timeout", "timeout"),
+    ("No available shared memory broadcast block found in 60 seconds\n [ERROR] RUNTIME(486624,):2026-05 "
+     "14-13:59:41.144.406 [stream.cc:1335)486885 GetError:[DFX_INFO] Aicore kernel execute failed, device id=9, "
+     "stream_id=155, report_stream_id=47, task_id=3, flip_num=,", "runtime", "npu_core_exception", "gpu_kernel_fault"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
