@@ -387,6 +387,8 @@ _SERVING_TEXT = (
     r"Application startup complete|Uvicorn running on|Starting vLLM (?:API )?server (?:\d+ )?on https?://"
     # a request answered with 2xx or 4xx (a client's error is an answer too): the server was listening
     r'|"GET /health HTTP/[\d.]+" 200|Avg prompt throughput|"(?:POST|GET|PUT|DELETE|PATCH) /?\S* HTTP/[\d.]+" [24]\d\d'
+    # (a WebSocket handshake the server answered, the realtime API's: uvicorn writes no HTTP version for it)
+    r'|"WebSocket /\S*" [24]\d\d'
     r"|Route: /\S*, Methods:|Available routes are|Started server process"
     # the API server logs each request it takes (V0's and V1's request logger)
     r"|Received request \S+: prompt"
@@ -3830,7 +3832,8 @@ def _public_risks(risks: list[dict[str, Any]]) -> list[dict[str, Any]]:
 # Client errors and the acceptance suite's probe windows
 # ---------------------------------------------------------------------------------------------
 
-_ACCESS = re.compile(r'"(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) (/[^\s?"]*)\S* HTTP/[\d.]+" (\d{3})')
+# (uvicorn logs a WebSocket handshake, the realtime API's, as '"WebSocket /v1/realtime" 403', without an HTTP version)
+_ACCESS = re.compile(r'"(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|WebSocket) (/[^\s?"]*)\S*(?: HTTP/[\d.]+)?" (\d{3})')
 _MONTHS = {name: i for i, name in enumerate(
     ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
 _TIME_JOURNAL = re.compile(r"^([A-Z][a-z]{2}) +(\d{1,2}) (\d\d):(\d\d):(\d\d)")

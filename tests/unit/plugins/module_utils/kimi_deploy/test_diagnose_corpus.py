@@ -936,9 +936,10 @@ def test_training_part_accuracy():
     # added: 4224 and 3677 of 7191 at the split's rules. 4226 and 3679 with the readings written from its training
     # entries before the held-out scoring (an HCCL collective task past its timeout, an AI core kernel that failed).
     # With the hundred-and-twenty-eighth round's held-out part and the hundred-and-twenty-ninth round's training part
-    # added: 4252 and 3701 of 7238 at the split's rules.
+    # added: 4252 and 3701 of 7238 at the split's rules. 4253 and 3702 with the reading written from its training
+    # entries before the held-out scoring (uvicorn's access line of a WebSocket handshake).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4252 / 7238 and cause >= 3701 / 7238, (phase, cause)
+    assert phase >= 4253 / 7238 and cause >= 3702 / 7238, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -1613,7 +1614,6 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-41784-lmcache-prefetch-skipped-waiting-queue-debug": "LMCache's DEBUG lines of a start: its serving is in "
                                                                "the thread's words",
     "lmcache-2213-prefiller-chunked-store-lines": "a prefiller's LMCache store lines: its serving is in the words",
-    "funasr-3203-native-vllm-realtime-websocket-403": "a WebSocket handshake refused with 403: no access line read",
 }
 
 
@@ -4722,6 +4722,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("No available shared memory broadcast block found in 60 seconds\n [ERROR] RUNTIME(486624,):2026-05 "
      "14-13:59:41.144.406 [stream.cc:1335)486885 GetError:[DFX_INFO] Aicore kernel execute failed, device id=9, "
      "stream_id=155, report_stream_id=47, task_id=3, flip_num=,", "runtime", "npu_core_exception", "gpu_kernel_fault"),
+    # from the hundred-and-twenty-ninth round's training entries, before its held-out scoring: uvicorn's access line of
+    # a WebSocket handshake (the realtime API's) is a request the server answered (modelscope/FunASR#3203)
+    ('(APIServer pid=3888680) INFO:     127.0.0.1:41980 - "WebSocket /v1/realtime" 403\n'
+     "(APIServer pid=3888680) INFO:     connection rejected (403 Forbidden)", "none", "no_error_serving", "healthy"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
