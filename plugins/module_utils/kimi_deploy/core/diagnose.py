@@ -1228,6 +1228,16 @@ _row("kv_page_size_not_unifiable", 1, r"page size is not divisible by the maximu
            "the attention backend in use cannot pad them.",
      steps=["Set --block-size (or the mamba/linear-attention block size) so the layers' page sizes divide, or pick an "
             "attention backend that pads KV pages; the model's recipe names the block size it was tested with"])
+# A hybrid model (attention beside Mamba or sliding-window layers) needs the hybrid KV cache manager; a KV connector or
+# offloading that turns it off leaves KV specs that cannot be one type, and the KV cache cannot be sized.
+_row("hybrid_kv_manager_disabled", 1,
+     r"Hybrid KV cache manager is disabled but failed to convert the KV cache specs to one unified type",
+     cls="config_invalid", default_phase="startup",
+     cause="The hybrid KV cache manager is off (a KV connector or KV offloading turns it off, or the flag that "
+           "disables it is set), and this hybrid model's layers need KV caches of different kinds, which cannot be "
+           "brought to one.",
+     steps=["Serve the model without the KV connector or offloading that disables the hybrid manager (or with a "
+            "release whose connector supports hybrid models), and leave --disable-hybrid-kv-cache-manager unset"])
 # vLLM's maximum-length check assumes a scaled RoPE names its factor; Qwen2-VL's M-RoPE saved by a newer transformers
 # ("rope_type": "default" beside mrope_section) reaches that assertion in releases that predate the new form.
 _row("rope_scaling_without_factor", 1, r"^(?:\w+\.)*AssertionError\s*$", context=r'assert "factor" in rope_scaling',
@@ -3223,6 +3233,16 @@ _row("weights_not_in_checkpoint", 1, r"Following weights were not initialized fr
             "that config.json (num_hidden_layers, architecture) belongs to these weights"])
 # Ascend's device runtime reporting an exception in an AI core or vector core while a kernel ran, or a kernel that
 # ran past the core's execution timeout (error 507034, "Vector core execution timed out").
+# An accelerator's own allocator refusing a buffer (Tenstorrent's tt-metal: "Out of Memory: Not enough space to allocate
+# ... B DRAM buffer across 12 banks"; "Statically allocated circular buffers ... beyond max L1 size"): the device
+# memory is full, as with a CUDA out-of-memory error.
+_row("accelerator_memory_exhausted", 1, r"Out of Memory: Not enough space to allocate \d+ B (?:DRAM|L1)\b"
+     r"|Statically allocated circular buffers .{0,120}beyond max L1 size",
+     cls="gpu_oom", default_phase="startup",
+     cause="The accelerator's memory is full: its allocator could not place a buffer in device DRAM or a core's L1 "
+           "(the model's weights, the KV cache or a kernel's buffers at this batch size and context).",
+     steps=["Lower max_num_seqs (the batch the device compiles for) and max_model_len, or spread the model over more "
+            "devices; the message names the buffer's size and what is free"])
 _row("npu_core_exception", 1, r"there is an exception of (?:fftsplus )?(?:aivector|aivec|aicore|aic|aiv) error"
      r"|(?:aivector|aicore) (?:error|exception) (?:code|occurred)|(?:Vector|AI) ?[Cc]ore execution timed out"
      # the AI CPU (which runs Ascend's host-side operators such as copies) faulting: "RTS_HWTS: Aicpu exception"

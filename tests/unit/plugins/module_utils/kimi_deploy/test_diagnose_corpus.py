@@ -942,9 +942,11 @@ def test_training_part_accuracy():
     # added: 4252 and 3701 of 7238 at the split's rules. 4253 and 3702 with the reading written from its training
     # entries before the held-out scoring (uvicorn's access line of a WebSocket handshake).
     # With the hundred-and-twenty-ninth round's held-out part and the hundred-and-thirtieth round's training part added:
-    # 4280 and 3716 of 7292 at the split's rules.
+    # 4280 and 3716 of 7292 at the split's rules. 4284 and 3721 with the readings written from its training entries and
+    # a retired held-out part before the held-out scoring (a hybrid model's KV specs with the hybrid manager off, an
+    # accelerator's allocator refusing a buffer).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4280 / 7292 and cause >= 3716 / 7292, (phase, cause)
+    assert phase >= 4284 / 7292 and cause >= 3721 / 7292, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4736,6 +4738,15 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # a WebSocket handshake (the realtime API's) is a request the server answered (modelscope/FunASR#3203)
     ('(APIServer pid=3888680) INFO:     127.0.0.1:41980 - "WebSocket /v1/realtime" 403\n'
      "(APIServer pid=3888680) INFO:     connection rejected (403 Forbidden)", "none", "no_error_serving", "healthy"),
+    # from the hundred-and-thirtieth round's training entries and the retired hundred-and-twenty-second held-out part,
+    # before its held-out scoring: a hybrid model's KV specs with the hybrid manager off (vllm#42911, kaito#2008); an
+    # accelerator's allocator refusing a buffer (tenstorrent/tt-xla#5543, #5494, tt-inference-server#225)
+    ("(APIServer pid=45) (EngineCore_DP0 pid=386) ERROR 04-29 18:34:40 [core.py:1100] ValueError: Hybrid KV cache "
+     "manager is disabled but failed to convert the KV cache specs to one unified type.", "startup",
+     "hybrid_kv_manager_disabled", "config_invalid"),
+    ("TT_FATAL: Out of Memory: Not enough space to allocate 1050673152 B DRAM buffer across 12 banks\n"
+     "(allocated: 999238944 B/bank, free: 71534240 B/bank) - bank_manager.cpp:462", "startup",
+     "accelerator_memory_exhausted", "gpu_oom"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
