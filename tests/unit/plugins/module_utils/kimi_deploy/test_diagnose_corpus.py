@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredthirtieth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-thirtieth round),
+The held-out part is hundredthirtyfirst-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-thirty-first round),
 split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
 before any rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and
-the second to hundred-and-twenty-ninth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
+the second to hundred-and-thirtieth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
 tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -156,9 +156,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredtwentyseventh-training.jsonl", "hundredtwentyseventh-heldout.jsonl",
                                         "hundredtwentyeighth-training.jsonl", "hundredtwentyeighth-heldout.jsonl",
                                         "hundredtwentyninth-training.jsonl", "hundredtwentyninth-heldout.jsonl",
-                                        "hundredthirtieth-training.jsonl", "hundredthirtieth-heldout.jsonl")}
-HELDOUT = FILES["hundredthirtieth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredthirtieth-heldout.jsonl" for entry in entries]
+                                        "hundredthirtieth-training.jsonl", "hundredthirtieth-heldout.jsonl",
+                                        "hundredthirtyfirst-training.jsonl", "hundredthirtyfirst-heldout.jsonl")}
+HELDOUT = FILES["hundredthirtyfirst-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredthirtyfirst-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -298,7 +299,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
            "hundredtwentyeighth-heldout.sha256"),
           ("hundredtwentyninth-training.jsonl", "hundredtwentyninth-heldout.jsonl",
            "hundredtwentyninth-heldout.sha256"),
-          ("hundredthirtieth-training.jsonl", "hundredthirtieth-heldout.jsonl", "hundredthirtieth-heldout.sha256"))
+          ("hundredthirtieth-training.jsonl", "hundredthirtieth-heldout.jsonl", "hundredthirtieth-heldout.sha256"),
+          ("hundredthirtyfirst-training.jsonl", "hundredthirtyfirst-heldout.jsonl",
+           "hundredthirtyfirst-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -452,7 +455,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredtwentyseventh-training.jsonl", "hundredtwentyseventh-heldout.jsonl", 20270336),
                           ("hundredtwentyeighth-training.jsonl", "hundredtwentyeighth-heldout.jsonl", 20270337),
                           ("hundredtwentyninth-training.jsonl", "hundredtwentyninth-heldout.jsonl", 20270338),
-                          ("hundredthirtieth-training.jsonl", "hundredthirtieth-heldout.jsonl", 20270339)])
+                          ("hundredthirtieth-training.jsonl", "hundredthirtieth-heldout.jsonl", 20270339),
+                          ("hundredthirtyfirst-training.jsonl", "hundredthirtyfirst-heldout.jsonl", 20270340)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -466,7 +470,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_thirtieth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_thirty_first_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -513,7 +517,8 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_thirtieth_is
                     "hundredtwentysecond-heldout.jsonl", "hundredtwentythird-heldout.jsonl",
                     "hundredtwentyfourth-heldout.jsonl", "hundredtwentyfifth-heldout.jsonl",
                     "hundredtwentysixth-heldout.jsonl", "hundredtwentyseventh-heldout.jsonl",
-                    "hundredtwentyeighth-heldout.jsonl", "hundredtwentyninth-heldout.jsonl"):
+                    "hundredtwentyeighth-heldout.jsonl", "hundredtwentyninth-heldout.jsonl",
+                    "hundredthirtieth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -945,15 +950,17 @@ def test_training_part_accuracy():
     # 4280 and 3716 of 7292 at the split's rules. 4284 and 3721 with the readings written from its training entries and
     # a retired held-out part before the held-out scoring (a hybrid model's KV specs with the hybrid manager off, an
     # accelerator's allocator refusing a buffer).
+    # With the hundred-and-thirtieth round's held-out part and the hundred-and-thirty-first round's training part added:
+    # 4319 and 3742 of 7349 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4284 / 7292 and cause >= 3721 / 7292, (phase, cause)
+    assert phase >= 4319 / 7349 and cause >= 3742 / 7349, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-thirtieth, each time before the
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-thirty-first, each time before the
     # held-out part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but
     # those whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-thirtieth-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-thirty-first-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1076,7 +1083,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredtwentyseventh-training.jsonl", "hundredtwentyseventh-heldout.jsonl"),
                               ("hundredtwentyeighth-training.jsonl", "hundredtwentyeighth-heldout.jsonl"),
                               ("hundredtwentyninth-training.jsonl", "hundredtwentyninth-heldout.jsonl"),
-                              ("hundredthirtieth-training.jsonl", "hundredthirtieth-heldout.jsonl")):
+                              ("hundredthirtieth-training.jsonl", "hundredthirtieth-heldout.jsonl"),
+                              ("hundredthirtyfirst-training.jsonl", "hundredthirtyfirst-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -1627,6 +1635,7 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "rocm-vllm-508-navi-dockerfile-rocm-build-finished": "an image build that finished: no line of vLLM's",
     "vllm-omni-602-qwen3-omni-single-gpu-request-metrics": "a request's metrics record only: its serving is in the "
                                                            "words",
+    "vllm-1832-docker-build-finished-after-fix": "an image build that finished after a fix: no line of vLLM's",
 }
 
 
