@@ -1989,6 +1989,23 @@ _row("nccl_error", 2,
            'NCCL_SOCKET_IFNAME, NCCL_DMABUF_ENABLE=0 on some IB setups'])
 
 
+# The KV-events publisher encodes block hashes with msgpack, which takes 64-bit integers only: a prefix-caching hash
+# algorithm whose hashes are wider (sha256's full digest) fails every event while requests are served.
+_row("kv_events_hash_too_wide", 1, r"Error in publisher thread: can't serialize ints",
+     cls="config_invalid", default_phase="runtime",
+     cause="The KV-events publisher cannot encode the prefix cache's block hashes: the prefix-caching hash algorithm "
+           "gives hashes wider than 64 bits (sha256), which the events' msgpack encoding cannot carry.",
+     steps=["While --kv-events-config publishes events, pick a prefix-caching hash algorithm whose hashes fit 64 bits "
+            "(--prefix-caching-hash-algo sha256_cbor_64bit in the releases that have it, or builtin), or turn the "
+            "KV events off"])
+# LMCache's multiprocess server answers its vLLM connector's requests by type; a type it has no handler for is a
+# connector of another LMCache release than the server's.
+_row("lmcache_server_request_type_unknown", 1, r"No handler registered for request type RequestType\.\w+",
+     cls="dependency_error", default_phase="runtime",
+     cause="LMCache's multiprocess server has no handler for a request type its client (the LMCache connector inside "
+           "vLLM) sends: the server and the connector come from different LMCache releases.",
+     steps=["Install one LMCache release in the vLLM image and in the LMCache server (compare `pip show lmcache` on "
+            "both), then restart both"])
 # Ray's compiled graph carries each step between the engine and its workers over mutable-object channels; one that
 # breaks while serving is a node, its raylet or the network between them going away.
 _row("ray_compiled_graph_channel_failed", 1, r"Error pushing mutable object|mutable object provider",
@@ -2673,6 +2690,16 @@ _row("vllm_source_build_summary", 3,
             "build's first 'error:' or 'FAILED:' line (pip install -v)"])
 # pip's summary of a dependency it had to build from source and could not (xformers, flash-attn): no prebuilt wheel
 # of the version vLLM pins matches this host's Python, torch, CUDA or platform, so installing vLLM fails with it
+# BuildKit checks every file a COPY or a bind mount names before it runs a step; a path that is not in the build
+# context (the wrong directory, a checkout whose requirements moved) stops the image build there.
+_row("image_build_context_file_missing", 2,
+     r'failed to compute cache key: failed to calculate checksum of ref \S+ "[^"]+": not found',
+     cls="config_invalid", default_phase="load",
+     cause="The image build names a file (quoted) that is not in the build context: the build runs from another "
+           "directory than its Dockerfile expects, or the checkout does not have that file.",
+     steps=["Run the build from the directory its Dockerfile expects (the repository root for vLLM's Dockerfiles), "
+            "check that the quoted path exists in that checkout (requirements files move between releases) and that "
+            ".dockerignore does not exclude it"])
 _row("dependency_wheel_build_failed", 3,
      r"Failed building wheel for (?!vllm\b)[\w.-]+\s*$"
      r"|Failed to build installable wheels for some pyproject\.toml based projects \((?![^)]*\bvllm\b)[^)]*\)",

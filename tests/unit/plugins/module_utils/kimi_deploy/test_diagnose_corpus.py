@@ -951,9 +951,11 @@ def test_training_part_accuracy():
     # a retired held-out part before the held-out scoring (a hybrid model's KV specs with the hybrid manager off, an
     # accelerator's allocator refusing a buffer).
     # With the hundred-and-thirtieth round's held-out part and the hundred-and-thirty-first round's training part added:
-    # 4319 and 3742 of 7349 at the split's rules.
+    # 4319 and 3742 of 7349 at the split's rules. 4322 and 3745 with the readings written from its training entries and
+    # the retired held-out part before the held-out scoring (KV events whose block hashes are wider than 64 bits,
+    # LMCache's server without a handler for its connector's request, an image build's file missing from its context).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4319 / 7349 and cause >= 3742 / 7349, (phase, cause)
+    assert phase >= 4322 / 7349 and cause >= 3745 / 7349, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4757,6 +4759,18 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("TT_FATAL: Out of Memory: Not enough space to allocate 1050673152 B DRAM buffer across 12 banks\n"
      "(allocated: 999238944 B/bank, free: 71534240 B/bank) - bank_manager.cpp:462", "startup",
      "accelerator_memory_exhausted", "gpu_oom"),
+    # from the hundred-and-thirty-first round's training entries and the retired hundred-and-thirtieth held-out part,
+    # before its held-out scoring: KV events whose block hashes are wider than 64 bits (llm-d-infra#86); LMCache's
+    # server without a handler for its connector's request (LMCache#4267); an image build's file missing from its
+    # context (homelab#1738)
+    ("ERROR 07-23 17:31:51 [kv_events.py:268] Error in publisher thread: can't serialize ints < -2**63 or > 2**64 - 1",
+     "runtime", "kv_events_hash_too_wide", "config_invalid"),
+    ("[2026-07-28 09:55:19,379] LMCache ERROR: No handler registered for request type "
+     "RequestType.CB_LOOKUP_PRE_COMPUTED (mq.py:482:lmcache.v1.multiprocess.mq)", "runtime",
+     "lmcache_server_request_type_unknown", "dependency_error"),
+    ("ERROR: failed to build: failed to solve: failed to compute cache key: failed to calculate checksum of ref "
+     'jgu03v6taaf1jsc8e46touuev::u2eefyzk5g7iqvlvvnaq0d1sx: "/upstream/requirements/cpu-build.txt": not found', "load",
+     "image_build_context_file_missing", "config_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
