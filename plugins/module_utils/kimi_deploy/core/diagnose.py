@@ -1222,12 +1222,18 @@ _row("transformers_model_type_unknown", 1, r"^(?:\w+\.)*KeyError: '[\w.-]+'", co
 
 # A hybrid model's KV cache groups must share one page size; a layer whose page the others' does not divide, under an
 # attention backend that cannot pad it, stops the KV cache's sizing.
+_KV_PAGE_SIZE_CAUSE = ("The model's attention layers (a draft model's included) need KV pages of sizes vLLM cannot "
+                       "bring to one, and the attention backend in use cannot pad them.")
+_KV_PAGE_SIZE_STEPS = ["Set --block-size (or the mamba/linear-attention block size) so the layers' page sizes divide, "
+                       "or pick an attention backend that pads KV pages; the model's recipe names the block size it "
+                       "was tested with"]
 _row("kv_page_size_not_unifiable", 1, r"page size is not divisible by the maximum page size",
-     cls="config_invalid", default_phase="startup",
-     cause="The model's attention layers need KV pages of sizes vLLM cannot bring to one (the layer is named), and "
-           "the attention backend in use cannot pad them.",
-     steps=["Set --block-size (or the mamba/linear-attention block size) so the layers' page sizes divide, or pick an "
-            "attention backend that pads KV pages; the model's recipe names the block size it was tested with"])
+     cls="config_invalid", default_phase="startup", cause=_KV_PAGE_SIZE_CAUSE, steps=_KV_PAGE_SIZE_STEPS)
+# Releases that assert the unified page size instead of explaining it: a bare AssertionError under the frame that
+# unifies the KV specs' page sizes.
+_row("kv_page_size_not_unified_assert", 1, r"^(?:\w+\.)*AssertionError\s*$",
+     context=r"assert new_spec\.page_size_bytes == max_page_size|in unify_kv_cache_spec_page_size",
+     cls="config_invalid", default_phase="startup", cause=_KV_PAGE_SIZE_CAUSE, steps=_KV_PAGE_SIZE_STEPS)
 # A hybrid model (attention beside Mamba or sliding-window layers) needs the hybrid KV cache manager; a KV connector or
 # offloading that turns it off leaves KV specs that cannot be one type, and the KV cache cannot be sized.
 _row("hybrid_kv_manager_disabled", 1,
@@ -2014,6 +2020,15 @@ _row("ray_compiled_graph_channel_failed", 1, r"Error pushing mutable object|muta
            "its raylet or the network between the nodes went away.",
      steps=["Check `ray status` and the lost node's raylet and dmesg logs (OOM kill, network drop)",
             "Rerun with VLLM_USE_RAY_COMPILED_DAG=0 to tell a compiled-graph bug from a lost node"])
+# pynccl loads NCCL itself (VLLM_NCCL_SO_PATH or the libnccl.so.2 beside torch); a library it cannot load leaves the
+# GPUs without the communicator tensor-parallel ranks talk through.
+_row("nccl_library_not_loaded", 2, r"Failed to load NCCL library from \S+",
+     cls="nccl_error", default_phase="load",
+     cause="vLLM's NCCL wrapper could not load the NCCL library it names: missing, built for another CUDA than this "
+           "PyTorch, or not loadable on this platform.",
+     steps=["Point VLLM_NCCL_SO_PATH at the libnccl.so.2 of the NCCL that this PyTorch was built with (the "
+            "nvidia-nccl wheel in the same environment), or reinstall that wheel; `python -c 'import torch; "
+            "print(torch.cuda.nccl.version())'` names the version"])
 _row("ray_error", 2,
      # (a RayTaskError wrapping a plain Python exception is the task's own error, raised in its code: not Ray's)
      r"RayActorError|ray\.exceptions\.(?!RayTaskError\((?!Ray|ActorDied)\w+\))|RaySystemError|Ray cluster|[Rr]aylet"

@@ -959,9 +959,11 @@ def test_training_part_accuracy():
     # the retired held-out part before the held-out scoring (KV events whose block hashes are wider than 64 bits,
     # LMCache's server without a handler for its connector's request, an image build's file missing from its context).
     # With the hundred-and-thirty-first round's held-out part and the hundred-and-thirty-second round's training part
-    # added: 4350 and 3763 of 7400 at the split's rules.
+    # added: 4350 and 3763 of 7400 at the split's rules. 4350 and 3765 with the readings written from its training
+    # entries and the retired held-out part before the held-out scoring (pynccl unable to load NCCL, a bare assertion
+    # under the unification of KV page sizes).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4350 / 7400 and cause >= 3763 / 7400, (phase, cause)
+    assert phase >= 4350 / 7400 and cause >= 3765 / 7400, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4779,6 +4781,15 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("ERROR: failed to build: failed to solve: failed to compute cache key: failed to calculate checksum of ref "
      'jgu03v6taaf1jsc8e46touuev::u2eefyzk5g7iqvlvvnaq0d1sx: "/upstream/requirements/cpu-build.txt": not found', "load",
      "image_build_context_file_missing", "config_invalid"),
+    # from the hundred-and-thirty-second round's training entries and the retired hundred-and-thirty-first held-out
+    # part, before its held-out scoring: pynccl unable to load NCCL (vllm#6355); a bare AssertionError under the
+    # unification of KV page sizes (vllm#43626)
+    ("(VllmWorkerProcess pid=3656580) ERROR 07-14 19:17:50 pynccl_wrapper.py:196] Failed to load NCCL library from "
+     "libnccl.so.2 .It is expected if you are not running on NVIDIA/AMD GPUs.", "load", "nccl_library_not_loaded",
+     "nccl_error"),
+    ('File "/usr/local/lib/python3.12/site-packages/vllm/v1/core/kv_cache_utils.py", line 1042, in '
+     "unify_kv_cache_spec_page_size\n    assert new_spec.page_size_bytes == max_page_size\nAssertionError", "startup",
+     "kv_page_size_not_unified_assert", "config_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
