@@ -1222,6 +1222,15 @@ _row("transformers_model_type_unknown", 1, r"^(?:\w+\.)*KeyError: '[\w.-]+'", co
 
 # A hybrid model's KV cache groups must share one page size; a layer whose page the others' does not divide, under an
 # attention backend that cannot pad it, stops the KV cache's sizing.
+# A linear layer's quantization method without weight_loader_v2 (a new format, a platform plugin's linear method) falls
+# back to the old loader, which cannot take the fused multi-index shards some models' checkpoints hold.
+_row("weight_loader_v2_required", 1,
+     r"Shard id with multiple indices is not supported in weight_loader, please use weight_loader_v2",
+     cls="quantization_unsupported", default_phase="load",
+     cause="The linear layers' quantization method (or the platform plugin's linear method) has only vLLM's old weight "
+           "loader, which cannot load the fused multi-index shards this model's checkpoint holds.",
+     steps=["Serve with a vLLM (and platform plugin) release whose quantization method supports weight_loader_v2 for "
+            "this model, or a checkpoint in a quantization format the model's recipe names"])
 _KV_PAGE_SIZE_CAUSE = ("The model's attention layers (a draft model's included) need KV pages of sizes vLLM cannot "
                        "bring to one, and the attention backend in use cannot pad them.")
 _KV_PAGE_SIZE_STEPS = ["Set --block-size (or the mamba/linear-attention block size) so the layers' page sizes divide, "

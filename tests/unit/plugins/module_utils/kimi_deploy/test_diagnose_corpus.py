@@ -968,9 +968,10 @@ def test_training_part_accuracy():
     # entries and the retired held-out part before the held-out scoring (pynccl unable to load NCCL, a bare assertion
     # under the unification of KV page sizes).
     # With the hundred-and-thirty-second round's held-out part and the hundred-and-thirty-third round's training part
-    # added: 4380 and 3781 of 7448 at the split's rules.
+    # added: 4380 and 3781 of 7448 at the split's rules. 4380 and 3782 with the reading written from its training
+    # entries before the held-out scoring (a linear method without weight_loader_v2 given fused shards).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4380 / 7448 and cause >= 3781 / 7448, (phase, cause)
+    assert phase >= 4380 / 7448 and cause >= 3782 / 7448, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4799,6 +4800,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ('File "/usr/local/lib/python3.12/site-packages/vllm/v1/core/kv_cache_utils.py", line 1042, in '
      "unify_kv_cache_spec_page_size\n    assert new_spec.page_size_bytes == max_page_size\nAssertionError", "startup",
      "kv_page_size_not_unified_assert", "config_invalid"),
+    # from the hundred-and-thirty-third round's training entries, before its held-out scoring: a linear method without
+    # weight_loader_v2 given fused multi-index shards (vllm-ascend#6986)
+    ("ERROR 03-04 07:43:12 [multiproc_executor.py:783] NotImplementedError: Shard id with multiple indices is not "
+     "supported in weight_loader, please use weight_loader_v2 instead.", "load", "weight_loader_v2_required",
+     "quantization_unsupported"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
