@@ -2430,6 +2430,14 @@ _row("request_media_over_limit", 2, r"At most \d+ \w+\(s\) may be provided in on
 # vLLM reads VLLM_PORT as a port number; Kubernetes injects VLLM_PORT=tcp://<ip>:<port> into every pod of a namespace
 # that has a Service named "vllm", so the engine fails on the variable as it starts: int() refuses it, under a frame
 # reading VLLM_PORT, or (newer releases) vLLM's own check says so.
+# vLLM checks the VLLM_* variables it is given against the ones it knows (validate_environ); in its strict form, which
+# vLLM's own tests use, a misspelt or retired name raises instead of logging a warning.
+_row("vllm_environment_variable_unknown", 1, r"ValueError: Unknown vLLM environment variable detected: \w+",
+     cls="config_invalid", default_phase="load",
+     cause="A VLLM_* environment variable this release does not know (named) is set, and the environment is checked "
+           "strictly: a misspelt name, one from another release, or a variable of one's own that starts with VLLM_.",
+     steps=["Unset or rename the variable named (names of one's own must not start with VLLM_), or check the spelling "
+            "against this release's vllm/envs.py"])
 _VLLM_PORT_URL_CAUSE = ("VLLM_PORT holds a URL, not a port number: Kubernetes sets VLLM_PORT=tcp://<ip>:<port> in "
                         "every pod of a namespace with a Service named vllm, and vLLM reads the variable as its "
                         "internal port.")

@@ -975,9 +975,10 @@ def test_training_part_accuracy():
     # added: 4380 and 3781 of 7448 at the split's rules. 4380 and 3782 with the reading written from its training
     # entries before the held-out scoring (a linear method without weight_loader_v2 given fused shards).
     # With the hundred-and-thirty-third round's held-out part and the hundred-and-thirty-fourth round's training part
-    # added: 4401 and 3793 of 7489 at the split's rules.
+    # added: 4401 and 3793 of 7489 at the split's rules. 4402 and 3794 with the reading written from its training
+    # entries before the held-out scoring (an unknown VLLM_* variable under the strict check of the environment).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4401 / 7489 and cause >= 3793 / 7489, (phase, cause)
+    assert phase >= 4402 / 7489 and cause >= 3794 / 7489, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4813,6 +4814,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("ERROR 03-04 07:43:12 [multiproc_executor.py:783] NotImplementedError: Shard id with multiple indices is not "
      "supported in weight_loader, please use weight_loader_v2 instead.", "load", "weight_loader_v2_required",
      "quantization_unsupported"),
+    # from the hundred-and-thirty-fourth round's training entries, before its held-out scoring: an unknown VLLM_*
+    # variable under the strict check of the environment (vllm#34350)
+    ("E                   ValueError: Unknown vLLM environment variable detected: VLLM_TEST_GROUP_NAME", "load",
+     "vllm_environment_variable_unknown", "config_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
