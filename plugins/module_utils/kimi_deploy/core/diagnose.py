@@ -4362,8 +4362,8 @@ def _unclassified(run: _Run, lines: list[Line], first_error: Line, default_phase
         # the frames around it say what failed.
         named = _frame_cause(_frame_text(lines, first_error.index))
         if named is not None:
-            return _result(phase, named[1], "traceback_frames", named[0], _evidence(lines, [first_error, *also]),
-                           first_error, outcome)
+            return _result(_or_family_phase(phase, named[0]), named[1], "traceback_frames", named[0],
+                           _evidence(lines, [first_error, *also]), first_error, outcome)
         if _BARE_TIMEOUT.match(first_error.message):
             return _result(phase, _BARE_TIMEOUT_FINDING, "bare_timeout", "timeout",
                            _evidence(lines, [first_error, *also]), first_error, outcome)
@@ -4415,6 +4415,15 @@ _FRAME_CAUSES = (
      "the lines read): the parser failed on that request; the server keeps serving.",
      ["Check that --tool-call-parser / --reasoning-parser and the chat template match the model's output format",
       "Update vLLM or the parser if it raises on well-formed output"]),
+    # ... or the structured-output backend's, compiling a request's JSON schema, regex or grammar: that request failed.
+    (re.compile(r"(?s)(?:in _create_grammar|in compile_grammar|compile_json_schema|compile_regex)(?:(?!\n).)*"
+                r"(?:\n(?:(?!\n).)*){0,6}\Z"),
+     "request_invalid",
+     "The traceback ends while the structured-output backend compiled a request's JSON schema, regex or grammar (its "
+     "error line is not in the lines read): the backend could not compile what that request asked for.",
+     ["Check the request's response_format or guided schema against what the backend supports (xgrammar rejects some "
+      "JSON-schema features that the guidance or outlines backends accept)",
+      "Update vLLM and xgrammar if a valid schema fails to compile"]),
     # The deepest frame reads the checkpoint's quantization settings (get_quant_config raises when --quantization names
     # a method the checkpoint has no settings for, or they do not parse).
     (re.compile(r"(?s)in get_quant_config\b(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,4}\Z"),
@@ -4632,6 +4641,11 @@ _CAUSE_FAMILY_PHASE = {"nccl_error": "startup", "distributed_network": "startup"
                        "weights_corrupt": "load", "port_in_use": "startup"}
 
 
+def _or_family_phase(phase: str, cls: str) -> str:
+    """A phase no step placed takes the phase of the cause's family."""
+    return _CAUSE_FAMILY_PHASE.get(cls, phase) if phase == "unknown" else phase
+
+
 def _frame_cause(text: str) -> tuple[str, Finding] | None:
     for pattern, cls, cause, steps in _FRAME_CAUSES:
         if pattern.search(text + "\n"):
@@ -4662,9 +4676,8 @@ def _truncated_traceback(run: _Run, lines: list[Line], outcome: _Outcome) -> dic
                        risk["rule"], risk["explains"], _evidence(lines, [shown]), None, outcome)
     named = _frame_cause(text)
     if named is not None:
-        if phase == "unknown":
-            phase = _CAUSE_FAMILY_PHASE.get(named[0], phase)
-        return _result(phase, named[1], "traceback_frames", named[0], _evidence(lines, [shown]), None, outcome)
+        return _result(_or_family_phase(phase, named[0]), named[1], "traceback_frames", named[0],
+                       _evidence(lines, [shown]), None, outcome)
     finding = Finding(cause="A traceback without its error line: the lines read stop inside it.",
                       steps=["Read more of the log (raise `lines`) for the exception at the end of the traceback",
                              *_gather_more(text)])
@@ -4899,7 +4912,8 @@ def _what_a_wrapper_wraps(run: _Run, lines: list[Line], line: Line, phase: str, 
                        outcome)
     named = _frame_cause(_frame_text(lines, line.index))
     if named is not None:
-        return _result(phase, named[1], "traceback_frames", named[0], _evidence(lines, [line]), first_error, outcome)
+        return _result(_or_family_phase(phase, named[0]), named[1], "traceback_frames", named[0],
+                       _evidence(lines, [line]), first_error, outcome)
     in_progress = _step_in_progress(run, line)
     if in_progress is not None:
         return _result(phase, in_progress[1], "step_in_progress", in_progress[0], _evidence(lines, [line]),
