@@ -1243,6 +1243,34 @@ _row("kv_page_size_not_unifiable", 1, r"page size is not divisible by the maximu
 _row("kv_page_size_not_unified_assert", 1, r"^(?:\w+\.)*AssertionError\s*$",
      context=r"assert new_spec\.page_size_bytes == max_page_size|in unify_kv_cache_spec_page_size",
      cls="config_invalid", default_phase="startup", cause=_KV_PAGE_SIZE_CAUSE, steps=_KV_PAGE_SIZE_STEPS)
+# An attention backend named by VLLM_ATTENTION_BACKEND or --attention-backend that this vLLM's registry does not have
+# (a platform plugin's name given to a vLLM without that plugin, a name from another release): refused as the
+# configuration is read, with the valid names listed.
+_row("attention_backend_name_unknown", 1, r"Unknown attention backend: '?\w+'?\. Valid options are",
+     cls="attention_backend_unsupported", default_phase="load",
+     cause="The attention backend named (VLLM_ATTENTION_BACKEND or --attention-backend) is not one this vLLM knows: a "
+           "platform plugin's backend given to a vLLM where that plugin is not active, or a name from another release.",
+     steps=["Unset VLLM_ATTENTION_BACKEND to let vLLM choose, or pick one of the names the message lists; for a "
+            "platform plugin's backend, check that the plugin is installed and activated (its 'Platform plugin ... is "
+            "activated' line)"])
+# xgrammar's CPU kernel applies a grammar's token mask to float32 logits only: a model served in half precision on
+# a platform without its GPU kernel fails the first request that asks for structured output.
+_row("grammar_mask_needs_float32_logits", 1, r"ValueError: logits must be of type float32",
+     cls="dtype_unsupported", default_phase="runtime",
+     cause="xgrammar's CPU kernel applies the structured-output token mask to float32 logits only, and this model's "
+           "logits are in half precision on a platform without xgrammar's GPU kernel.",
+     steps=["Serve with --dtype float32 on this platform, or use another structured-output backend; a newer vLLM and "
+            "xgrammar may handle half-precision logits there"])
+# The Ascend driver's management interface (DCMI) cannot start inside the container: the NPU devices or the driver's
+# files are not mounted (-8005), or another process or container holds the device (-8020).
+_row("npu_management_interface_unavailable", 1, r"dcmi mod(?:el|ule) initiali[sz]ed? failed",
+     cls="driver_or_runtime", default_phase="startup",
+     cause="The Ascend driver's management interface (DCMI) could not initialise here: the NPU devices or the driver's "
+           "files are not in this container, or another process or container holds the device (ret -8020).",
+     steps=["Start the container with the Ascend devices and driver mounts vllm-ascend documents (/dev/davinciN, "
+            "/dev/davinci_manager, /dev/devmm_svm, /dev/hisi_hdc, /usr/local/dcmi, /usr/local/bin/npu-smi, "
+            "/usr/local/Ascend/driver), and check with `npu-smi info` on the host that no other process holds "
+            "the card"])
 # A hybrid model (attention beside Mamba or sliding-window layers) needs the hybrid KV cache manager; a KV connector or
 # offloading that turns it off leaves KV specs that cannot be one type, and the KV cache cannot be sized.
 _row("hybrid_kv_manager_disabled", 1,
@@ -1454,7 +1482,8 @@ _row("model_path_not_found", 1,
 _row("hub_access_failed", 1,
      r"LocalEntryNotFoundError|OfflineModeIsEnabled|Cannot find the requested files in the local cache"
      r"|couldn't connect to .{0,40}hugging ?face|We couldn't connect|RepositoryNotFoundError|Repository Not Found"
-     r"|GatedRepoError|Cannot access gated repo|Access to model .{0,80} is restricted|401 Client Error"
+     r"|GatedRepoError|Cannot access gated repo|You are trying to access a gated repo"
+     r"|Access to model .{0,80} is restricted|401 Client Error"
      r"|403 Client Error|is not a local folder and is not a valid model identifier|HFValidationError"
      r"|Repo id must be in the form|Invalid repository ID or local directory"
      # the hub's host not answering or not resolving (a firewall, no route, no DNS, a proxy; its quotes escaped when

@@ -999,9 +999,12 @@ def test_training_part_accuracy():
     # With the hundred-and-thirty-fifth round's held-out part and the hundred-and-thirty-sixth round's training part
     # added: 4452 and 3823 of 7574 at the split's rules.
     # With the hundred-and-thirty-sixth round's held-out part and the hundred-and-thirty-seventh round's training part
-    # added: 4475 and 3843 of 7624 at the split's rules.
+    # added: 4475 and 3843 of 7624 at the split's rules. 4480 and 3848 with the readings written from its training
+    # entries and the retired held-out part before the held-out scoring (an attention backend this vLLM does not know,
+    # xgrammar's CPU mask on half-precision logits, Ascend's DCMI unavailable in a container, transformers' wording of a
+    # gated repository).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4475 / 7624 and cause >= 3843 / 7624, (phase, cause)
+    assert phase >= 4480 / 7624 and cause >= 3848 / 7624, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4858,6 +4861,19 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      '[core.py:1233] File "/usr/local/lib/python3.12/dist-packages/xgrammar/compiler.py", line 205, in '
      "compile_json_schema\n(EngineCore pid=990) ERROR 07-20 20:33:13 [core.py:1233] self._handle.compile_json_schema(",
      "runtime", "traceback_frames", "request_invalid"),
+    # from the hundred-and-thirty-seventh round's training entries and the retired hundred-and-thirty-sixth held-out
+    # part, before its held-out scoring: an attention backend this vLLM does not know (vllm-ascend#4197); xgrammar's CPU
+    # mask on half-precision logits (vllm#12152); Ascend's DCMI unavailable in a container (vllm-ascend#2698, #632);
+    # transformers' wording of a gated repository (skypilot#2634)
+    ("ValueError: Unknown attention backend: 'ASCEND'. Valid options are: FLASH_ATTN, TRITON_ATTN, XFORMERS", "load",
+     "attention_backend_name_unknown", "attention_backend_unsupported"),
+    ("> ERROR 01-08 04:49:55 engine.py:136] ValueError: logits must be of type float32", "runtime",
+     "grammar_mask_needs_float32_logits", "dtype_unsupported"),
+    ("DrvMngGetConsoleLogLevel failed. (g_conLogLevel=3)\ndcmi module initialize failed. ret is -8005", "startup",
+     "npu_management_interface_unavailable", "driver_or_runtime"),
+    ("OSError: You are trying to access a gated repo.\nMake sure to request access at "
+     "https://huggingface.co/meta-llama/Llama-2-7b-hf and pass a token having permission to this repo", "load",
+     "hub_access_failed", "model_download"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
