@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredthirtyseventh-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-thirty-seventh
-round), split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
+The held-out part is hundredthirtyeighth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-thirty-eighth round),
+split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
 before any rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and
-the second to hundred-and-thirty-sixth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
+the second to hundred-and-thirty-seventh rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
 tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -163,9 +163,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredthirtyfourth-training.jsonl", "hundredthirtyfourth-heldout.jsonl",
                                         "hundredthirtyfifth-training.jsonl", "hundredthirtyfifth-heldout.jsonl",
                                         "hundredthirtysixth-training.jsonl", "hundredthirtysixth-heldout.jsonl",
-                                        "hundredthirtyseventh-training.jsonl", "hundredthirtyseventh-heldout.jsonl")}
-HELDOUT = FILES["hundredthirtyseventh-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredthirtyseventh-heldout.jsonl" for entry in entries]
+                                        "hundredthirtyseventh-training.jsonl", "hundredthirtyseventh-heldout.jsonl",
+                                        "hundredthirtyeighth-training.jsonl", "hundredthirtyeighth-heldout.jsonl")}
+HELDOUT = FILES["hundredthirtyeighth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredthirtyeighth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -319,7 +320,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredthirtysixth-training.jsonl", "hundredthirtysixth-heldout.jsonl",
            "hundredthirtysixth-heldout.sha256"),
           ("hundredthirtyseventh-training.jsonl", "hundredthirtyseventh-heldout.jsonl",
-           "hundredthirtyseventh-heldout.sha256"))
+           "hundredthirtyseventh-heldout.sha256"),
+          ("hundredthirtyeighth-training.jsonl", "hundredthirtyeighth-heldout.jsonl",
+           "hundredthirtyeighth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -480,7 +483,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredthirtyfourth-training.jsonl", "hundredthirtyfourth-heldout.jsonl", 20270343),
                           ("hundredthirtyfifth-training.jsonl", "hundredthirtyfifth-heldout.jsonl", 20270344),
                           ("hundredthirtysixth-training.jsonl", "hundredthirtysixth-heldout.jsonl", 20270345),
-                          ("hundredthirtyseventh-training.jsonl", "hundredthirtyseventh-heldout.jsonl", 20270346)])
+                          ("hundredthirtyseventh-training.jsonl", "hundredthirtyseventh-heldout.jsonl", 20270346),
+                          ("hundredthirtyeighth-training.jsonl", "hundredthirtyeighth-heldout.jsonl", 20270347)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -494,7 +498,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_thirty_seventh_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_thirty_eighth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -545,7 +549,7 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_thirty_seven
                     "hundredthirtieth-heldout.jsonl", "hundredthirtyfirst-heldout.jsonl",
                     "hundredthirtysecond-heldout.jsonl", "hundredthirtythird-heldout.jsonl",
                     "hundredthirtyfourth-heldout.jsonl", "hundredthirtyfifth-heldout.jsonl",
-                    "hundredthirtysixth-heldout.jsonl"):
+                    "hundredthirtysixth-heldout.jsonl", "hundredthirtyseventh-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1003,15 +1007,17 @@ def test_training_part_accuracy():
     # entries and the retired held-out part before the held-out scoring (an attention backend this vLLM does not know,
     # xgrammar's CPU mask on half-precision logits, Ascend's DCMI unavailable in a container, transformers' wording of a
     # gated repository).
+    # With the hundred-and-thirty-seventh round's held-out part and the hundred-and-thirty-eighth round's training part
+    # added: 4500 and 3865 of 7666 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4480 / 7624 and cause >= 3848 / 7624, (phase, cause)
+    assert phase >= 4500 / 7666 and cause >= 3865 / 7666, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-thirty-seventh, each time before the
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-thirty-eighth, each time before the
     # held-out part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but
     # those whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-thirty-seventh-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-thirty-eighth-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1141,7 +1147,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredthirtyfourth-training.jsonl", "hundredthirtyfourth-heldout.jsonl"),
                               ("hundredthirtyfifth-training.jsonl", "hundredthirtyfifth-heldout.jsonl"),
                               ("hundredthirtysixth-training.jsonl", "hundredthirtysixth-heldout.jsonl"),
-                              ("hundredthirtyseventh-training.jsonl", "hundredthirtyseventh-heldout.jsonl")):
+                              ("hundredthirtyseventh-training.jsonl", "hundredthirtyseventh-heldout.jsonl"),
+                              ("hundredthirtyeighth-training.jsonl", "hundredthirtyeighth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -1702,6 +1709,8 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-1832-docker-build-finished-after-fix": "an image build that finished after a fix: no line of vLLM's",
     "instructlab-eval-179-mt-bench-no-result-after-vllm-start": "an evaluation harness's lines after vLLM served: no "
                                                                 "line of vLLM's",
+    "vllm-2-tensor-parallel-opt13b-sampling-differs": "a first server's start lines in a 2023 pull request: its "
+                                                      "serving is in the reviewer's words",
 }
 
 
