@@ -1726,8 +1726,8 @@ def _oom_sampler(hit: _Hit) -> Finding:
 
 
 @_rule("gpu_out_of_memory", 1,
-       r"CUDA out of memory|CUDA (?:[Ee]rror|driver error): out of memory|OutOfMemoryError|HIP out of memory"
-       r"|cudaErrorMemoryAllocation"
+       r"CUDA out of memory|CUDA (?:[Ee]rror|driver error): out of memory|(?<!ray\.exceptions\.)OutOfMemoryError"
+       r"|HIP out of memory|cudaErrorMemoryAllocation"
        r"|CUBLAS_STATUS_ALLOC_FAILED|Tried to allocate [\d.]+ [GM]iB"
        # torch_npu (Ascend): its allocator's message and the error code it raises with it; the CANN runtime's own
        # allocation failure
@@ -3645,7 +3645,9 @@ _row("gloo_peer_closed", 1, r"gloo/transport/tcp/pair\.cc:\d+\] (?:Connection cl
      steps=["Read the log of the rank at the address named for its first error (it died first)",
             "Check the network between the nodes (GLOO_SOCKET_IFNAME) and that no rank is killed (OOM)"])
 _row("ray_worker_killed", 1, r"(?:worker|actor) (?:died|is dead|unexpectedly exits).{0,300}OOM killer"
-     r"|killed by SIGKILL by OOM killer|Task was killed due to the node running low on memory"
+     r"|killed by SIGKILL by OOM killer|(?:Task was|were) killed due to the node\s+running low on memory"
+     # Ray's own exception for those kills (host RAM; torch's GPU OutOfMemoryError is another class)
+     r"|ray\.exceptions\.OutOfMemoryError"
      # Ray's memory monitor kills the newest task when the node's RAM passes its threshold
      r"|which exceeds the memory usage threshold of [\d.]+\. Ray killed this worker"
      # ... and the raylet's periodic summary of those kills, which is often all a driver's log shows of them

@@ -4885,6 +4885,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("OSError: You are trying to access a gated repo.\nMake sure to request access at "
      "https://huggingface.co/meta-llama/Llama-2-7b-hf and pass a token having permission to this repo", "load",
      "hub_access_failed", "model_download"),
+    # from the retired hundred-and-thirty-eighth held-out part: Ray's memory monitor killing a loader, in Ray's own
+    # exception class, its sentence wrapped over lines (GLM-5.3-Flash-NVFP4-Dual-DGX-Spark#2); torch's class stays GPU
+    ("ray.exceptions.OutOfMemoryError: 1 worker(s) were killed due to the node\nrunning low on memory. Memory on the "
+     "node (IP: 10.99.0.2) was\n113.76GB / 119.70GB (0.950345)", "load", "ray_worker_killed", "host_oom"),
+    ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", "startup", "gpu_out_of_memory",
+     "gpu_oom"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
