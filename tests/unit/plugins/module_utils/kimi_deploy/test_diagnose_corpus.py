@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredthirtyeighth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-thirty-eighth round),
+The held-out part is hundredthirtyninth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-thirty-ninth round),
 split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
 before any rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and
-the second to hundred-and-thirty-seventh rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
+the second to hundred-and-thirty-eighth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
 tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -164,9 +164,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredthirtyfifth-training.jsonl", "hundredthirtyfifth-heldout.jsonl",
                                         "hundredthirtysixth-training.jsonl", "hundredthirtysixth-heldout.jsonl",
                                         "hundredthirtyseventh-training.jsonl", "hundredthirtyseventh-heldout.jsonl",
-                                        "hundredthirtyeighth-training.jsonl", "hundredthirtyeighth-heldout.jsonl")}
-HELDOUT = FILES["hundredthirtyeighth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredthirtyeighth-heldout.jsonl" for entry in entries]
+                                        "hundredthirtyeighth-training.jsonl", "hundredthirtyeighth-heldout.jsonl",
+                                        "hundredthirtyninth-training.jsonl", "hundredthirtyninth-heldout.jsonl")}
+HELDOUT = FILES["hundredthirtyninth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredthirtyninth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -322,7 +323,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredthirtyseventh-training.jsonl", "hundredthirtyseventh-heldout.jsonl",
            "hundredthirtyseventh-heldout.sha256"),
           ("hundredthirtyeighth-training.jsonl", "hundredthirtyeighth-heldout.jsonl",
-           "hundredthirtyeighth-heldout.sha256"))
+           "hundredthirtyeighth-heldout.sha256"),
+          ("hundredthirtyninth-training.jsonl", "hundredthirtyninth-heldout.jsonl",
+           "hundredthirtyninth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -484,7 +487,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredthirtyfifth-training.jsonl", "hundredthirtyfifth-heldout.jsonl", 20270344),
                           ("hundredthirtysixth-training.jsonl", "hundredthirtysixth-heldout.jsonl", 20270345),
                           ("hundredthirtyseventh-training.jsonl", "hundredthirtyseventh-heldout.jsonl", 20270346),
-                          ("hundredthirtyeighth-training.jsonl", "hundredthirtyeighth-heldout.jsonl", 20270347)])
+                          ("hundredthirtyeighth-training.jsonl", "hundredthirtyeighth-heldout.jsonl", 20270347),
+                          ("hundredthirtyninth-training.jsonl", "hundredthirtyninth-heldout.jsonl", 20270348)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -498,7 +502,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_thirty_eighth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_thirty_ninth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -549,7 +553,8 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_thirty_eight
                     "hundredthirtieth-heldout.jsonl", "hundredthirtyfirst-heldout.jsonl",
                     "hundredthirtysecond-heldout.jsonl", "hundredthirtythird-heldout.jsonl",
                     "hundredthirtyfourth-heldout.jsonl", "hundredthirtyfifth-heldout.jsonl",
-                    "hundredthirtysixth-heldout.jsonl", "hundredthirtyseventh-heldout.jsonl"):
+                    "hundredthirtysixth-heldout.jsonl", "hundredthirtyseventh-heldout.jsonl",
+                    "hundredthirtyeighth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1009,15 +1014,18 @@ def test_training_part_accuracy():
     # gated repository).
     # With the hundred-and-thirty-seventh round's held-out part and the hundred-and-thirty-eighth round's training part
     # added: 4500 and 3865 of 7666 at the split's rules.
+    # With the hundred-and-thirty-eighth round's held-out part and the hundred-and-thirty-ninth round's training part
+    # added: 4515 and 3877 of 7704 at the split's rules (which read Ray's own OutOfMemoryError as host RAM running out,
+    # from the retired hundred-and-thirty-eighth held-out part).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4500 / 7666 and cause >= 3865 / 7666, (phase, cause)
+    assert phase >= 4515 / 7704 and cause >= 3877 / 7704, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-thirty-eighth, each time before the
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-thirty-ninth, each time before the
     # held-out part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but
     # those whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-thirty-eighth-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-thirty-ninth-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1148,7 +1156,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredthirtyfifth-training.jsonl", "hundredthirtyfifth-heldout.jsonl"),
                               ("hundredthirtysixth-training.jsonl", "hundredthirtysixth-heldout.jsonl"),
                               ("hundredthirtyseventh-training.jsonl", "hundredthirtyseventh-heldout.jsonl"),
-                              ("hundredthirtyeighth-training.jsonl", "hundredthirtyeighth-heldout.jsonl")):
+                              ("hundredthirtyeighth-training.jsonl", "hundredthirtyeighth-heldout.jsonl"),
+                              ("hundredthirtyninth-training.jsonl", "hundredthirtyninth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
