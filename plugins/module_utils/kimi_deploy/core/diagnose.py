@@ -2115,8 +2115,9 @@ _row("visible_devices_uuid", 1, r"invalid literal for int\(\) with base 10: '(?:
 _row("gpu_driver_mismatch", 1,
      r"Error 804|forward compatibility was attempted|driver version is insufficient|CUDA driver version"
      r"|nvidia-container-cli|update your driver|NVIDIA driver on your system is too old|Found no NVIDIA driver"
-     r"|no CUDA-capable device|libcuda\.so|cudaErrorInsufficientDriver|CUDA_ERROR_NO_DEVICE|Failed to "
-     r"initialize NVML|NVML_ERROR|cudaGetDeviceCount"
+     # libcuda.so named, but not as a line of `ldd` output that found it
+     r"|no CUDA-capable device|libcuda\.so(?![\d.]*\s+(?:=>\s+/|\(0x))|cudaErrorInsufficientDriver"
+     r"|CUDA_ERROR_NO_DEVICE|Failed to initialize NVML|NVML_ERROR|cudaGetDeviceCount"
      # torch finding no GPU in this process (CUDA_VISIBLE_DEVICES empty, a container or pod given none)
      r"|No CUDA GPUs are available",
      default_phase="startup",
@@ -2934,6 +2935,16 @@ _row("cuda_runtime_library_missing", 2,
      steps=["Install vLLM and torch into a clean environment from wheels built for one CUDA release, letting pip "
             "bring the matching nvidia-* runtime packages, or use vLLM's image",
             "Check LD_LIBRARY_PATH does not point at another CUDA toolkit's libraries"])
+# `ldd` on vLLM's compiled extension (vllm/_C.abi3.so) not finding torch's own libraries: the extension was built
+# against a torch that is not the one installed (a source build against a nightly, an environment changed after it).
+_row("torch_library_not_found_by_ldd", 1, r"\blib(?:torch(?:_cpu|_cuda|_python)?|c10(?:_cuda)?)\.so => not found",
+     cls="dependency_error", default_phase="load",
+     cause="vLLM's compiled extension does not find torch's libraries (`ldd` prints them 'not found'): it was built "
+           "against a torch other than the one installed, or outside this environment.",
+     steps=["Build vLLM again inside this environment against the installed torch (python use_existing_torch.py, "
+            "then pip install -e . --no-build-isolation), or install the vLLM wheel built for that torch",
+            "Check `python -c 'import torch; print(torch.__version__, torch.__file__)'` names the torch you built "
+            "against"])
 # A package's own compiled library, loaded by its path, is not there (an extension JIT-built into torch_extensions
 # whose build failed or whose cache was cleared, a source build that did not finish): not a system library.
 _row("package_library_missing", 1, r"OSError: /\S+\.so: cannot open shared object file",
