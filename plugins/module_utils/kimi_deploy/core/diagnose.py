@@ -2365,6 +2365,23 @@ _row("option_combination_unsupported", 3,
      steps=["Drop one of the two options named in the error, or use a vLLM release that supports them together"])
 
 
+# Expert-parallel load balancing (--enable-eplb) refused while the model is built: by the model's own code or a
+# platform's list of models (vllm-ascend's eplb/utils.py), or by the MoE layers' quantization method.
+_row("eplb_unsupported_by_quantization", 1, r"EPLB is not supported (?:for )?\w+Method\b",
+     cls="quantization_unsupported", default_phase="load",
+     cause="Expert-parallel load balancing (--enable-eplb) is not implemented for the MoE layers' quantization method "
+           "(the error names it).",
+     steps=["Start without --enable-eplb (and without num_redundant_experts), or use a checkpoint whose quantization "
+            "supports EPLB in this release"])
+_row("eplb_unsupported_by_model", 1,
+     r"EPLB is not supported(?:\.?[\"')]*\s*$| for (?:this|the) model)|\b(?:Model|model) \S+ does not support EPLB",
+     cls="architecture_unsupported", default_phase="load",
+     cause="Expert-parallel load balancing (--enable-eplb) is not implemented for this model in this vLLM release or "
+           "platform plugin.",
+     steps=["Start without --enable-eplb (and without num_redundant_experts)",
+            "Or use a release whose notes list EPLB for this model"])
+
+
 @_rule("unsupported_engine_option", 3,
        r"is not supported by the V1 Engine|not supported (?:on|with|in) (?:the )?V1|Falling back to V0",
        default_phase="startup", quiet_levels=True)
