@@ -1814,6 +1814,18 @@ _row("system_call_not_permitted", 1, r"what\(\):\s+Operation not permitted",
             "--ulimit memlock=-1, or --privileged to confirm), or the unit with LimitMEMLOCK=infinity"])
 
 
+# A worker rebuilding a multiprocessing lock from its parent finds the POSIX semaphore gone from /dev/shm:
+# systemd-logind (RemoveIPC=yes, its default) deletes a user's semaphores and shared memory when that user's last
+# session ends, as when the SSH session that started the server logs out.
+_row("multiprocessing_semaphore_removed", 1, r"FileNotFoundError: \[Errno 2\] No such file or directory\s*$",
+     context=r"SemLock\._rebuild", cls="resource_limit", default_phase="startup",
+     cause="A worker could not open a multiprocessing semaphore its parent created: the semaphore was removed from "
+           "/dev/shm, usually by systemd-logind when the session that started the server ended (RemoveIPC=yes).",
+     steps=["Run the server as a systemd service or a system user, not from an interactive session, or set "
+            "RemoveIPC=no in /etc/systemd/logind.conf and restart systemd-logind",
+            "Check nothing else cleans /dev/shm while the server runs"])
+
+
 # A process that cannot start one more thread (EAGAIN from pthread_create): the user's or the container's limit on
 # processes and threads is reached (Ray and torch start many threads per worker).
 _row("thread_limit_reached", 1,
@@ -2334,6 +2346,18 @@ def _kernel_fault(hit: _Hit) -> Finding:
     return Finding(cause="A GPU kernel faulted (illegal memory access / device assert): a vLLM kernel bug "
                          "for this model, GPU or parallel layout.",
                    steps=steps)
+
+
+# A hosting platform's own start deadline (Cloud Run's revision check): the container did not listen on its port in
+# time, so the platform gave up on a server that was most likely still loading.
+_row("platform_start_deadline_exceeded", 1,
+     r"failed to start and listen on the port defined .{0,80}within the allocated timeout",
+     cls="timeout", default_phase="startup",
+     cause="The hosting platform stopped waiting for the server to listen on its port: loading and compiling took "
+           "longer than the platform's start-up timeout (or the server listens on another port).",
+     steps=["Raise the platform's start-up or health-check timeout to cover weight loading and compilation",
+            "Check the server listens on the port the platform gives (--port $PORT); keep the weights and compile "
+            "caches on fast storage close to the container"])
 
 
 @_rule("timeout_waiting_for_engine", 1,

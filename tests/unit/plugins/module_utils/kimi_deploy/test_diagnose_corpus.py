@@ -4933,6 +4933,15 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      'NotImplementedError("EPLB is not supported.")', "load", "eplb_unsupported_by_model", "architecture_unsupported"),
     ("NotImplementedError: EPLB is not supported CompressedTensorsW4A4Nvfp4MoEMethod.", "load",
      "eplb_unsupported_by_quantization", "quantization_unsupported"),
+    # from the retired hundred-and-forty-first held-out part: a worker's multiprocessing semaphore removed from /dev/shm
+    # by systemd-logind's RemoveIPC (spark-vllm-docker#352); Cloud Run giving up on a container that did not listen
+    # in time (googlecodelabs/feedback#1550)
+    ('File ".../multiprocessing/synchronize.py", line 115, in __setstate__\n    self._semlock = '
+     "_multiprocessing.SemLock._rebuild(*state)\nFileNotFoundError: [Errno 2] No such file or directory", "startup",
+     "multiprocessing_semaphore_removed", "resource_limit"),
+    ("Deployment failed\nERROR: (gcloud.beta.run.deploy) The user-provided container failed to start and listen on "
+     "the port defined provided by the PORT=8000 environment variable within the allocated timeout.", "startup",
+     "platform_start_deadline_exceeded", "timeout"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
