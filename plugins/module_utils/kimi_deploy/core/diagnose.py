@@ -1826,6 +1826,16 @@ _row("multiprocessing_semaphore_removed", 1, r"FileNotFoundError: \[Errno 2\] No
             "Check nothing else cleans /dev/shm while the server runs"])
 
 
+# Ascend's CANN graph engine (GE) failing while it compiles the model's graph (torchair or ACL graph mode): its own
+# "[ERROR] GE(pid,...)" lines with an error number.
+_row("ascend_graph_engine_failed", 1, r"\[ERROR\] GE\(\d+,[^)]*\):.{0,120}ErrorNo: \d+",
+     cls="compile_error", default_phase="startup",
+     cause="Ascend's graph engine (CANN GE) failed while compiling the model's graph (the first GE error names the "
+           "operator).",
+     steps=["Start in eager mode (--enforce-eager) or without the graph mode (torchair / ACL graph) to confirm",
+            "Check the CANN toolkit and kernels packages match the versions this vllm-ascend release names"])
+
+
 # A process that cannot start one more thread (EAGAIN from pthread_create): the user's or the container's limit on
 # processes and threads is reached (Ray and torch start many threads per worker).
 _row("thread_limit_reached", 1,
@@ -2986,6 +2996,15 @@ _row("torch_library_not_found_by_ldd", 1, r"\blib(?:torch(?:_cpu|_cuda|_python)?
             "then pip install -e . --no-build-isolation), or install the vLLM wheel built for that torch",
             "Check `python -c 'import torch; print(torch.__version__, torch.__file__)'` names the torch you built "
             "against"])
+# pybind11 refusing a call into a compiled op: the Python code and the compiled extension come from different
+# versions (a stale source build, an editable install whose _C was not rebuilt, two vLLM copies on the path).
+_row("compiled_op_signature_mismatch", 1, r"TypeError: \w+\(\): incompatible function arguments",
+     cls="dependency_error", default_phase="load",
+     cause="A compiled op was called with arguments its build does not accept: the Python code and the compiled "
+           "extension come from different versions (a stale build).",
+     steps=["Rebuild the extension from the same checkout (pip install -e . again, after removing build/), or "
+            "reinstall the release wheel into a clean environment",
+            "Check only one vLLM is importable (python -c 'import vllm; print(vllm.__file__)')"])
 # A package's own compiled library, loaded by its path, is not there (an extension JIT-built into torch_extensions
 # whose build failed or whose cache was cleared, a source build that did not finish): not a system library.
 _row("package_library_missing", 1, r"OSError: /\S+\.so: cannot open shared object file",

@@ -1036,9 +1036,11 @@ def test_training_part_accuracy():
     # 4559 and 3915 of 7772 at the split's rules.
     # With the hundred-and-forty-first round's held-out part and the hundred-and-forty-second round's training part
     # added: 4578 and 3931 of 7809 at the split's rules (which read a worker's semaphore removed from /dev/shm and a
-    # hosting platform's start deadline, from the retired hundred-and-forty-first held-out part).
+    # hosting platform's start deadline, from the retired hundred-and-forty-first held-out part). 4580 and 3933 with the
+    # readings written from its training entries before the held-out scoring (a stale compiled op's signature, Ascend's
+    # graph engine failing).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4578 / 7809 and cause >= 3931 / 7809, (phase, cause)
+    assert phase >= 4580 / 7809 and cause >= 3933 / 7809, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4952,6 +4954,14 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("Deployment failed\nERROR: (gcloud.beta.run.deploy) The user-provided container failed to start and listen on "
      "the port defined provided by the PORT=8000 environment variable within the allocated timeout.", "startup",
      "platform_start_deadline_exceeded", "timeout"),
+    # from the hundred-and-forty-second round's training entries, before its held-out scoring: pybind11 refusing a call
+    # into a stale compiled op (vllm#3829); Ascend's graph engine failing while it compiles (vllm-ascend#5361)
+    ("TypeError: reshape_and_cache(): incompatible function arguments. The following argument types are supported:\n"
+     "    1. (arg0: torch.Tensor, arg1: torch.Tensor, arg2: torch.Tensor, arg3: torch.Tensor, arg4: torch.Tensor, "
+     "arg5: str) -> None", "load", "compiled_op_signature_mismatch", "dependency_error"),
+    ("[ERROR] GE(173913,):2025-12-25-17:14:00.937.954 [tiling.cc:312]174006 BuildTilingParseOutputs: ErrorNo: "
+     "1343225857(Parameter invalid!) Failed to find func by type TransData, func_name compile_info_creator", "startup",
+     "ascend_graph_engine_failed", "compile_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
