@@ -2416,6 +2416,25 @@ _row("eplb_unsupported_by_model", 1,
             "Or use a release whose notes list EPLB for this model"])
 
 
+# The V1 engine class constructed while VLLM_USE_V1 reads 0: a framework that builds V1's LLM / AsyncLLM itself (an RL
+# trainer's rollout server) with the environment variable set the other way, or a platform that forces V0.
+_row("v1_engine_with_v1_disabled", 1, r"Using V1 (?:Async)?LLM(?:Engine)?, but envs\.VLLM_USE_V1=False",
+     cls="config_invalid", default_phase="load",
+     cause="The V1 engine was built while VLLM_USE_V1 says 0: the caller constructs V1's engine class and the "
+           "environment (or the platform) selects V0.",
+     steps=["Unset VLLM_USE_V1 or set it to 1 for this process (the trainer's or wrapper's environment too)",
+            "Or use the vLLM release the framework pins"])
+# A platform plugin's model runner that samples on the device ignores the grammar bitmask: structured outputs
+# (guided decoding) cannot be honoured, and xgrammar then fails to advance its FSM on the unconstrained tokens.
+_row("structured_output_with_device_sampling", 1,
+     r"Structured outputs are not supported with on-device sampling",
+     cls="config_invalid", default_phase="runtime",
+     cause="Structured outputs (guided decoding) were requested while the platform samples on the device, which "
+           "ignores the grammar: the outputs are not constrained.",
+     steps=["Turn on-device sampling off for this model (the platform plugin's setting), or serve the structured "
+            "requests from an instance without it"])
+
+
 @_rule("unsupported_engine_option", 3,
        r"is not supported by the V1 Engine|not supported (?:on|with|in) (?:the )?V1|Falling back to V0",
        default_phase="startup", quiet_levels=True)
