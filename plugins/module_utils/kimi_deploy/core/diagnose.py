@@ -1836,6 +1836,36 @@ _row("ascend_graph_engine_failed", 1, r"\[ERROR\] GE\(\d+,[^)]*\):.{0,120}ErrorN
             "Check the CANN toolkit and kernels packages match the versions this vllm-ascend release names"])
 
 
+# A quantized layer whose shard does not split evenly into the quantization's groups: vLLM's own message names the
+# tensor-parallel size as the usual reason.
+_row("quantized_shard_not_aligned", 1,
+     r"input size is not aligned with the quantized weight shape|output size is not aligned with the quantized "
+     r"weight shape",
+     cls="parallel_config_invalid", default_phase="load",
+     cause="A quantized layer does not split evenly across the tensor-parallel ranks (its size per rank is not a "
+           "multiple of the quantization's group size): the tensor-parallel size is too large for this checkpoint.",
+     steps=["Lower tensor_parallel_size (use pipeline_parallel_size for more GPUs), or use a checkpoint quantized with "
+            "a group size that divides the per-rank size"])
+# A compiler (Triton's or a vendor's JIT backend) crashing on a kernel: "internal compiler error" is the compiler's
+# own failure, not the model's.
+_row("kernel_compiler_crashed", 1, r"internal compiler error",
+     cls="compile_error", default_phase="startup",
+     cause="A kernel compiler crashed (internal compiler error) while compiling one of vLLM's kernels: a compiler or "
+           "driver bug for this device, not a fault of the model.",
+     steps=["Update the GPU driver and the compiler stack (Triton, the vendor's compiler runtime) to the versions this "
+            "vLLM release names",
+            "Run with --enforce-eager to narrow it down, and report the kernel named just above"])
+# FlashAttention 3's Hopper kernels (flash-attention/hopper, vendored in xformers or vLLM) launched on a GPU that is not
+# Hopper: the launch fails with "invalid argument".
+_row("hopper_kernel_on_other_gpu", 1,
+     r"flash-attention/hopper/\S+\): invalid argument|hopper/flash_fwd\S*\): invalid argument",
+     cls="gpu_arch_unsupported", default_phase="startup",
+     cause="FlashAttention 3's Hopper-only kernels were launched on a GPU that is not Hopper (sm_90).",
+     steps=["Select another attention backend (VLLM_ATTENTION_BACKEND / --attention-backend, or the wrapper's own "
+            "attention setting) or FlashAttention 2 on this GPU",
+            "Use a build of the wrapper (xformers, vLLM) whose kernels include this GPU's architecture"])
+
+
 # A process that cannot start one more thread (EAGAIN from pthread_create): the user's or the container's limit on
 # processes and threads is reached (Ray and torch start many threads per worker).
 _row("thread_limit_reached", 1,
@@ -4507,6 +4537,16 @@ def _unclassified(run: _Run, lines: list[Line], first_error: Line, default_phase
 
 
 _FRAME_CAUSES = (
+    # A spawned worker re-ran the main script (multiprocessing's _fixup_main_from_path -> runpy) and the traceback
+    # stops at that script's top level, or at its LLM(...) there: the script builds the engine without an
+    # `if __name__ == "__main__":` guard, so every spawned child builds another one.
+    (re.compile(r"(?s)in _fixup_main_from_path\n.*?, in <module>\n(?:\s*\Z|\s+(?:\w+\s*=\s*)?(?:[\w.]+\.)?LLM\()"),
+     "worker_start_method",
+     "A worker process started with spawn re-ran the main script, whose top level builds the engine (LLM(...)): the "
+     "script has no `if __name__ == \"__main__\":` guard.",
+     ["Put the code that builds the engine under `if __name__ == \"__main__\":` (spawned workers import the main "
+      "script)",
+      "Or run it through `vllm serve` / a module entry point rather than a bare script"]),
     # A traceback that ends in a chain of `<module>` frames failed while Python imported modules, whatever the
     # modules are about (a quantization method's, an attention backend's): that is checked first.
     # (an excerpt may stop inside the next frame's line: `  File "<repo_r`; an import hook's frames may sit between
@@ -4759,7 +4799,7 @@ _CAUSE_FAMILY_PHASE = {"nccl_error": "startup", "distributed_network": "startup"
                        "kv_cache_insufficient": "startup", "dependency_error": "load", "driver_or_runtime": "startup",
                        "dtype_unsupported": "load", "quantization_unsupported": "load", "request_invalid": "runtime",
                        "tokenizer_error": "load", "gpu_oom": "startup", "attention_backend_unsupported": "load",
-                       "weights_corrupt": "load", "port_in_use": "startup"}
+                       "weights_corrupt": "load", "port_in_use": "startup", "worker_start_method": "load"}
 
 
 def _or_family_phase(phase: str, cls: str) -> str:

@@ -1045,9 +1045,11 @@ def test_training_part_accuracy():
     # graph engine failing). 4581 and 3934 with the readings written from the retired held-out part after its scoring
     # (V1's engine built while VLLM_USE_V1 reads 0, a grammar ignored by on-device sampling).
     # With the hundred-and-forty-second round's held-out part and the hundred-and-forty-third round's training part
-    # added: 4605 and 3951 of 7853 at the split's rules.
+    # added: 4605 and 3951 of 7853 at the split's rules. 4605 and 3956 with the readings written from its training
+    # entries before the held-out scoring (a spawned child re-running a script's LLM(), a quantized shard not aligned at
+    # a large TP, a kernel compiler's internal error, FlashAttention 3's Hopper kernel on another GPU).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4605 / 7853 and cause >= 3951 / 7853, (phase, cause)
+    assert phase >= 4605 / 7853 and cause >= 3956 / 7853, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -4979,6 +4981,18 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "on-device sampling is enabled. Structured outputs are not supported with on-device sampling.\n(EngineCore_DP0 "
      "pid=70) ERROR 04-02 18:42:42 [backend_xgrammar.py:180] Failed to advance FSM for request chatcmpl-9f34 for "
      "tokens 1576. Please file an issue.", "runtime", "structured_output_with_device_sampling", "config_invalid"),
+    # from the hundred-and-forty-third round's training entries, before its held-out scoring: a spawned child re-running
+    # a script that builds LLM() at its top level (MonkeyOCR#125); a quantized shard not aligned at a large TP
+    # (vllm#2699); a kernel compiler's internal error (intel-xpu-backend-for-triton#7581); FlashAttention 3's Hopper
+    # kernel on an RTX 5080 (MinerU#4136)
+    ('  File "/usr/lib/python3.12/multiprocessing/spawn.py", line 297, in _fixup_main_from_path\n    main_content = '
+     'runpy.run_path(main_path,\n  File "<frozen runpy>", line 88, in _run_code\n  File "/srv/ocr/llm_test.py", line '
+     "15, in <module>\n    pipe = LLM(model=model_path,", "load", "traceback_frames", "worker_start_method"),
+    ("ValueError: The input size is not aligned with the quantized weight shape. This can be caused by too large "
+     "tensor parallel size.", "load", "quantized_shard_not_aligned", "parallel_config_invalid"),
+    ("internal compiler error, abnormal program termination", "startup", "kernel_compiler_crashed", "compile_error"),
+    ("CUDA error (/__w/xformers/xformers/third_party/flash-attention/hopper/flash_fwd_launch_template.h:188): invalid "
+     "argument", "startup", "hopper_kernel_on_other_gpu", "gpu_arch_unsupported"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
