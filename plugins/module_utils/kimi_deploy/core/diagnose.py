@@ -1866,6 +1866,25 @@ _row("hopper_kernel_on_other_gpu", 1,
             "Use a build of the wrapper (xformers, vLLM) whose kernels include this GPU's architecture"])
 
 
+# Marlin repacking a checkpoint's quantization scales into its own layout: scales whose shape its permutation cannot
+# take (per-tensor scales, a group size Marlin has no kernel for) fail the reshape.
+_row("marlin_scales_layout_unsupported", 1, r"RuntimeError: shape '\[[^\]]*\]' is invalid for input of size \d+",
+     context=r"marlin_permute_scales|marlin_utils\.py", cls="quantization_unsupported", default_phase="load",
+     cause="The Marlin kernels could not repack this checkpoint's quantization scales (their shape does not fit "
+           "Marlin's layout: per-tensor scales, or a group size it has no kernel for).",
+     steps=["Serve the checkpoint with another kernel for its quantization (--quantization naming the method "
+            "without Marlin, or a release whose Marlin path takes this scale layout)",
+            "Or use a checkpoint quantized with per-channel or per-group scales Marlin supports"])
+# A model implementation that needs weights the published checkpoint does not ship (an audio encoder left out of an
+# open release): the feature fails when a request uses it.
+_row("checkpoint_lacks_weights_for_feature", 1,
+     r"requires \w+ weights which are not (?:available|included) in the (?:open-source |released )?checkpoint",
+     cls="weights_missing", default_phase="runtime",
+     cause="The request used a feature whose weights this checkpoint does not include (the message names them).",
+     steps=["Do not use that feature with this checkpoint (for speech models: a preset voice instead of cloning "
+            "from audio), or serve a checkpoint that includes those weights"])
+
+
 # A process that cannot start one more thread (EAGAIN from pthread_create): the user's or the container's limit on
 # processes and threads is reached (Ray and torch start many threads per worker).
 _row("thread_limit_reached", 1,

@@ -4994,6 +4994,15 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("internal compiler error, abnormal program termination", "startup", "kernel_compiler_crashed", "compile_error"),
     ("CUDA error (/__w/xformers/xformers/third_party/flash-attention/hopper/flash_fwd_launch_template.h:188): invalid "
      "argument", "startup", "hopper_kernel_on_other_gpu", "gpu_arch_unsupported"),
+    # from the retired hundred-and-forty-third held-out part: Marlin unable to repack a checkpoint's scales
+    # (sglang#1178, vLLM's marlin_utils); Voxtral's TTS asked to encode audio without encoder weights (gpustack#5635)
+    ('File "/srv/vllm/model_executor/layers/quantization/utils/marlin_utils.py", line '
+     "172, in marlin_permute_scales\n    s = s.reshape((-1, len(scale_perm_single)))[:, scale_perm_single]\n"
+     "RuntimeError: shape '[-1, 32]' is invalid for input of size 1", "load", "marlin_scales_layout_unsupported",
+     "quantization_unsupported"),
+    ("(StageEngineCoreProc pid=80) ERROR 06-17 14:43:36 [stage_engine_core_proc.py:174] RuntimeError: encode_waveforms "
+     "requires encoder weights which are not available in the open-source checkpoint.", "runtime",
+     "checkpoint_lacks_weights_for_feature", "weights_missing"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
