@@ -1,11 +1,11 @@
 #!/usr/bin/env python
-"""Accuracy of diagnose() on the real-failure corpus: the hundred-and-forty-third held-out part, the training part,
+"""Accuracy of diagnose() on the real-failure corpus: the hundred-and-forty-fourth held-out part, the training part,
 k-fold over it.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]
 
-The held-out part is hundredfortythird-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-forty-third round)
-and split off (a stratified third, fixed seed) before any rule saw them; its sha256 (hundredfortythird-heldout.sha256)
+The held-out part is hundredfortyfourth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-forty-fourth round)
+and split off (a stratified third, fixed seed) before any rule saw them; its sha256 (hundredfortyfourth-heldout.sha256)
 was committed with it, and this script checks it first, so a changed held-out
 entry cannot slip through. Everything else is training: corpus.jsonl (its first held-out third, seen-heldout-ids.txt,
 was read while rules were written), training-additions.jsonl, fresh-training.jsonl, fresh-heldout.jsonl (the second
@@ -85,8 +85,8 @@ hundredthirtysixth-heldout.jsonl, hundredthirtyseventh-training.jsonl, hundredth
 hundredthirtyeighth-training.jsonl, hundredthirtyeighth-heldout.jsonl, hundredthirtyninth-training.jsonl,
 hundredthirtyninth-heldout.jsonl, hundredfortieth-training.jsonl, hundredfortieth-heldout.jsonl,
 hundredfortyfirst-training.jsonl, hundredfortyfirst-heldout.jsonl, hundredfortysecond-training.jsonl,
-hundredfortysecond-heldout.jsonl (the fifth to hundred-and-forty-second rounds' held-out parts, likewise) and
-hundredfortythird-training.jsonl.
+hundredfortysecond-heldout.jsonl, hundredfortythird-training.jsonl, hundredfortythird-heldout.jsonl (the fifth to
+hundred-and-forty-third rounds' held-out parts, likewise) and hundredfortyfourth-training.jsonl.
 The retired held-out parts keep their hash checks, so their history stays verifiable.
 No two entries share an id, and no source appears in two files. `--training-only` leaves the held-out part unscored
 (use it while tuning); `--misses` lists the training misses; `--heldout-misses` lists the held-out misses for the
@@ -94,7 +94,7 @@ final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
 label's cause; both are also broken down by labelled phase and by cause family (the README's taxonomy table).
-A secondary held-out figure, fixed with the eighth split and kept for the ninth to the hundred-and-forty-third, each
+A secondary held-out figure, fixed with the eighth split and kept for the ninth to the hundred-and-forty-fourth, each
 time before the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure,
 that is, all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in
 the lines).
@@ -251,10 +251,12 @@ TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.js
                   "hundredthirtyninth-heldout.jsonl", "hundredfortieth-training.jsonl", "hundredfortieth-heldout.jsonl",
                   "hundredfortyfirst-training.jsonl", "hundredfortyfirst-heldout.jsonl",
                   "hundredfortysecond-training.jsonl", "hundredfortysecond-heldout.jsonl",
-                  "hundredfortythird-training.jsonl")
-HELDOUT_FILE = "hundredfortythird-heldout.jsonl"
+                  "hundredfortythird-training.jsonl", "hundredfortythird-heldout.jsonl",
+                  "hundredfortyfourth-training.jsonl")
+HELDOUT_FILE = "hundredfortyfourth-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"hundredfortythird-heldout.jsonl": "hundredfortythird-heldout.sha256",
+HASHED_FILES = {"hundredfortyfourth-heldout.jsonl": "hundredfortyfourth-heldout.sha256",
+                "hundredfortythird-heldout.jsonl": "hundredfortythird-heldout.sha256",
                 "hundredfortysecond-heldout.jsonl": "hundredfortysecond-heldout.sha256",
                 "hundredfortyfirst-heldout.jsonl": "hundredfortyfirst-heldout.sha256",
                 "hundredfortieth-heldout.jsonl": "hundredfortieth-heldout.sha256",
