@@ -1213,6 +1213,7 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
 # issue's 90/80 % targets; the earlier parts are training now. These floors only keep what was measured from
 # regressing while rules change; they are not targets to tune.
 HELDOUT_FLOORS = [
+    ("hundredfortyfourth-heldout.jsonl", 7, 6, 15, (5, 3, 2)),
     ("hundredfortythird-heldout.jsonl", 12, 5, 20, (9, 6, 4)),
     ("hundredfortysecond-heldout.jsonl", 6, 7, 14, (6, 4, 2)),
     ("hundredfortyfirst-heldout.jsonl", 9, 6, 15, (8, 4, 4)),
