@@ -1885,6 +1885,18 @@ _row("checkpoint_lacks_weights_for_feature", 1,
             "from audio), or serve a checkpoint that includes those weights"])
 
 
+# tokenizers' incremental decoder (DecodeStream, used by V1's detokenizer) refusing the token id it was handed: an id
+# that is not an integer the tokenizer knows (a sampled id past the tokenizer's vocabulary, a None from a parser).
+_row("detokenizer_token_rejected", 1, r"StreamInput must be either an integer or a list of integers",
+     cls="tokenizer_error", default_phase="runtime",
+     cause="The detokenizer's incremental decoder (tokenizers' DecodeStream) refused a generated token id: the id is "
+           "not one the tokenizer can decode (the model's vocabulary is larger than the tokenizer's, or a parser "
+           "passed something other than an id).",
+     steps=["Check the tokenizer matches the model (vocab_size in config.json against len(tokenizer)), and the "
+            "tokenizers version this vLLM release pins",
+            "If it follows a tool or reasoning parser, retry without it to find which one hands the bad value"])
+
+
 # A process that cannot start one more thread (EAGAIN from pthread_create): the user's or the container's limit on
 # processes and threads is reached (Ray and torch start many threads per worker).
 _row("thread_limit_reached", 1,
