@@ -1897,6 +1897,17 @@ _row("detokenizer_token_rejected", 1, r"StreamInput must be either an integer or
             "If it follows a tool or reasoning parser, retry without it to find which one hands the bad value"])
 
 
+# A second engine built in a process whose first engine's distributed state is still set up (two LLM objects in one
+# script, or one built again after the first was deleted): vLLM's parallel groups are process-wide.
+_row("parallel_groups_already_initialised", 1,
+     r"(?:tensor|pipeline|data|expert) model parallel group is already initialized",
+     cls="parallel_config_invalid", default_phase="load",
+     cause="A second engine was built in a process whose first engine's parallel groups still exist: vLLM's "
+           "distributed state is per process.",
+     steps=["Build one engine per process (a separate process for each model), or tear the first one down before the "
+            "next (del llm; destroy_model_parallel(); destroy_distributed_environment())"])
+
+
 # A process that cannot start one more thread (EAGAIN from pthread_create): the user's or the container's limit on
 # processes and threads is reached (Ray and torch start many threads per worker).
 _row("thread_limit_reached", 1,

@@ -5032,6 +5032,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # detokenizer (vllm#26071)
     ("(APIServer pid=250) ERROR 10-02 09:44:01 [serving_chat.py:1145] TypeError: argument 'id': StreamInput must be "
      "either an integer or a list of integers", "runtime", "detokenizer_token_rejected", "tokenizer_error"),
+    # from the retired hundred-and-forty-sixth held-out part: a second LLM built in a process whose first one's
+    # parallel groups still exist (vllm#1676)
+    ("    assert _TENSOR_MODEL_PARALLEL_GROUP is None, (\nAssertionError: tensor model parallel group is already "
+     "initialized", "load", "parallel_groups_already_initialised", "parallel_config_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
