@@ -1908,6 +1908,25 @@ _row("parallel_groups_already_initialised", 1,
             "next (del llm; destroy_model_parallel(); destroy_distributed_environment())"])
 
 
+# An older vLLM reading rope_scaling["type"] from a config that names it "rope_type" (Llama 3.1's "llama3" scaling
+# and later models): the release predates the model's config format.
+_row("rope_scaling_type_key_missing", 1, r"KeyError: 'type'",
+     context=r"rope_scaling\[[\"']type[\"']\]", cls="config_invalid", default_phase="load",
+     cause="This vLLM reads rope_scaling['type'] and the model's config.json names its RoPE scaling with "
+           "'rope_type' (a newer config format than the release knows).",
+     steps=["Upgrade vLLM to a release that supports this model's RoPE scaling",
+            "Only as a stop-gap: add the matching 'type' key to rope_scaling in config.json"])
+# NVIDIA GPUDirect Storage (cuFile) refusing to register a GPU buffer for fastsafetensors' direct loads: GDS or its
+# nvidia-fs module is not usable on this host or in this container.
+_row("gpudirect_storage_register_failed", 1,
+     r"cuFileBufRegister returned an error|cuFileDriverOpen (?:returned|failed)",
+     cls="driver_or_runtime", default_phase="load",
+     cause="GPUDirect Storage (cuFile) could not register a GPU buffer for direct weight loading (fastsafetensors): "
+           "GDS or its kernel module is not usable here, or the GPU's BAR space is exhausted by other instances.",
+     steps=["Load without GPUDirect (load_format safetensors, or fastsafetensors with GDS off)",
+            "Check GDS with gdscheck -p and that nvidia-fs is loaded on the host and visible in the container"])
+
+
 # A process that cannot start one more thread (EAGAIN from pthread_create): the user's or the container's limit on
 # processes and threads is reached (Ray and torch start many threads per worker).
 _row("thread_limit_reached", 1,
@@ -4610,6 +4629,14 @@ _FRAME_CAUSES = (
      "read): most often that module imports a name its installed dependency does not have (an ImportError).",
      ["Read the error line under the traceback; install the dependency version the importing package (vLLM or its "
       "plugin) was built against"]),
+    # The deepest frame is the model registry raising for an architecture it has no class for (its ValueError line
+    # cut off): the model's architecture is not supported by this vLLM (or not registered in this process).
+    (re.compile(r"(?s)in _raise_for_unsupported(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,4}\Z"),
+     "architecture_unsupported",
+     "The traceback ends in vLLM's model registry refusing the checkpoint's architecture (its error line is not in the "
+     "lines read): this vLLM has no implementation of it, or an out-of-tree model was not registered in this process.",
+     ["Check `architectures` in config.json against the supported models of this vLLM release; upgrade vLLM, or "
+      "register the plugin model where every worker imports it (a vLLM plugin entry point, not only the driver)"]),
     # The deepest frames are a tool-call or reasoning parser's, run on a request's output: that request failed.
     (re.compile(r"(?s)(?:tool_parsers?/\w+\.py|_tool_parser\.py|reasoning_parsers?/\w+\.py)(?:(?!\n).)*"
                 r"(?:\n(?:(?!\n).)*){0,6}\Z"),
@@ -4841,7 +4868,8 @@ _CAUSE_FAMILY_PHASE = {"nccl_error": "startup", "distributed_network": "startup"
                        "kv_cache_insufficient": "startup", "dependency_error": "load", "driver_or_runtime": "startup",
                        "dtype_unsupported": "load", "quantization_unsupported": "load", "request_invalid": "runtime",
                        "tokenizer_error": "load", "gpu_oom": "startup", "attention_backend_unsupported": "load",
-                       "weights_corrupt": "load", "port_in_use": "startup", "worker_start_method": "load"}
+                       "weights_corrupt": "load", "port_in_use": "startup", "worker_start_method": "load",
+                       "architecture_unsupported": "load"}
 
 
 def _or_family_phase(phase: str, cls: str) -> str:

@@ -1074,9 +1074,11 @@ def test_training_part_accuracy():
     # the retired hundred-and-forty-fifth held-out part).
     # With the hundred-and-forty-sixth round's held-out part and the hundred-and-forty-seventh round's training part
     # added: 4687 and 4018 of 7992 at the split's rules (which read a second engine finding the parallel groups already
-    # initialised, from the retired hundred-and-forty-sixth held-out part).
+    # initialised, from the retired hundred-and-forty-sixth held-out part). 4688 and 4022 with the readings written from
+    # its training entries before the held-out scoring (a traceback that stops in the model registry's refusal, an older
+    # vLLM reading rope_scaling['type'], GPUDirect Storage refusing a buffer).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4687 / 7992 and cause >= 4018 / 7992, (phase, cause)
+    assert phase >= 4688 / 7992 and cause >= 4022 / 7992, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5045,6 +5047,17 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # parallel groups still exist (vllm#1676)
     ("    assert _TENSOR_MODEL_PARALLEL_GROUP is None, (\nAssertionError: tensor model parallel group is already "
      "initialized", "load", "parallel_groups_already_initialised", "parallel_config_invalid"),
+    # from the hundred-and-forty-seventh round's training entries, before its held-out scoring: a traceback that stops
+    # in the model registry's _raise_for_unsupported (tt-inference-server#494); an older vLLM reading
+    # rope_scaling['type'] (vllm#6692); GPUDirect Storage refusing fastsafetensors' buffer (fastsafetensors#28)
+    ('  File "/srv/vllm/vllm/model_executor/models/registry.py", line 369, in resolve_model_cls\n    return '
+     'self._raise_for_unsupported(architectures)\n  File "/srv/vllm/vllm/model_executor/models/registry.py", line 317, '
+     "in _raise_for_unsupported\n    raise ValueError(", "load", "traceback_frames", "architecture_unsupported"),
+    ('/lib/python3.11/site-packages/vllm/config.py", line 1062, in _get_and_verify_max_len\n    if '
+     'rope_scaling["type"] == "yarn":\nKeyError: \'type\'', "load", "rope_scaling_type_key_missing", "config_invalid"),
+    ("gds_device_buffer.cufile_register: cuFileBufRegister returned an error = 5016\n(Worker_TP2 pid=22064) ERROR "
+     "10-09 11:29:01 [multiproc_executor.py:597] WorkerProc failed to start.", "load",
+     "gpudirect_storage_register_failed", "driver_or_runtime"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
