@@ -1927,6 +1927,15 @@ _row("gpudirect_storage_register_failed", 1,
             "Check GDS with gdscheck -p and that nvidia-fs is loaded on the host and visible in the container"])
 
 
+# The model registry iterating the config's `architectures` when there is none: a config.json without the key, or
+# hf_overrides that set "architecture" (singular) instead.
+_row("config_architectures_missing", 1, r"TypeError: 'NoneType' object is not iterable",
+     context=r"for arch in architectures", cls="config_invalid", default_phase="load",
+     cause="The model's configuration has no `architectures` list, so vLLM cannot pick a model class.",
+     steps=["Add \"architectures\": [\"<ModelClass>\"] to config.json, or pass hf_overrides={\"architectures\": "
+            "[\"<ModelClass>\"]} (the key is plural and takes a list)"])
+
+
 # A process that cannot start one more thread (EAGAIN from pthread_create): the user's or the container's limit on
 # processes and threads is reached (Ray and torch start many threads per worker).
 _row("thread_limit_reached", 1,
