@@ -1,11 +1,11 @@
 #!/usr/bin/env python
-"""Accuracy of diagnose() on the real-failure corpus: the hundred-and-forty-seventh held-out part, the training part,
+"""Accuracy of diagnose() on the real-failure corpus: the hundred-and-forty-eighth held-out part, the training part,
 k-fold over it.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]
 
-The held-out part is hundredfortyseventh-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-forty-seventh round)
-and split off (a stratified third, fixed seed) before any rule saw them; its sha256 (hundredfortyseventh-heldout.sha256)
+The held-out part is hundredfortyeighth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-forty-eighth round)
+and split off (a stratified third, fixed seed) before any rule saw them; its sha256 (hundredfortyeighth-heldout.sha256)
 was committed with it, and this script checks it first, so a changed held-out
 entry cannot slip through. Everything else is training: corpus.jsonl (its first held-out third, seen-heldout-ids.txt,
 was read while rules were written), training-additions.jsonl, fresh-training.jsonl, fresh-heldout.jsonl (the second
@@ -87,8 +87,9 @@ hundredthirtyninth-heldout.jsonl, hundredfortieth-training.jsonl, hundredfortiet
 hundredfortyfirst-training.jsonl, hundredfortyfirst-heldout.jsonl, hundredfortysecond-training.jsonl,
 hundredfortysecond-heldout.jsonl, hundredfortythird-training.jsonl, hundredfortythird-heldout.jsonl,
 hundredfortyfourth-training.jsonl, hundredfortyfourth-heldout.jsonl, hundredfortyfifth-training.jsonl,
-hundredfortyfifth-heldout.jsonl, hundredfortysixth-training.jsonl, hundredfortysixth-heldout.jsonl (the fifth to
-hundred-and-forty-sixth rounds' held-out parts, likewise) and hundredfortyseventh-training.jsonl.
+hundredfortyfifth-heldout.jsonl, hundredfortysixth-training.jsonl, hundredfortysixth-heldout.jsonl,
+hundredfortyseventh-training.jsonl, hundredfortyseventh-heldout.jsonl (the fifth to hundred-and-forty-seventh rounds'
+held-out parts, likewise) and hundredfortyeighth-training.jsonl.
 The retired held-out parts keep their hash checks, so their history stays verifiable.
 No two entries share an id, and no source appears in two files. `--training-only` leaves the held-out part unscored
 (use it while tuning); `--misses` lists the training misses; `--heldout-misses` lists the held-out misses for the
@@ -96,7 +97,7 @@ final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
 label's cause; both are also broken down by labelled phase and by cause family (the README's taxonomy table).
-A secondary held-out figure, fixed with the eighth split and kept for the ninth to the hundred-and-forty-seventh, each
+A secondary held-out figure, fixed with the eighth split and kept for the ninth to the hundred-and-forty-eighth, each
 time before the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure,
 that is, all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in
 the lines).
@@ -257,10 +258,12 @@ TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.js
                   "hundredfortyfourth-training.jsonl", "hundredfortyfourth-heldout.jsonl",
                   "hundredfortyfifth-training.jsonl", "hundredfortyfifth-heldout.jsonl",
                   "hundredfortysixth-training.jsonl", "hundredfortysixth-heldout.jsonl",
-                  "hundredfortyseventh-training.jsonl")
-HELDOUT_FILE = "hundredfortyseventh-heldout.jsonl"
+                  "hundredfortyseventh-training.jsonl", "hundredfortyseventh-heldout.jsonl",
+                  "hundredfortyeighth-training.jsonl")
+HELDOUT_FILE = "hundredfortyeighth-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"hundredfortyseventh-heldout.jsonl": "hundredfortyseventh-heldout.sha256",
+HASHED_FILES = {"hundredfortyeighth-heldout.jsonl": "hundredfortyeighth-heldout.sha256",
+                "hundredfortyseventh-heldout.jsonl": "hundredfortyseventh-heldout.sha256",
                 "hundredfortysixth-heldout.jsonl": "hundredfortysixth-heldout.sha256",
                 "hundredfortyfifth-heldout.jsonl": "hundredfortyfifth-heldout.sha256",
                 "hundredfortyfourth-heldout.jsonl": "hundredfortyfourth-heldout.sha256",
