@@ -493,6 +493,8 @@ _FRAME_STAGES = (
         r"|add_request|generate|_validate_and_add_requests|_preprocess_chat|_preprocess_completion"
         # V0's async engine takes a request in and preprocesses it (tokens, multimodal inputs) as it arrives
         r"|add_request_async|preprocess_async"
+        # V0's multiprocessing executor runs the driver worker's step for execute_model_async (requests only)
+        r"|driver_exec_model|_driver_execute_model_async"
         # V1 checks each request's structured-output spec (its JSON schema, regex or grammar) as it arrives
         r"|validate_structured_output_request\w*|_validate_structured_output"
         # the API server's per-request handling (an endpoint, an HTTP middleware), never run by the lifespan
@@ -516,6 +518,8 @@ _FRAME_STAGES = (
         r"\b(?:_initialize_kv_caches|initialize_kv_cache|determine_num_available_blocks|determine_available_memory"
         r"|profile_run|profile_cudagraph_memory|_dummy_run|_dummy_sampler_run|capture_model|initialize_cache"
         r"|raise_if_cache_size_invalid|initialize_from_config"
+        # the KV cache's tensors allocated once its size is known (V1's runner, kvcached, platform runners)
+        r"|initialize_kv_cache_tensors|_allocate_kv_cache_tensors"
         # a device runner's warm-up of its graphs and shapes (HPU, TPU) before the server listens
         r"|warmup_model|warmup_graphs|warmup_scenario|kernel_warmup|deep_gemm_warmup"
         # the API server waiting for its engine core to report ready (the engine-start wrapper's family)
@@ -2949,6 +2953,16 @@ _row("build_tool_missing", 1, r"^\s*'[^']*\bninja(?:\.exe)?' '--version'\s*$",
            "build environment, or the binary pip installed there does not run on this host.",
      steps=["Install ninja (pip install ninja, or the distribution's ninja-build) and build again, or install a "
             "prebuilt vLLM wheel"])
+# nvcc refuses a host compiler newer (or older) than its CUDA toolkit supports: crt/host_config.h stops the build with
+# "#error -- unsupported GNU version!" (clang and MSVC likewise) before any of vLLM's own sources compile.
+_row("host_compiler_unsupported_by_nvcc", 1,
+     r"#error -- unsupported (?:GNU|clang|Microsoft Visual Studio) version!",
+     cls="dependency_error", default_phase="load",
+     cause="nvcc refused the host C/C++ compiler: its version is outside the range this CUDA toolkit supports "
+           "(crt/host_config.h), so the CUDA extensions could not be built.",
+     steps=["Build with a compiler version the CUDA toolkit supports (install it and point CC, CXX and "
+            "NVCC_CCBIN/CUDAHOSTCXX at it), or use a newer CUDA toolkit, or install a prebuilt wheel instead of "
+            "building"])
 # The C/C++ compiler cannot find a header: the toolchain's standard library (macOS without its command line tools'
 # SDK) or a library's development headers are not installed.
 _row("build_header_missing", 1,
