@@ -2953,6 +2953,20 @@ _row("build_tool_missing", 1, r"^\s*'[^']*\bninja(?:\.exe)?' '--version'\s*$",
            "build environment, or the binary pip installed there does not run on this host.",
      steps=["Install ninja (pip install ninja, or the distribution's ninja-build) and build again, or install a "
             "prebuilt vLLM wheel"])
+# pip refuses to install into a Python the distribution manages (PEP 668: Debian 12, Ubuntu 23.04 and later, Fedora),
+# or a --user install inside a virtualenv: nothing was installed, so vLLM is missing or stays at its old version.
+_row("pip_externally_managed_environment", 1, r"^\s*error: externally-managed-environment\s*$",
+     cls="dependency_error", default_phase="load",
+     cause="pip refused to install into the system Python, which the distribution marks as externally managed "
+           "(PEP 668): vLLM was not installed.",
+     steps=["Install vLLM into a virtual environment (python3 -m venv or uv venv) or a container and run it from "
+            "there, rather than overriding the system Python with --break-system-packages"])
+_row("pip_user_install_in_virtualenv", 1,
+     r"Can not perform a '--user' install\. User site-packages are not visible in",
+     cls="dependency_error", default_phase="load",
+     cause="pip refused a --user install inside a virtual environment (its user site-packages are not visible "
+           "there): the package was not installed.",
+     steps=["Install without --user inside the virtual environment (check PIP_USER and pip's config for user = true)"])
 # nvcc refuses a host compiler newer (or older) than its CUDA toolkit supports: crt/host_config.h stops the build with
 # "#error -- unsupported GNU version!" (clang and MSVC likewise) before any of vLLM's own sources compile.
 _row("host_compiler_unsupported_by_nvcc", 1,
