@@ -2620,6 +2620,16 @@ _row("request_multimodal_prompt_mismatch", 2,
             "put the model's image placeholder in a raw prompt once per image",
             "Check the request's media against --limit-mm-per-prompt and the processor's size limits "
             "(--mm-processor-kwargs)"])
+# The processor replacing a modality's placeholders runs out of that modality's items (a placeholder per image with
+# fewer images, a model's grid table indexed past its size): the request's prompt and its media disagree.
+_row("request_multimodal_placeholder_without_item", 2,
+     r"IndexError: index \d+ is out of bounds for dimension 0 with size \d+",
+     context=r"\b(?:_iter_modality_placeholders|get_replacement_\w+)\b",
+     cls="request_invalid", default_phase="runtime",
+     cause="A multimodal request's prompt holds more placeholders of a modality than the media items it sent: the "
+           "processor indexed past the last item while replacing them.",
+     steps=["Send one image placeholder per image (or the media through the chat API's content parts, where the "
+            "chat template inserts them), and check the framework building the prompt adds no extra placeholder"])
 # A request carrying more images (audio, videos) than --limit-mm-per-prompt allows ("At most 1 image(s) may be
 # provided in one request. You can set `--limit-mm-per-prompt` to increase this limit if the model supports it.";
 # later releases: "You set image=2 (or defaulted to 1) in `--limit-mm-per-prompt`, but passed 3 image items in the
@@ -2953,6 +2963,15 @@ _row("build_tool_missing", 1, r"^\s*'[^']*\bninja(?:\.exe)?' '--version'\s*$",
            "build environment, or the binary pip installed there does not run on this host.",
      steps=["Install ninja (pip install ninja, or the distribution's ninja-build) and build again, or install a "
             "prebuilt vLLM wheel"])
+# A compiler error in vLLM's own C++/CUDA/HIP sources (csrc/) while building it: the sources do not compile against the
+# installed torch, toolkit or compiler (a main-branch checkout ahead of the torch it was built with, a ROCm or CUDA
+# release it does not support). Rows that name the reason (an instruction the GPU lacks) are tier 1 and win.
+_row("vllm_source_compile_error", 2, r"/csrc/\S+\.(?:cu|cuh|hip|cpp|cc|h|hpp):\d+:\d+: error: ",
+     cls="dependency_error", default_phase="load",
+     cause="vLLM's own C++/CUDA/HIP sources failed to compile: they do not match the installed torch, toolkit or "
+           "compiler (the first 'error:' line names the file and what is missing).",
+     steps=["Build the vLLM release made for the installed torch and toolkit (its requirements pin torch), or install "
+            "a prebuilt wheel; on a main-branch checkout, install the torch version its requirements name"])
 # pip refuses to install into a Python the distribution manages (PEP 668: Debian 12, Ubuntu 23.04 and later, Fedora),
 # or a --user install inside a virtualenv: nothing was installed, so vLLM is missing or stays at its old version.
 _row("pip_externally_managed_environment", 1, r"^\s*error: externally-managed-environment\s*$",
@@ -2967,6 +2986,14 @@ _row("pip_user_install_in_virtualenv", 1,
      cause="pip refused a --user install inside a virtual environment (its user site-packages are not visible "
            "there): the package was not installed.",
      steps=["Install without --user inside the virtual environment (check PIP_USER and pip's config for user = true)"])
+# The NVIDIA kernel driver could not allocate memory for the GPU (its NVRM lines in dmesg or the console): on a
+# unified-memory system (GB10, GH200's shared pool) the model, the KV cache and the host share that memory.
+_row("gpu_driver_out_of_memory", 2, r"NVRM: .*\bOut of memory \[NV_ERR_NO_MEMORY\]|\[NV_ERR_NO_MEMORY\]",
+     cls="gpu_oom", default_phase="startup",
+     cause="The NVIDIA kernel driver ran out of memory for the GPU (NV_ERR_NO_MEMORY): the allocation vLLM asked "
+           "for did not fit; on unified-memory systems the host's own use counts against it.",
+     steps=["Lower --gpu-memory-utilization, --max-model-len or --max-num-seqs (one at a time) and leave memory to the "
+            "host on unified-memory systems; check dmesg for the driver's lines around the failure"])
 # nvcc refuses a host compiler newer (or older) than its CUDA toolkit supports: crt/host_config.h stops the build with
 # "#error -- unsupported GNU version!" (clang and MSVC likewise) before any of vLLM's own sources compile.
 _row("host_compiler_unsupported_by_nvcc", 1,

@@ -1093,9 +1093,11 @@ def test_training_part_accuracy():
     # held-out part after its one scoring (pip's install refusals).
     # With the hundred-and-forty-eighth round's held-out part and the hundred-and-forty-ninth round's training part
     # added: 4727 and 4051 of 8075 at the split's rules (which read pip's install refusals, from the retired
-    # hundred-and-forty-eighth held-out part).
+    # hundred-and-forty-eighth held-out part). 4729 and 4054 with the readings written from its training entries before
+    # the held-out scoring (a compile error in vLLM's own sources, placeholders past a request's images, the NVIDIA
+    # driver out of memory).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4727 / 8075 and cause >= 4051 / 8075, (phase, cause)
+    assert phase >= 4729 / 8075 and cause >= 4054 / 8075, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5105,6 +5107,18 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("[odysseus] HF token: applied\nERROR: Can not perform a '--user' install. User site-packages are not visible in\n"
      " this virtualenv.\n\n=== Process exited with code 1 ===", "load", "pip_user_install_in_virtualenv",
      "dependency_error"),
+    # from the hundred-and-forty-ninth round's training entries, before its held-out scoring: a compile error in vLLM's
+    # own csrc/ against the installed torch (vllm#44648); Qwen2-VL's placeholder replacement indexing past the images
+    # (ms-swift#2875); the NVIDIA kernel driver out of memory on a GB10 (dgx-spark-playbooks#97)
+    ("/app/vllm/build/temp.linux-x86_64-cpython-312/csrc/libtorch_stable/hip_view.hip:21:34: error: no member named "
+     "'layout' in 'torch::stable::Tensor'", "load", "vllm_source_compile_error", "dependency_error"),
+    ('  File "/env/vllm/multimodal/processing.py", line 536, in _iter_modality_placeholders'
+     '\n    replacement = repl_info.get_replacement(item_index)\n  File "/env/lib/python3.12/site-packages/vllm/'
+     'model_executor/models/qwen2_vl.py", line 834, in get_replacement_qwen2vl\n    grid_thw = hf_inputs[f"{modality}'
+     '_grid_thw"][item_idx]\nIndexError: index 1 is out of bounds for dimension 0 with size 1', "runtime",
+     "request_multimodal_placeholder_without_item", "request_invalid"),
+    ("NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory [NV_ERR_NO_MEMORY]\n(0x00000051) returned from "
+     "_memdescAllocInternal(pMemDesc) @ mem_desc.c:1359", "startup", "gpu_driver_out_of_memory", "gpu_oom"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
