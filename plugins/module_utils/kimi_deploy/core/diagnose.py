@@ -1202,6 +1202,29 @@ _row("tokenizer_attribute_missing", 2,
             "supports that tokenizer"])
 
 
+# Code asking a tokenizer that is None for a token's id or text: no tokenizer was loaded (skip_tokenizer_init, a
+# processor built before or without one), so the first call on it fails.
+_row("tokenizer_not_loaded", 2,
+     r"'NoneType' object has no attribute '(?:convert_tokens_to_ids|convert_ids_to_tokens|encode|decode"
+     r"|apply_chat_template|eos_token_id|pad_token_id|all_special_ids)'",
+     cls="tokenizer_error", default_phase="load",
+     cause="Code called a tokenizer method on None: no tokenizer was loaded (skip_tokenizer_init, or a processor "
+           "built without one) where one is needed.",
+     steps=["Start without --skip-tokenizer-init when the model's processor or the requests need a tokenizer (a "
+            "multimodal model's processor does), or pass --tokenizer where the model's files hold none"])
+
+
+# vLLM registers its own config class for a model type transformers did not have; a newer transformers that has the
+# type returns its own class instead ("Expected type: <class 'vllm.transformers_utils.configs....'> but found type:
+# <class 'transformers.models....'>"), and vLLM refuses it.
+_row("hf_config_class_mismatch", 2, r"Expected type: <class 'vllm\.transformers_utils\.configs\.[\w.]+'>",
+     cls="dependency_error", default_phase="load",
+     cause="The installed transformers returned its own config class for the model where vLLM expects the one it "
+           "bundles: transformers is newer (or older) than this vLLM release supports for that model.",
+     steps=["Install the transformers version the vLLM release pins (pip install 'transformers<X' as its "
+            "requirements say), or a vLLM release made for the installed transformers"])
+
+
 # Two compiled extensions defining one operator namespace (vLLM built for another device beside a platform plugin's
 # kernels, two vLLM builds on one path): torch refuses the second registration as the process imports it.
 _row("operator_namespace_registered_twice", 1, r"Only a single TORCH_LIBRARY can be used to register the namespace",
@@ -2549,6 +2572,16 @@ def _v1_option(hit: _Hit) -> Finding:
                    steps=["Remove the option (V1 chooses its own behaviour, e.g. always preempts by recompute)"])
 
 
+# The attention backend's implementation does not take a feature argument the model's layers pass it (gpt-oss's
+# attention sinks, ALiBi slopes, a soft cap, a sliding window, KV sharing): the backend in this build lacks it.
+_row("attention_backend_feature_argument_unknown", 1,
+     r"\w+Impl\.__init__\(\) got an unexpected keyword argument '(?:sinks|alibi_slopes|logits_soft_cap|sliding_window"
+     r"|kv_sharing_target_layer_name|attn_type)'",
+     cls="attention_backend_unsupported", default_phase="load",
+     cause="The selected attention backend does not accept a feature the model's attention layers need (the "
+           "argument named): this backend, in this build, cannot run the model.",
+     steps=["Use a vLLM build whose attention backends support the model (its recipe names the release), or choose "
+            "a backend that has the feature with VLLM_ATTENTION_BACKEND / --attention-backend"])
 _row("attention_backend_unsupported", 1,
      r"Head dimension \d+ is not supported|No valid attention backend|is not supported by (?:MLA|FlashAttention"
      r"|FlashInfer|the attention backend)|Cannot use \w+ backend",

@@ -5120,6 +5120,18 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "request_multimodal_placeholder_without_item", "request_invalid"),
     ("NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory [NV_ERR_NO_MEMORY]\n(0x00000051) returned from "
      "_memdescAllocInternal(pMemDesc) @ mem_desc.c:1359", "startup", "gpu_driver_out_of_memory", "gpu_oom"),
+    # from the retired hundred-and-forty-ninth held-out part: the V0 engine's FlashAttention without gpt-oss's sinks
+    # (vllm#22383), transformers 5 returning its own Qwen3.5-MoE config class (vllm#50428), Qwen3-VL's processor
+    # built with no tokenizer under skip_tokenizer_init (vllm#54904)
+    ("(VllmWorkerProcess pid=21574) ERROR 08-07 08:09:51 [multiproc_worker_utils.py:232] TypeError: FlashAttentionImpl"
+     ".__init__() got an unexpected keyword argument 'sinks'", "load", "attention_backend_feature_argument_unknown",
+     "attention_backend_unsupported"),
+    ("Expected type: <class 'vllm.transformers_utils.configs.qwen3_5_moe.Qwen3_5MoeConfig'>\nbut found type: <class "
+     "'transformers.models.qwen3_5_moe.configuration_qwen3_5_moe.Qwen3_5MoeTextConfig'>", "load",
+     "hf_config_class_mismatch", "dependency_error"),
+    ('  File ".../transformers/models/qwen3_vl/processing_qwen3_vl.py", line 51, in __init__\n      else '
+     "tokenizer.convert_tokens_to_ids(self.image_token)\n  AttributeError: 'NoneType' object has no attribute "
+     "'convert_tokens_to_ids'", "load", "tokenizer_not_loaded", "tokenizer_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
