@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredfortyninth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-forty-ninth round),
+The held-out part is hundredfiftieth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-fiftieth round),
 split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
 before any rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and
-the second to hundred-and-forty-eighth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
+the second to hundred-and-forty-ninth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
 tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -175,9 +175,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredfortysixth-training.jsonl", "hundredfortysixth-heldout.jsonl",
                                         "hundredfortyseventh-training.jsonl", "hundredfortyseventh-heldout.jsonl",
                                         "hundredfortyeighth-training.jsonl", "hundredfortyeighth-heldout.jsonl",
-                                        "hundredfortyninth-training.jsonl", "hundredfortyninth-heldout.jsonl")}
-HELDOUT = FILES["hundredfortyninth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredfortyninth-heldout.jsonl" for entry in entries]
+                                        "hundredfortyninth-training.jsonl", "hundredfortyninth-heldout.jsonl",
+                                        "hundredfiftieth-training.jsonl", "hundredfiftieth-heldout.jsonl")}
+HELDOUT = FILES["hundredfiftieth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredfiftieth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -349,7 +350,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
            "hundredfortyseventh-heldout.sha256"),
           ("hundredfortyeighth-training.jsonl", "hundredfortyeighth-heldout.jsonl",
            "hundredfortyeighth-heldout.sha256"),
-          ("hundredfortyninth-training.jsonl", "hundredfortyninth-heldout.jsonl", "hundredfortyninth-heldout.sha256"))
+          ("hundredfortyninth-training.jsonl", "hundredfortyninth-heldout.jsonl", "hundredfortyninth-heldout.sha256"),
+          ("hundredfiftieth-training.jsonl", "hundredfiftieth-heldout.jsonl", "hundredfiftieth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -522,7 +524,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredfortysixth-training.jsonl", "hundredfortysixth-heldout.jsonl", 20270355),
                           ("hundredfortyseventh-training.jsonl", "hundredfortyseventh-heldout.jsonl", 20270356),
                           ("hundredfortyeighth-training.jsonl", "hundredfortyeighth-heldout.jsonl", 20270357),
-                          ("hundredfortyninth-training.jsonl", "hundredfortyninth-heldout.jsonl", 20270358)])
+                          ("hundredfortyninth-training.jsonl", "hundredfortyninth-heldout.jsonl", 20270358),
+                          ("hundredfiftieth-training.jsonl", "hundredfiftieth-heldout.jsonl", 20270359)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -536,7 +539,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_forty_ninth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_fiftieth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -593,7 +596,7 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_forty_ninth_
                     "hundredfortysecond-heldout.jsonl", "hundredfortythird-heldout.jsonl",
                     "hundredfortyfourth-heldout.jsonl", "hundredfortyfifth-heldout.jsonl",
                     "hundredfortysixth-heldout.jsonl", "hundredfortyseventh-heldout.jsonl",
-                    "hundredfortyeighth-heldout.jsonl"):
+                    "hundredfortyeighth-heldout.jsonl", "hundredfortyninth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1096,15 +1099,19 @@ def test_training_part_accuracy():
     # hundred-and-forty-eighth held-out part). 4729 and 4054 with the readings written from its training entries before
     # the held-out scoring (a compile error in vLLM's own sources, placeholders past a request's images, the NVIDIA
     # driver out of memory).
+    # With the hundred-and-forty-ninth round's held-out part and the hundred-and-fiftieth round's training part added:
+    # 4759 and 4073 of 8129 at the split's rules (which read an attention backend refusing a feature argument, vLLM's
+    # config class refused for transformers' own and a tokenizer that is None, from the retired hundred-and-forty-ninth
+    # held-out part).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4729 / 8075 and cause >= 4054 / 8075, (phase, cause)
+    assert phase >= 4759 / 8129 and cause >= 4073 / 8129, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-forty-ninth, each time before the
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-fiftieth, each time before the
     # held-out part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but
     # those whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-forty-ninth-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-fiftieth-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1246,7 +1253,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredfortysixth-training.jsonl", "hundredfortysixth-heldout.jsonl"),
                               ("hundredfortyseventh-training.jsonl", "hundredfortyseventh-heldout.jsonl"),
                               ("hundredfortyeighth-training.jsonl", "hundredfortyeighth-heldout.jsonl"),
-                              ("hundredfortyninth-training.jsonl", "hundredfortyninth-heldout.jsonl")):
+                              ("hundredfortyninth-training.jsonl", "hundredfortyninth-heldout.jsonl"),
+                              ("hundredfiftieth-training.jsonl", "hundredfiftieth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
