@@ -1466,6 +1466,15 @@ _row("kv_transfer_failed", 2, r"Mooncake transfer failed for request|Failed to t
      steps=["Check the peer instance is up and reachable on its transfer address and port from this one (both "
             "instances' logs, their side-channel host and port settings), and the RDMA or TCP path between them; "
             "raise the connector's connect timeout only once the path is known good"])
+# Mooncake's transfer engine could not bring up an RDMA queue pair to its peer (modify QP to RTR/RTS fails: the NIC,
+# GID index, MTU or the peer's LID does not match), so it marks that endpoint inactive and transfers through it fail.
+_row("rdma_endpoint_handshake_failed", 2, r"\[Handshake\] Failed to modify QP to RT[RS]",
+     cls="distributed_network", default_phase="runtime",
+     cause="The KV transfer engine could not connect an RDMA queue pair to its peer (the handshake failed at RTR/RTS): "
+           "the NIC named, its GID index, MTU or the peer's address do not match, so transfers over it fail.",
+     steps=["Name the RDMA devices both sides use (the transfer engine's device list, e.g. MC_/mooncake config or "
+            "the connector's device setting) so they are on the same fabric, and check `ibv_devinfo` (port active, "
+            "GID, MTU) on both hosts"])
 # ...when the transfer engine says the transfer itself ran out of time (Mooncake: "Sync batch data transfer timeout
 # after ...ns"), the link was up and too slow or the peer stopped answering mid-transfer
 _row("kv_transfer_timeout", 1, r"Sync batch data transfer timeout after \d+ns",
@@ -1576,6 +1585,16 @@ _row("vllm_release_too_old", 2, r"(?i)please (?:update|upgrade) vllm\b|requires?
 # (V0's worker processes report an exception by its message alone: "... while processing method load_model: No module
 # named 'einops', Traceback ..."; the interpreter itself, for `python -m X`: "/venv/bin/python: No module named X";
 # importlib.metadata asked for an installed distribution's version: "No package metadata was found for vllm")
+# pydantic 2 moved BaseSettings out and refuses code written for pydantic 1 (PydanticImportError): a package in the
+# serving environment needs the other pydantic major version.
+_row("pydantic_major_version_mismatch", 2, r"PydanticImportError: `\w+` has been (?:moved|removed)",
+     cls="dependency_error", default_phase="load",
+     cause="A package in the environment was written for pydantic 1 and pydantic 2 is installed (or the reverse): "
+           "the import it needs has moved, so it fails as it loads.",
+     steps=["Install the release of that package (named in the traceback) made for the installed pydantic, or the "
+            "pydantic major version it needs, in the serving venv (pip check shows the conflict)"])
+
+
 @_rule("python_dependency_missing", 2,
        r"(?:(?:ModuleNotFoundError|ImportError|Error|while processing method \w+): |\bpython[\d.]*: "
        # (an optional import's failure logged before its traceback: "Encountered exception while importing decord")

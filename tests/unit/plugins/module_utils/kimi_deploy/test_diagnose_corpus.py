@@ -1102,9 +1102,10 @@ def test_training_part_accuracy():
     # With the hundred-and-forty-ninth round's held-out part and the hundred-and-fiftieth round's training part added:
     # 4759 and 4073 of 8129 at the split's rules (which read an attention backend refusing a feature argument, vLLM's
     # config class refused for transformers' own and a tokenizer that is None, from the retired hundred-and-forty-ninth
-    # held-out part).
+    # held-out part). 4761 and 4075 with the readings written from its training entries before the held-out scoring (a
+    # package written for the other pydantic major version, an RDMA queue pair's handshake failing).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4759 / 8129 and cause >= 4073 / 8129, (phase, cause)
+    assert phase >= 4761 / 8129 and cause >= 4075 / 8129, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5140,6 +5141,13 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ('  File ".../transformers/models/qwen3_vl/processing_qwen3_vl.py", line 51, in __init__\n      else '
      "tokenizer.convert_tokens_to_ids(self.image_token)\n  AttributeError: 'NoneType' object has no attribute "
      "'convert_tokens_to_ids'", "load", "tokenizer_not_loaded", "tokenizer_error"),
+    # from the hundred-and-fiftieth round's training entries, before its held-out scoring: FastChat written for
+    # pydantic 1 under pydantic 2 (FastChat#3070); Mooncake's RDMA queue pair handshake failing (Mooncake#1144)
+    (" pydantic.errors.PydanticImportError: `BaseSettings` has been moved to the `pydantic-settings` package. See "
+     "https://docs.pydantic.dev/2.6/migration/ for more details.", "load", "pydantic_major_version_mismatch",
+     "dependency_error"),
+    ("E1130 22:13:07.333177   721 rdma_endpoint.cpp:425] [Handshake] Failed to modify QP to RTR, check mtu, gid, peer "
+     "lid, peer qp num: No such device [19]", "runtime", "rdma_endpoint_handshake_failed", "distributed_network"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
