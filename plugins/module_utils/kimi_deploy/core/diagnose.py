@@ -2485,7 +2485,8 @@ _row("ptx_newer_than_driver", 1, r"the provided PTX was compiled with an unsuppo
 
 @_rule("gpu_kernel_fault", 1,
        r"illegal memory access|device-side assert|unspecified launch failure|cudaErrorIllegalAddress"
-       r"|misaligned address|CUDA error: (?!out of memory)|AcceleratorError"
+       r"|misaligned address|CUDA error: (?!out of memory|operation not permitted when stream is capturing)"
+       r"|AcceleratorError"
        # ROCm's runtime prints the fault itself, outside any traceback
        r"|Memory access fault by GPU node"
        # Ascend: a kernel's fault surfaces asynchronously when the stream is synchronised (as CUDA's does)
@@ -3187,12 +3188,14 @@ _row("kv_block_size_unsupported", 1, r"Unsupported block size: \d+",
      cause="--block-size is a size the attention kernels of this build were not compiled for; the first forward "
            "pass that reads the KV cache fails.",
      steps=["Drop --block-size (vLLM picks a supported one) or use 16 or 32, which every CUDA kernel supports"])
-# CUDA graph capture forbids loading a module; a Triton kernel compiled or loaded for the first time inside the capture
-# fails ("Triton Error [CUDA]: operation not permitted when stream is capturing").
+# CUDA graph capture forbids loading a module or synchronising with the host; a Triton kernel compiled or loaded for
+# the first time inside the capture, or a model's forward reading a tensor back on the CPU, fails ("operation not
+# permitted when stream is capturing", as Triton's error or as torch's CUDA error).
 _row("kernel_loaded_during_graph_capture", 1, r"operation not permitted when stream is capturing",
      cls="compile_error", default_phase="startup",
-     cause="A kernel (Triton's, most often) was compiled or loaded for the first time while vLLM captured CUDA graphs, "
-           "which capture forbids: a shape the warmup did not run first.",
+     cause="Something CUDA graph capture forbids ran while vLLM captured graphs: a kernel (Triton's, most often) "
+           "compiled or loaded for the first time, a shape the warmup did not run first, or a host synchronisation "
+           "in the model's code (a tensor read back on the CPU inside forward).",
      steps=["Start with --enforce-eager to confirm, then serve a release whose warmup covers that kernel, or narrow "
             "the captured sizes (--compilation-config cudagraph_capture_sizes) to those warmed up"])
 _row("head_size_unsupported", 1, r"[Hh]ead[ _]size \(?\d+\)? is not supported|Unsupported head size"
@@ -3948,7 +3951,9 @@ _row("ray_worker_killed", 1, r"(?:worker|actor) (?:died|is dead|unexpectedly exi
      # Ray's memory monitor kills the newest task when the node's RAM passes its threshold
      r"|which exceeds the memory usage threshold of [\d.]+\. Ray killed this worker"
      # ... and the raylet's periodic summary of those kills, which is often all a driver's log shows of them
-     r"|Workers \(tasks / actors\) killed due to memory pressure \(OOM\)",
+     r"|Workers \(tasks / actors\) killed due to memory pressure \(OOM\)"
+     # ... and the advice Ray appends to a job's or a task's failure after such a kill
+     r"|ray-core/scheduling/ray-oom-prevention\.html",
      cls="host_oom", default_phase="load",
      cause="A Ray worker process died; Ray's first suspect is the kernel OOM killer (host RAM ran out).",
      steps=["Check `dmesg | grep -i oom` / the journal on that node; give the node more RAM or load one model "

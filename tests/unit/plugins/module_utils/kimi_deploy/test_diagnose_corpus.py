@@ -1103,9 +1103,11 @@ def test_training_part_accuracy():
     # 4759 and 4073 of 8129 at the split's rules (which read an attention backend refusing a feature argument, vLLM's
     # config class refused for transformers' own and a tokenizer that is None, from the retired hundred-and-forty-ninth
     # held-out part). 4761 and 4075 with the readings written from its training entries before the held-out scoring (a
-    # package written for the other pydantic major version, an RDMA queue pair's handshake failing).
+    # package written for the other pydantic major version, an RDMA queue pair's handshake failing). 4762 and 4075 with
+    # the readings written from the hundred-and-fiftieth round's held-out part after its one scoring (CUDA graph capture
+    # refused as torch's CUDA error, Ray's advice after an OOM kill).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4761 / 8129 and cause >= 4075 / 8129, (phase, cause)
+    assert phase >= 4762 / 8129 and cause >= 4075 / 8129, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5149,6 +5151,16 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "dependency_error"),
     ("E1130 22:13:07.333177   721 rdma_endpoint.cpp:425] [Handshake] Failed to modify QP to RTR, check mtu, gid, peer "
      "lid, peer qp num: No such device [19]", "runtime", "rdma_endpoint_handshake_failed", "distributed_network"),
+    # from the retired hundred-and-fiftieth held-out part: mllama's forward reading encoder lengths on the host while
+    # V0 captured CUDA graphs, as torch's CUDA error (vllm#10416); Ray's advice after its memory monitor killed
+    # vLLM's actors (lmm-r1#71)
+    ('  File "/env/vllm/worker/model_runner.py", line 1795, in capture\n    output_hidden_or_intermediate_states = '
+     "self.model(\nRuntimeError: CUDA error: operation not permitted when stream is capturing\nCUDA kernel errors "
+     "might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.", "startup",
+     "kernel_loaded_during_graph_capture", "compile_error"),
+    ("Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/ray-core/"
+     "scheduling/ray-oom-prevention.html. Consider provisioning more memory on this node or reducing task parallelism "
+     "by requesting more CPUs per task.", "load", "ray_worker_killed", "host_oom"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
