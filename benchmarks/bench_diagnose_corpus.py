@@ -1,11 +1,11 @@
 #!/usr/bin/env python
-"""Accuracy of diagnose() on the real-failure corpus: the hundred-and-fiftieth held-out part, the training part,
+"""Accuracy of diagnose() on the real-failure corpus: the hundred-and-fifty-first held-out part, the training part,
 k-fold over it.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]
 
-The held-out part is hundredfiftieth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-fiftieth round)
-and split off (a stratified third, fixed seed) before any rule saw them; its sha256 (hundredfiftieth-heldout.sha256)
+The held-out part is hundredfiftyfirst-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-fifty-first round)
+and split off (a stratified third, fixed seed) before any rule saw them; its sha256 (hundredfiftyfirst-heldout.sha256)
 was committed with it, and this script checks it first, so a changed held-out
 entry cannot slip through. Everything else is training: corpus.jsonl (its first held-out third, seen-heldout-ids.txt,
 was read while rules were written), training-additions.jsonl, fresh-training.jsonl, fresh-heldout.jsonl (the second
@@ -89,8 +89,9 @@ hundredfortysecond-heldout.jsonl, hundredfortythird-training.jsonl, hundredforty
 hundredfortyfourth-training.jsonl, hundredfortyfourth-heldout.jsonl, hundredfortyfifth-training.jsonl,
 hundredfortyfifth-heldout.jsonl, hundredfortysixth-training.jsonl, hundredfortysixth-heldout.jsonl,
 hundredfortyseventh-training.jsonl, hundredfortyseventh-heldout.jsonl, hundredfortyeighth-training.jsonl,
-hundredfortyeighth-heldout.jsonl, hundredfortyninth-training.jsonl, hundredfortyninth-heldout.jsonl (the fifth to
-hundred-and-forty-ninth rounds' held-out parts, likewise) and hundredfiftieth-training.jsonl.
+hundredfortyeighth-heldout.jsonl, hundredfortyninth-training.jsonl, hundredfortyninth-heldout.jsonl,
+hundredfiftieth-training.jsonl, hundredfiftieth-heldout.jsonl (the fifth to hundred-and-fiftieth rounds' held-out parts,
+likewise) and hundredfiftyfirst-training.jsonl.
 The retired held-out parts keep their hash checks, so their history stays verifiable.
 No two entries share an id, and no source appears in two files. `--training-only` leaves the held-out part unscored
 (use it while tuning); `--misses` lists the training misses; `--heldout-misses` lists the held-out misses for the
@@ -98,7 +99,7 @@ final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
 label's cause; both are also broken down by labelled phase and by cause family (the README's taxonomy table).
-A secondary held-out figure, fixed with the eighth split and kept for the ninth to the hundred-and-fiftieth, each
+A secondary held-out figure, fixed with the eighth split and kept for the ninth to the hundred-and-fifty-first, each
 time before the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure,
 that is, all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in
 the lines).
@@ -262,10 +263,11 @@ TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.js
                   "hundredfortyseventh-training.jsonl", "hundredfortyseventh-heldout.jsonl",
                   "hundredfortyeighth-training.jsonl", "hundredfortyeighth-heldout.jsonl",
                   "hundredfortyninth-training.jsonl", "hundredfortyninth-heldout.jsonl",
-                  "hundredfiftieth-training.jsonl")
-HELDOUT_FILE = "hundredfiftieth-heldout.jsonl"
+                  "hundredfiftieth-training.jsonl", "hundredfiftieth-heldout.jsonl", "hundredfiftyfirst-training.jsonl")
+HELDOUT_FILE = "hundredfiftyfirst-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"hundredfiftieth-heldout.jsonl": "hundredfiftieth-heldout.sha256",
+HASHED_FILES = {"hundredfiftyfirst-heldout.jsonl": "hundredfiftyfirst-heldout.sha256",
+                "hundredfiftieth-heldout.jsonl": "hundredfiftieth-heldout.sha256",
                 "hundredfortyninth-heldout.jsonl": "hundredfortyninth-heldout.sha256",
                 "hundredfortyeighth-heldout.jsonl": "hundredfortyeighth-heldout.sha256",
                 "hundredfortyseventh-heldout.jsonl": "hundredfortyseventh-heldout.sha256",
