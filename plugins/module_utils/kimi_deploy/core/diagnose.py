@@ -1225,6 +1225,15 @@ _row("hf_config_class_mismatch", 2, r"Expected type: <class 'vllm\.transformers_
             "requirements say), or a vLLM release made for the installed transformers"])
 
 
+# --tool-call-parser / --reasoning-parser names a parser this release does not register (it lists the ones it has).
+_row("parser_name_unknown", 1, r"invalid (?:tool call|reasoning) parser: \S+ \(chose from",
+     cls="config_invalid", default_phase="load",
+     cause="The tool-call or reasoning parser named on the command line is not one this vLLM release has (the "
+           "message lists those it has).",
+     steps=["Pick a parser from the list the message gives, or upgrade to the release the model's recipe names for "
+            "its parser"])
+
+
 # Two compiled extensions defining one operator namespace (vLLM built for another device beside a platform plugin's
 # kernels, two vLLM builds on one path): torch refuses the second registration as the process imports it.
 _row("operator_namespace_registered_twice", 1, r"Only a single TORCH_LIBRARY can be used to register the namespace",
@@ -1358,6 +1367,17 @@ def _quantization_gpu(hit: _Hit) -> Finding:
         cause=f"The checkpoint's quantization format is not supported on this GPU or vLLM build{detail}.",
         steps=["Use a checkpoint in a format this GPU supports (e.g. another quantization or bf16/fp16)",
                "Or run on GPUs with the required compute capability"])
+
+
+# Block-wise FP8 quantizes activations in groups (128 wide); a layer whose width is not a multiple of the group (a
+# vision tower's MLP of 3420) cannot be quantized that way ("the last dimension of `x` 3420 must be divisible by
+# `group_size` 128").
+_row("quantization_group_size_not_dividing", 1, r"must be divisible by `?group_size`? \d+",
+     cls="quantization_unsupported", default_phase="load",
+     cause="The block-wise quantization splits a layer into groups of a fixed width and this layer's width is not a "
+           "multiple of it: the checkpoint (or --quantization fp8 on the fly) covers a layer the method cannot take.",
+     steps=["Keep the layers whose width is not a multiple of the group unquantized (the quantizer's ignore list, "
+            "e.g. the vision tower), or use a per-tensor or per-channel scheme for the model"])
 
 
 # vLLM's bitsandbytes loader needs the model's packed_modules_mapping to quantize its fused layers.
