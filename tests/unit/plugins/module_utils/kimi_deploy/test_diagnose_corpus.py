@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredfiftyfirst-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-fifty-first round),
+The held-out part is hundredfiftysecond-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-fifty-second round),
 split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
 before any rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and
-the second to hundred-and-fiftieth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
+the second to hundred-and-fifty-first rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
 tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -177,9 +177,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredfortyeighth-training.jsonl", "hundredfortyeighth-heldout.jsonl",
                                         "hundredfortyninth-training.jsonl", "hundredfortyninth-heldout.jsonl",
                                         "hundredfiftieth-training.jsonl", "hundredfiftieth-heldout.jsonl",
-                                        "hundredfiftyfirst-training.jsonl", "hundredfiftyfirst-heldout.jsonl")}
-HELDOUT = FILES["hundredfiftyfirst-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredfiftyfirst-heldout.jsonl" for entry in entries]
+                                        "hundredfiftyfirst-training.jsonl", "hundredfiftyfirst-heldout.jsonl",
+                                        "hundredfiftysecond-training.jsonl", "hundredfiftysecond-heldout.jsonl")}
+HELDOUT = FILES["hundredfiftysecond-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredfiftysecond-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -353,7 +354,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
            "hundredfortyeighth-heldout.sha256"),
           ("hundredfortyninth-training.jsonl", "hundredfortyninth-heldout.jsonl", "hundredfortyninth-heldout.sha256"),
           ("hundredfiftieth-training.jsonl", "hundredfiftieth-heldout.jsonl", "hundredfiftieth-heldout.sha256"),
-          ("hundredfiftyfirst-training.jsonl", "hundredfiftyfirst-heldout.jsonl", "hundredfiftyfirst-heldout.sha256"))
+          ("hundredfiftyfirst-training.jsonl", "hundredfiftyfirst-heldout.jsonl", "hundredfiftyfirst-heldout.sha256"),
+          ("hundredfiftysecond-training.jsonl", "hundredfiftysecond-heldout.jsonl",
+           "hundredfiftysecond-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -528,7 +531,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredfortyeighth-training.jsonl", "hundredfortyeighth-heldout.jsonl", 20270357),
                           ("hundredfortyninth-training.jsonl", "hundredfortyninth-heldout.jsonl", 20270358),
                           ("hundredfiftieth-training.jsonl", "hundredfiftieth-heldout.jsonl", 20270359),
-                          ("hundredfiftyfirst-training.jsonl", "hundredfiftyfirst-heldout.jsonl", 20270360)])
+                          ("hundredfiftyfirst-training.jsonl", "hundredfiftyfirst-heldout.jsonl", 20270360),
+                          ("hundredfiftysecond-training.jsonl", "hundredfiftysecond-heldout.jsonl", 20270361)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -542,7 +546,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_fifty_first_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_fifty_second_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -600,7 +604,7 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_fifty_first_
                     "hundredfortyfourth-heldout.jsonl", "hundredfortyfifth-heldout.jsonl",
                     "hundredfortysixth-heldout.jsonl", "hundredfortyseventh-heldout.jsonl",
                     "hundredfortyeighth-heldout.jsonl", "hundredfortyninth-heldout.jsonl",
-                    "hundredfiftieth-heldout.jsonl"):
+                    "hundredfiftieth-heldout.jsonl", "hundredfiftyfirst-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1113,15 +1117,18 @@ def test_training_part_accuracy():
     # With the hundred-and-fiftieth round's held-out part and the hundred-and-fifty-first round's training part added:
     # 4783 and 4095 of 8185 at the split's rules (which read CUDA graph capture refused as torch's CUDA error and Ray's
     # advice after an OOM kill, from the retired hundred-and-fiftieth held-out part).
+    # With the hundred-and-fifty-first round's held-out part and the hundred-and-fifty-second round's training part
+    # added: 4819 and 4114 of 8236 at the split's rules (which read block-wise quantization refusing a layer's width and
+    # an unknown parser name, from the retired hundred-and-fifty-first held-out part).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4783 / 8185 and cause >= 4095 / 8185, (phase, cause)
+    assert phase >= 4819 / 8236 and cause >= 4114 / 8236, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-fifty-first, each time before the
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-fifty-second, each time before the
     # held-out part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but
     # those whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-fifty-first-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-fifty-second-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1265,7 +1272,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredfortyeighth-training.jsonl", "hundredfortyeighth-heldout.jsonl"),
                               ("hundredfortyninth-training.jsonl", "hundredfortyninth-heldout.jsonl"),
                               ("hundredfiftieth-training.jsonl", "hundredfiftieth-heldout.jsonl"),
-                              ("hundredfiftyfirst-training.jsonl", "hundredfiftyfirst-heldout.jsonl")):
+                              ("hundredfiftyfirst-training.jsonl", "hundredfiftyfirst-heldout.jsonl"),
+                              ("hundredfiftysecond-training.jsonl", "hundredfiftysecond-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -1846,6 +1854,10 @@ HEALTHY_BY_THE_THREAD_ONLY = {
                                                   "them: the model's output, no line of vLLM's own",
     "vllm-ascend-2544-bench-serve-client-start-ok": "a benchmark client's start on Ascend: its warnings (no vllm._C, "
                                                     "no Triton) are read as risks",
+    "router-64-continue-final-message-add-generation-prompt-not-compatible": "a pull request's quote of vLLM's "
+                                                                             "message refusing a request: no log line",
+    "vllm-11078-compile-init-engine-time-benchmark-latency": "a docs diff's benchmark timings ('+'-prefixed): the "
+                                                             "engine's init lines read as a start not yet serving",
 }
 
 
