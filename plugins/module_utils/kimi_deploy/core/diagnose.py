@@ -2883,6 +2883,19 @@ def _http_400(hit: _Hit) -> Finding:
                "Only if such long inputs are needed: raise max_model_len, if the KV cache holds it"])
 
 
+# A reverse proxy in front of vLLM (nginx, an ingress) gave up waiting for its answer and returned 504 itself: the
+# request took longer than the proxy's read timeout (a long generation, a queue, a CPU host), vLLM did not fail.
+_row("proxy_upstream_timed_out", 1,
+     r"upstream timed out \(110: (?:Connection|Operation) timed out\) while (?:reading response header from|connecting "
+     r"to) upstream",
+     cls="timeout", default_phase="runtime", quiet_levels=True,
+     cause="The reverse proxy in front of vLLM timed out waiting for its response and answered 504 itself: the "
+           "request took longer than the proxy's read timeout (a long generation, requests queued, a slow host).",
+     steps=["Raise the proxy's read timeout (nginx proxy_read_timeout, the ingress's proxy-read-timeout annotation) "
+            "above the longest request, or stream the response so bytes flow before it",
+            "Check vLLM's own queue at that time (vllm:num_requests_waiting) before blaming the proxy"])
+
+
 _row("http_5xx_responses", 4, r'"(?:POST|GET|PUT) /\S+ HTTP/[\d.]+" 5\d\d', default_phase="runtime", quiet_levels=True,
      cause='Requests failed with HTTP 5xx; the engine error that caused them is not in the lines read.',
      steps=[
@@ -3916,8 +3929,10 @@ _row("ascend_kernels_for_another_chip", 1, r"socversion \w+ of bin package does 
      steps=["Install the vllm-ascend / CANN kernel packages built for this device's SoC version, or rebuild with the "
             "right socversion"])
 # An adapter whose files are not where vLLM looks (a hub id read as a local path, a checkpoint directory without
-# adapter_config.json): the adapter is missing, not malformed.
-_row("lora_adapter_not_found", 1, r"No adapter found for|No such file or directory: '[^']*adapter_config\.json'",
+# adapter_config.json): the adapter is missing, not malformed. (LMCache's "No adapter found for URL: lm://..." names
+# its remote-storage connector for a URL scheme, not a LoRA adapter.)
+_row("lora_adapter_not_found", 1,
+     r"No adapter found for (?!URL: )|No such file or directory: '[^']*adapter_config\.json'",
      cls="weights_missing", default_phase="runtime",
      cause="A LoRA adapter was not found where vLLM looked: the path holds no adapter_config.json (a hub id given "
            "where a local path is read, a training checkpoint directory, a path missing on this node).",

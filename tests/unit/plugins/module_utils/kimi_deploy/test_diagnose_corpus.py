@@ -1119,9 +1119,11 @@ def test_training_part_accuracy():
     # advice after an OOM kill, from the retired hundred-and-fiftieth held-out part).
     # With the hundred-and-fifty-first round's held-out part and the hundred-and-fifty-second round's training part
     # added: 4819 and 4114 of 8236 at the split's rules (which read block-wise quantization refusing a layer's width and
-    # an unknown parser name, from the retired hundred-and-fifty-first held-out part).
+    # an unknown parser name, from the retired hundred-and-fifty-first held-out part). 4818 and 4116 with the readings
+    # written from its training entries before the held-out scoring (a proxy's upstream timeout; LMCache's
+    # remote-storage URL no longer read as a missing LoRA adapter, whose runtime phase one entry had right by chance).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4819 / 8236 and cause >= 4114 / 8236, (phase, cause)
+    assert phase >= 4818 / 8236 and cause >= 4116 / 8236, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5189,7 +5191,23 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "quantization_group_size_not_dividing", "quantization_unsupported"),
     ("(APIServer pid=966592) KeyError: 'invalid tool call parser: openai (chose from { deepseek_v3, glm45, hermes, "
      "llama3_json, mistral, pythonic, qwen3_coder })'", "load", "parser_name_unknown", "config_invalid"),
+    # from the hundred-and-fifty-second round's training entries, before its held-out scoring: nginx's ingress giving up
+    # on a vLLM CPU pod (Enterprise-Inference#98)
+    ("2026/05/18 23:31:52 [error] 265195#265195: *10094624 upstream timed out (110: Operation timed out) while reading "
+     'response header from upstream, client: 172.17.23.1, request: "POST /v1/completions HTTP/2.0"\n172.17.23.1 - - '
+     '[18/May/2026:23:31:52 +0000] "POST /v1/completions HTTP/2.0" 504 160 "-" "curl/7.81.0"', "runtime",
+     "proxy_upstream_timed_out", "timeout"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
     assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
+
+
+def test_lmcaches_url_adapter_is_not_a_lora_adapter():
+    # LMCache names its remote-storage connector for a URL scheme an "adapter" (lmcache#1938); vLLM's LoRA loader
+    # says "No adapter found for <path>" for a missing LoRA adapter
+    lmcache = ("LMCache WARNING: Failed to initialize/re-establish remote connection: No adapter found for URL: "
+               "lm://10.0.0.5:65432")
+    assert diagnose(lmcache)["rule"] != "lora_adapter_not_found"
+    lora = "ValueError: Loading lora sql-lora failed: No adapter found for /srv/adapters/sql-lora"
+    assert diagnose(lora)["rule"] == "lora_adapter_not_found"
