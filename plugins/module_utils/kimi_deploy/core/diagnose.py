@@ -2538,7 +2538,8 @@ _row("platform_start_deadline_exceeded", 1,
 
 
 @_rule("timeout_waiting_for_engine", 1,
-       r"Timed out waiting for engine|VLLM_ENGINE_READY_TIMEOUT_S|did not become ready|start operation timed out"
+       # (the variable's name in the message, not its setting listed by collect_env: "VLLM_ENGINE_READY_TIMEOUT_S=600")
+       r"Timed out waiting for engine|VLLM_ENGINE_READY_TIMEOUT_S(?!=)|did not become ready|start operation timed out"
        r"|Failed with result 'timeout'"
        # a wrapper's readiness wait running out ("vllm-server failed to start within timeout")
        r"|failed to start (?:in time|within (?:the )?(?:timeout|time limit))|not ready (?:after|within) \d+"
