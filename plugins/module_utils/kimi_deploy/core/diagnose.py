@@ -3232,6 +3232,16 @@ _row("kernel_loaded_during_graph_capture", 1, r"operation not permitted when str
            "in the model's code (a tensor read back on the CPU inside forward).",
      steps=["Start with --enforce-eager to confirm, then serve a release whose warmup covers that kernel, or narrow "
             "the captured sizes (--compilation-config cudagraph_capture_sizes) to those warmed up"])
+# AITER (ROCm) picks a precompiled assembly kernel per shape and dtype; for a combination it has none of (a BF16 query
+# over an FP8 KV cache, a head count per KV head it was not built for) its MLA or attention call fails at the first
+# forward ("get_heuristic_kernel_mla: cannot get heuristic kernel! q_type:bf16 kv_type:fp8 gqa:16 ...").
+_row("aiter_kernel_not_available", 1, r"get_heuristic_kernel\w*: cannot get heuristic kernel",
+     cls="attention_backend_unsupported", default_phase="startup",
+     cause="AITER has no kernel for this attention shape and dtype on this GPU (the line names the query and KV "
+           "dtypes and heads per KV head): the ROCm attention backend cannot run the model as configured.",
+     steps=["Change the combination the line names one variable at a time: the KV cache dtype (--kv-cache-dtype "
+            "auto), the tensor-parallel size (heads per rank), or the attention backend (VLLM_ROCM_USE_AITER_MLA=0 "
+            "or another backend)", "Or use the ROCm image whose AITER release lists the kernel"])
 _row("head_size_unsupported", 1, r"[Hh]ead[ _]size \(?\d+\)? is not supported|Unsupported head size"
      r"|does not support headdim|<= headDim <=",
      cls="attention_backend_unsupported", default_phase="load",

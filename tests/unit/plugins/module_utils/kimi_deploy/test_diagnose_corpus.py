@@ -5211,6 +5211,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      'response header from upstream, client: 172.17.23.1, request: "POST /v1/completions HTTP/2.0"\n172.17.23.1 - - '
      '[18/May/2026:23:31:52 +0000] "POST /v1/completions HTTP/2.0" 504 160 "-" "curl/7.81.0"', "runtime",
      "proxy_upstream_timed_out", "timeout"),
+    # from the retired hundred-and-fifty-third held-out part: AITER's MLA without a kernel for a BF16 query over an FP8
+    # KV cache on MI355X (vllm#51232)
+    ("[AITER] /app/aiter/aiter_meta/csrc/py_itfs_cu/asm_mla.cu:193 get_heuristic_kernel_mla: cannot get heuristic "
+     "kernel! q_type:bf16 kv_type:fp8 gqa:16 ps:0 prefill:0 causal:0 qseqlen:1 lse:0 cprr:0", "startup",
+     "aiter_kernel_not_available", "attention_backend_unsupported"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
