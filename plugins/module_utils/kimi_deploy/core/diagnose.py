@@ -2764,6 +2764,17 @@ _row("request_sampling_params_invalid", 2,
             "the clients inherit (--generation-config, or the model's generation_config.json)"])
 
 
+# SamplingParams is a msgspec struct: a keyword it lacks raises msgspec's own "TypeError: Unexpected keyword argument
+# 'use_beam_search'" (capital U). A server or wrapper passing each request's fields straight into it meets this when a
+# client sends a parameter this release removed (use_beam_search went when beam search got its own API).
+_row("request_sampling_param_unknown", 2, r"TypeError: Unexpected keyword argument '\w+'",
+     default_phase="runtime", cls="request_invalid", context=r"SamplingParams\(",
+     cause="A request carried a sampling parameter this vLLM release does not have (the message names it): the "
+           "code building SamplingParams from the request's fields refused it.",
+     steps=["Drop the parameter client-side (use_beam_search: use the beam-search API of this release instead), or "
+            "run the vLLM release the serving wrapper was written for"])
+
+
 # V1's engine core checks a request's allowed_token_ids against its logit-bias buffer only as it adds the request
 # ("ValueError: Too many allowed token IDs: 2000. The max size is 1024."); the API server let it through, so one
 # request's parameter killed the engine.
