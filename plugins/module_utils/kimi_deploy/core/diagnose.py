@@ -1234,6 +1234,21 @@ _row("parser_name_unknown", 1, r"invalid (?:tool call|reasoning) parser: \S+ \(c
             "its parser"])
 
 
+# A draft model whose vocabulary differs from the target's: V1 refuses it as the proposer is built, before the weights
+# load ("Target and draft model should have the same vocabulary size."); V0's spec-decode worker asserted it once both
+# models had loaded, its source line the only text in the traceback.
+_DRAFT_VOCAB_CAUSE = ("The speculative draft model's vocabulary size differs from the target model's: the two use "
+                      "different tokenizers, so draft tokens cannot be checked against the target.")
+_DRAFT_VOCAB_STEPS = ["Use a draft model trained with the target's tokenizer (same vocab_size in both config.json "
+                      "files), or a method without a separate draft model (ngram, or the target's own MTP/EAGLE "
+                      "head)"]
+_row("draft_vocab_size_mismatch", 1, r"Target and draft model should have the same vocabulary size",
+     cls="config_invalid", default_phase="load", cause=_DRAFT_VOCAB_CAUSE, steps=_DRAFT_VOCAB_STEPS)
+_row("draft_vocab_size_assertion", 1, r"^(?:\w+\.)*AssertionError\s*$",
+     context=r"assert all\(vocab_sizes\[0\] == vocab_size for vocab_size in vocab_sizes\)",
+     cls="config_invalid", default_phase="startup", cause=_DRAFT_VOCAB_CAUSE, steps=_DRAFT_VOCAB_STEPS)
+
+
 # Two compiled extensions defining one operator namespace (vLLM built for another device beside a platform plugin's
 # kernels, two vLLM builds on one path): torch refuses the second registration as the process imports it.
 _row("operator_namespace_registered_twice", 1, r"Only a single TORCH_LIBRARY can be used to register the namespace",
