@@ -2271,8 +2271,11 @@ _row("nccl_library_not_loaded", 2, r"Failed to load NCCL library from \S+",
             "nvidia-nccl wheel in the same environment), or reinstall that wheel; `python -c 'import torch; "
             "print(torch.cuda.nccl.version())'` names the version"])
 _row("ray_error", 2,
-     # (a RayTaskError wrapping a plain Python exception is the task's own error, raised in its code: not Ray's)
-     r"RayActorError|ray\.exceptions\.(?!RayTaskError\((?!Ray|ActorDied)\w+\))|RaySystemError|Ray cluster|[Rr]aylet"
+     # (a RayTaskError wrapping a plain Python exception is the task's own error, raised in its code: not Ray's; one
+     # wrapping Ray's own exceptions, an owner, object, worker or node lost, is Ray's)
+     r"RayActorError|ray\.exceptions\.(?!RayTaskError\((?!Ray|ActorDied|ActorUnavailable|OwnerDied|ObjectLost"
+     r"|ObjectFetchTimedOut|ObjectReconstructionFailed|WorkerCrashed|NodeDied|LocalRayletDied|ObjectStoreFull"
+     r"|GetTimeout|RuntimeEnvSetup)\w+\))|RaySystemError|Ray cluster|[Rr]aylet"
      r"|Failed to (?:connect to|start) GCS"
      # Ray's head bringing up its own services (a local instance started for the executor)
      r"|Failed to start the dashboard",
@@ -3011,6 +3014,16 @@ _row("compile_failed", 2, r"InductorError|BackendCompilerFailed|torch\._dynamo\.
      cause="torch.compile (Dynamo/Inductor/Triton) failed while compiling the model.",
      steps=["Start with --enforce-eager or -O0 to skip compilation; clear VLLM_CACHE_ROOT's torch_compile_cache",
             "Check the Triton/torch build supports this GPU; report the compile error upstream"])
+# torch.compile failing inside a Ray worker: Ray cannot rebuild torch's BackendCompilerFailed on the caller's side
+# (its __init__ needs an argument pickling drops), so the caller sees "Failed to unpickle serialized exception" (or
+# Ray's RaySystemError) over this TypeError, and the compile error itself is only in the worker's log.
+_row("compile_failed_in_ray_worker", 1,
+     r"BackendCompilerFailed\.__init__\(\) missing 1 required positional argument",
+     cls="compile_error", default_phase="startup",
+     cause="torch.compile failed in a Ray worker (BackendCompilerFailed); Ray could not unpickle that exception for "
+           "the caller, so the compile error itself is only in the worker's log.",
+     steps=["Read the worker's log (the Ray session's worker-*.err on its node) for the compile error",
+            "Start the engine with --enforce-eager (in a trainer, its rollout's enforce_eager) to skip compilation"])
 # A kernel library that builds its kernels on first use (FlashInfer, DeepGEMM, a torch C++/CUDA extension) runs ninja;
 # its failure is the build's, whatever the wrapper around it says.
 # A kernel library that builds its kernels on first use (FlashInfer, torch's C++ extensions) needs ninja on the PATH
