@@ -3189,9 +3189,11 @@ _row("hip_runtime_error", 1, r"HIP error: (?!out of memory|no kernel image|inval
      steps=["Check `rocm-smi` and that /dev/kfd and /dev/dri are passed to the container (video/render groups)",
             "Use the ROCm vLLM image built for the installed ROCm and GPU (HSA_OVERRIDE_GFX_VERSION only for "
             "consumer GPUs)"])
-# Ascend's runtime calling the NPU driver and failing ("get platform info failed, drvErr=87"): the device is not
+# Ascend's runtime calling the NPU driver and failing ("get platform info failed, drvErr=87"; newer CANN: "[drv api]
+# halMemGetInfo failed: device_id=0, type=1, drvRetCode=17", "reason=driver error:no valid device"): the device is not
 # usable from this process (not passed to the container, held by another, or a driver the CANN release does not fit).
-_row("npu_driver_call_failed", 1, r"\bfailed, drvErr=\d+",
+_row("npu_driver_call_failed", 1, r"\bfailed, drvErr=\d+|\[drv api\] \w+ failed: .{0,80}?drvRetCode=\d+"
+     r"|execution failed, reason=driver error:",
      cls="driver_or_runtime", default_phase="startup",
      cause="Ascend's runtime could not use the NPU driver (the driver call returned the drvErr code): the device is "
            "not passed to this container, is held by another process, or the driver does not fit the CANN release.",

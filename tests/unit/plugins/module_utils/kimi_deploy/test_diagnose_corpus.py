@@ -5273,6 +5273,13 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "from_ray_exception\n    return pickle.loads(ray_exception.serialized_exception)\nTypeError: "
      "BackendCompilerFailed.__init__() missing 1 required positional argument: 'inner_exception'", "startup",
      "compile_failed_in_ray_worker", "compile_error"),
+    # from the retired hundred-and-fifty-sixth held-out part: newer CANN's wording of a driver call failing on an
+    # Atlas 300I Duo (vllm-ascend#8186)
+    ("(Worker_TP0 pid=1070) ERROR 04-30 23:38:48 [multiproc_executor.py:932]         [drv api] halMemGetInfo failed: "
+     "device_id=0, type=1, drvRetCode=17![FUNC:MemGetInfoEx][FILE:npu_driver_mem.cc][LINE:1916]\n(Worker_TP0 "
+     "pid=1070) ERROR 04-30 23:38:48 [multiproc_executor.py:932]         rtMemGetInfoEx execution failed, "
+     "reason=driver error:no valid device[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:65]", "startup",
+     "npu_driver_call_failed", "driver_or_runtime"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
