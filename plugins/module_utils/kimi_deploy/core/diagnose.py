@@ -1189,6 +1189,16 @@ _row("tokenizer_load_failed", 1,
            'add --trust-remote-code'])
 
 
+# transformers 5 dropped the tokenizers' all_special_tokens_extended, which vLLM's tokenizer cache read until its
+# releases for transformers 5: a vLLM older than the installed transformers fails on it as it loads the tokenizer.
+_row("tokenizer_api_removed_by_transformers", 1, r"has no attribute '?all_special_tokens_extended\b",
+     cls="dependency_error", default_phase="load",
+     cause="The tokenizer has no all_special_tokens_extended, which transformers 5 removed: this vLLM release was "
+           "built for transformers 4 and the environment holds transformers 5.",
+     steps=["Install the transformers release this vLLM pins (pip install 'transformers<5'), or upgrade vLLM to a "
+            "release made for transformers 5"])
+
+
 # A tokenizer object without an attribute its caller asks for: the tokenizer is of another kind than the code
 # expects (Mistral's own, a cached or wrapped one, a slow one where a fast one's vocabulary is read), which names the
 # part more closely than two packages' releases would.

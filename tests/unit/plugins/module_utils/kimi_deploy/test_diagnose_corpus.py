@@ -1159,9 +1159,10 @@ def test_training_part_accuracy():
     # (Ray's own errors inside a RayTaskError; torch.compile's exception Ray could not unpickle).
     # With the hundred-and-fifty-sixth round's held-out part and the hundred-and-fifty-seventh round's training part
     # added: 4899 and 4175 of 8380 at the split's rules (which read newer CANN's wording of a failed NPU driver call,
-    # from the retired hundred-and-fifty-sixth held-out part).
+    # from the retired hundred-and-fifty-sixth held-out part). 4899 and 4176 with the reading written from the
+    # hundred-and-fifty-seventh held-out part after its scoring (the tokenizer attribute transformers 5 removed).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4899 / 8380 and cause >= 4175 / 8380, (phase, cause)
+    assert phase >= 4899 / 8380 and cause >= 4176 / 8380, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5292,6 +5293,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "pid=1070) ERROR 04-30 23:38:48 [multiproc_executor.py:932]         rtMemGetInfoEx execution failed, "
      "reason=driver error:no valid device[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:65]", "startup",
      "npu_driver_call_failed", "driver_or_runtime"),
+    # from the retired hundred-and-fifty-seventh held-out part (Emu3.5#57, cut before its message) and rllm#388, which
+    # shows it: the tokenizer attribute transformers 5 removed
+    ("(APIServer pid=98439) AttributeError: Qwen2Tokenizer has no attribute all_special_tokens_extended. Did you mean: "
+     "'num_special_tokens_to_add'?", "load", "tokenizer_api_removed_by_transformers", "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
