@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredfiftyseventh-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-fifty-seventh round),
+The held-out part is hundredfiftyeighth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-fifty-eighth round),
 split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
 before any rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and
-the second to hundred-and-fifty-sixth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
+the second to hundred-and-fifty-seventh rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
 tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -183,9 +183,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredfiftyfourth-training.jsonl", "hundredfiftyfourth-heldout.jsonl",
                                         "hundredfiftyfifth-training.jsonl", "hundredfiftyfifth-heldout.jsonl",
                                         "hundredfiftysixth-training.jsonl", "hundredfiftysixth-heldout.jsonl",
-                                        "hundredfiftyseventh-training.jsonl", "hundredfiftyseventh-heldout.jsonl")}
-HELDOUT = FILES["hundredfiftyseventh-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredfiftyseventh-heldout.jsonl" for entry in entries]
+                                        "hundredfiftyseventh-training.jsonl", "hundredfiftyseventh-heldout.jsonl",
+                                        "hundredfiftyeighth-training.jsonl", "hundredfiftyeighth-heldout.jsonl")}
+HELDOUT = FILES["hundredfiftyeighth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredfiftyeighth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -368,7 +369,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredfiftyfifth-training.jsonl", "hundredfiftyfifth-heldout.jsonl", "hundredfiftyfifth-heldout.sha256"),
           ("hundredfiftysixth-training.jsonl", "hundredfiftysixth-heldout.jsonl", "hundredfiftysixth-heldout.sha256"),
           ("hundredfiftyseventh-training.jsonl", "hundredfiftyseventh-heldout.jsonl",
-           "hundredfiftyseventh-heldout.sha256"))
+           "hundredfiftyseventh-heldout.sha256"),
+          ("hundredfiftyeighth-training.jsonl", "hundredfiftyeighth-heldout.jsonl",
+           "hundredfiftyeighth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -549,7 +552,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredfiftyfourth-training.jsonl", "hundredfiftyfourth-heldout.jsonl", 20270363),
                           ("hundredfiftyfifth-training.jsonl", "hundredfiftyfifth-heldout.jsonl", 20270364),
                           ("hundredfiftysixth-training.jsonl", "hundredfiftysixth-heldout.jsonl", 20270365),
-                          ("hundredfiftyseventh-training.jsonl", "hundredfiftyseventh-heldout.jsonl", 20270366)])
+                          ("hundredfiftyseventh-training.jsonl", "hundredfiftyseventh-heldout.jsonl", 20270366),
+                          ("hundredfiftyeighth-training.jsonl", "hundredfiftyeighth-heldout.jsonl", 20270367)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -563,7 +567,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_fifty_seventh_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_fifty_eighth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -624,7 +628,7 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_fifty_sevent
                     "hundredfiftieth-heldout.jsonl", "hundredfiftyfirst-heldout.jsonl",
                     "hundredfiftysecond-heldout.jsonl", "hundredfiftythird-heldout.jsonl",
                     "hundredfiftyfourth-heldout.jsonl", "hundredfiftyfifth-heldout.jsonl",
-                    "hundredfiftysixth-heldout.jsonl"):
+                    "hundredfiftysixth-heldout.jsonl", "hundredfiftyseventh-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1161,15 +1165,18 @@ def test_training_part_accuracy():
     # added: 4899 and 4175 of 8380 at the split's rules (which read newer CANN's wording of a failed NPU driver call,
     # from the retired hundred-and-fifty-sixth held-out part). 4899 and 4176 with the reading written from the
     # hundred-and-fifty-seventh held-out part after its scoring (the tokenizer attribute transformers 5 removed).
+    # With the hundred-and-fifty-seventh round's held-out part and the hundred-and-fifty-eighth round's training part
+    # added: 4916 and 4186 of 8407 at the split's rules (which read the tokenizer attribute transformers 5 removed, from
+    # the retired hundred-and-fifty-seventh held-out part).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4899 / 8380 and cause >= 4176 / 8380, (phase, cause)
+    assert phase >= 4916 / 8407 and cause >= 4186 / 8407, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-fifty-seventh, each time before the
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-fifty-eighth, each time before the
     # held-out part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but
     # those whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-fifty-seventh-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-fifty-eighth-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1319,7 +1326,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredfiftyfourth-training.jsonl", "hundredfiftyfourth-heldout.jsonl"),
                               ("hundredfiftyfifth-training.jsonl", "hundredfiftyfifth-heldout.jsonl"),
                               ("hundredfiftysixth-training.jsonl", "hundredfiftysixth-heldout.jsonl"),
-                              ("hundredfiftyseventh-training.jsonl", "hundredfiftyseventh-heldout.jsonl")):
+                              ("hundredfiftyseventh-training.jsonl", "hundredfiftyseventh-heldout.jsonl"),
+                              ("hundredfiftyeighth-training.jsonl", "hundredfiftyeighth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -1916,6 +1924,10 @@ HEALTHY_BY_THE_THREAD_ONLY = {
                                                   "server's",
     "vllm-omni-1024-z-image-v1-health-404-start-log": "a vllm-omni diffusion server's start: its orchestrator's "
                                                       "lines are none the rules know as vLLM's",
+    "page-assist-614-vllm-stream-empty-tool-calls-deltas": "streamed chunks as a client printed them: the model's "
+                                                           "output, no line of the server's",
+    "vllm-23867-bench-serve-peak-throughput-client-start": "a benchmark client's start (its args): read as a start "
+                                                           "not yet serving",
 }
 
 
