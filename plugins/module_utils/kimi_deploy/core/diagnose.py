@@ -5187,6 +5187,43 @@ def _stalled(run: _Run, lines: list[Line], outcome: _Outcome) -> dict[str, Any] 
     return None
 
 
+# The scheduler's queue in the same stats ("Running: 0 reqs, Swapped: 0 reqs, Pending: 1 reqs, GPU KV cache usage:
+# 0.0%"; V1 says Waiting): a request that filled the whole KV cache was preempted, and it never fits again, so it waits
+# with the cache empty, interval after interval.
+_QUEUE_STATS = re.compile(r"Running: (\d+) reqs, (?:Swapped: \d+ reqs, )?(?:Pending|Waiting): (\d+) reqs, "
+                          r"GPU KV cache usage: ([\d.]+)%")
+_FULL_CACHE_PERCENT = 99.0
+
+
+def _request_never_rescheduled(run: _Run, lines: list[Line], outcome: _Outcome) -> dict[str, Any] | None:
+    """Stats showing the KV cache full under running requests, then requests waiting with nothing running and the
+    cache empty for several intervals: the preempted request needs more KV cache than the engine has."""
+    full: Line | None = None
+    streak: list[Line] = []
+    for line in run.lines:
+        found = _QUEUE_STATS.search(line.message)
+        if found is None:
+            continue
+        running, waiting, usage = int(found.group(1)), int(found.group(2)), float(found.group(3))
+        if running > 0 and usage >= _FULL_CACHE_PERCENT:
+            full, streak = line, []
+        elif full is not None and running == 0 and waiting > 0 and usage == 0:
+            streak.append(line)
+            if len(streak) >= STALLED_INTERVALS:
+                finding = Finding(
+                    cause=f"A request filled the whole KV cache, was preempted, and never fits again: {len(streak)} "
+                          "stats intervals in a row show it waiting with nothing running and the cache empty. Its "
+                          "prompt plus output needs more KV cache than the engine holds.",
+                    steps=["Give the KV cache more room (raise gpu_memory_utilization, or more tensor-parallel GPUs), "
+                           "or lower max_model_len so such a request is refused up front",
+                           "Cap the request's max_tokens client-side"])
+                return _result("runtime", finding, "request_larger_than_kv_cache", "kv_cache_insufficient",
+                               _evidence(lines, [full, streak[0]]), None, outcome)
+        else:
+            streak = []
+    return None
+
+
 # The engine's step loop: an error raised under these frames stopped the engine, not just one request's handling.
 _ENGINE_LOOP_FRAMES = re.compile(r"\b(?:run_engine_loop|engine_step|run_busy_loop|_process_engine_step"
                                  r"|step_with_batch_queue)\b")
@@ -5208,6 +5245,8 @@ def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any],
     serving_engine = run.serving is not None
     if serving_engine and not failures and (stalled := _stalled(run, lines, outcome)) is not None:
         return stalled
+    if not failures and (unschedulable := _request_never_rescheduled(run, lines, outcome)) is not None:
+        return unschedulable
     if serving_engine and not failures and (clients or outcome.client_errors):
         return _healthy(run, lines, clients, outcome)
     best = _best(failures) or (None if serving_engine else _best(clients))
