@@ -2815,6 +2815,17 @@ _row("request_allowed_token_ids_over_limit", 2, r"Too many allowed token IDs: \d
             "Upgrade to a vLLM release that refuses such a request with a 400 before it reaches the engine"])
 
 
+# The OpenAI server's request models are pydantic: a request whose fields fail them ("1 validation error for
+# ChatCompletionRequest / messages.2.tool.content / Input should be a valid string") is refused with a 400; a test or
+# a wrapper building the request itself gets the ValidationError.
+_row("request_validation_failed", 2, r"\b\d+ validation errors? for \w+Request\b", default_phase="runtime",
+     cls="request_invalid",
+     cause="A request did not fit the server's request schema (the lines under the message name the field and what "
+           "it should be); it was refused and the server kept serving.",
+     steps=["Fix the field client-side to the form the message names, or upgrade to a vLLM release whose request "
+            "schema accepts that form (e.g. a list of content parts where a string was required)"])
+
+
 _row("request_unknown_field", 2, r"extra_forbidden|Extra inputs are not permitted", default_phase="runtime",
      cause='A request used a field this vLLM release does not accept (HTTP 400).',
      steps=[

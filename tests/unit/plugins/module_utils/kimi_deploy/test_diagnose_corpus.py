@@ -5318,6 +5318,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      + "INFO 08-01 03:09:02 scheduler.py:271] Throughput: 0.0 tokens/s, Running: 0 reqs, Swapped: 0 reqs, Pending: 1 "
        "reqs, GPU KV cache usage: 0.0%, CPU KV cache usage: 0.0%\n" * 3, "runtime", "request_larger_than_kv_cache",
      "kv_cache_insufficient"),
+    # from the retired hundred-and-fifty-eighth held-out part: pydantic refusing a tool message's list of content parts
+    # for ChatCompletionRequest, in vLLM's own test (vllm#18729)
+    ("E       pydantic_core._pydantic_core.ValidationError: 1 validation error for ChatCompletionRequest\nE       "
+     "messages.2.tool.content\nE         Input should be a valid string [type=string_type, input_value=[{'type': "
+     "'text', 'text': 'Rainy'}], input_type=list]", "runtime", "request_validation_failed", "request_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
