@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredfiftyeighth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-fifty-eighth round),
+The held-out part is hundredfiftyninth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-fifty-ninth round),
 split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
 before any rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and
-the second to hundred-and-fifty-seventh rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
+the second to hundred-and-fifty-eighth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
 tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -184,9 +184,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredfiftyfifth-training.jsonl", "hundredfiftyfifth-heldout.jsonl",
                                         "hundredfiftysixth-training.jsonl", "hundredfiftysixth-heldout.jsonl",
                                         "hundredfiftyseventh-training.jsonl", "hundredfiftyseventh-heldout.jsonl",
-                                        "hundredfiftyeighth-training.jsonl", "hundredfiftyeighth-heldout.jsonl")}
-HELDOUT = FILES["hundredfiftyeighth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredfiftyeighth-heldout.jsonl" for entry in entries]
+                                        "hundredfiftyeighth-training.jsonl", "hundredfiftyeighth-heldout.jsonl",
+                                        "hundredfiftyninth-training.jsonl", "hundredfiftyninth-heldout.jsonl")}
+HELDOUT = FILES["hundredfiftyninth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredfiftyninth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -371,7 +372,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredfiftyseventh-training.jsonl", "hundredfiftyseventh-heldout.jsonl",
            "hundredfiftyseventh-heldout.sha256"),
           ("hundredfiftyeighth-training.jsonl", "hundredfiftyeighth-heldout.jsonl",
-           "hundredfiftyeighth-heldout.sha256"))
+           "hundredfiftyeighth-heldout.sha256"),
+          ("hundredfiftyninth-training.jsonl", "hundredfiftyninth-heldout.jsonl", "hundredfiftyninth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -553,7 +555,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredfiftyfifth-training.jsonl", "hundredfiftyfifth-heldout.jsonl", 20270364),
                           ("hundredfiftysixth-training.jsonl", "hundredfiftysixth-heldout.jsonl", 20270365),
                           ("hundredfiftyseventh-training.jsonl", "hundredfiftyseventh-heldout.jsonl", 20270366),
-                          ("hundredfiftyeighth-training.jsonl", "hundredfiftyeighth-heldout.jsonl", 20270367)])
+                          ("hundredfiftyeighth-training.jsonl", "hundredfiftyeighth-heldout.jsonl", 20270367),
+                          ("hundredfiftyninth-training.jsonl", "hundredfiftyninth-heldout.jsonl", 20270368)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -567,7 +570,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_fifty_eighth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_fifty_ninth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -628,7 +631,8 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_fifty_eighth
                     "hundredfiftieth-heldout.jsonl", "hundredfiftyfirst-heldout.jsonl",
                     "hundredfiftysecond-heldout.jsonl", "hundredfiftythird-heldout.jsonl",
                     "hundredfiftyfourth-heldout.jsonl", "hundredfiftyfifth-heldout.jsonl",
-                    "hundredfiftysixth-heldout.jsonl", "hundredfiftyseventh-heldout.jsonl"):
+                    "hundredfiftysixth-heldout.jsonl", "hundredfiftyseventh-heldout.jsonl",
+                    "hundredfiftyeighth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1169,15 +1173,18 @@ def test_training_part_accuracy():
     # added: 4916 and 4186 of 8407 at the split's rules (which read the tokenizer attribute transformers 5 removed, from
     # the retired hundred-and-fifty-seventh held-out part). 4917 and 4187 with the reading written from its training
     # entries before the held-out scoring (a request preempted from a full KV cache that never fits again).
+    # With the hundred-and-fifty-eighth round's held-out part and the hundred-and-fifty-ninth round's training part
+    # added: 4942 and 4208 of 8445 at the split's rules (which read pydantic refusing a request's fields, from the
+    # retired hundred-and-fifty-eighth held-out part).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4917 / 8407 and cause >= 4187 / 8407, (phase, cause)
+    assert phase >= 4942 / 8445 and cause >= 4208 / 8445, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-fifty-eighth, each time before the
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-fifty-ninth, each time before the
     # held-out part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but
     # those whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-fifty-eighth-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-fifty-ninth-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1328,7 +1335,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredfiftyfifth-training.jsonl", "hundredfiftyfifth-heldout.jsonl"),
                               ("hundredfiftysixth-training.jsonl", "hundredfiftysixth-heldout.jsonl"),
                               ("hundredfiftyseventh-training.jsonl", "hundredfiftyseventh-heldout.jsonl"),
-                              ("hundredfiftyeighth-training.jsonl", "hundredfiftyeighth-heldout.jsonl")):
+                              ("hundredfiftyeighth-training.jsonl", "hundredfiftyeighth-heldout.jsonl"),
+                              ("hundredfiftyninth-training.jsonl", "hundredfiftyninth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -1930,6 +1938,8 @@ HEALTHY_BY_THE_THREAD_ONLY = {
                                                            "output, no line of the server's",
     "vllm-23867-bench-serve-peak-throughput-client-start": "a benchmark client's start (its args): read as a start "
                                                            "not yet serving",
+    "vllm-9358-llama-guard-3-1b-offline-llm-fix-verified-start": "an offline run's two start warnings after its fix: "
+                                                                 "no line the rules know as a start",
 }
 
 
