@@ -1574,6 +1574,8 @@ _row("hub_access_failed", 1,
      # the hub answering 404 for the repo, its revision or a file of it (a wrong id or branch, or a local path that
      # does not exist sent to the hub's API as an id)
      r"|404 Client Error: Not Found for url: https://(?:www\.)?(?:huggingface\.co|hf-mirror\.com|modelscope\.cn)/"
+     # (or a mirror or proxy set as HF_ENDPOINT: any host, the hub's file and API paths)
+     r"|404 Client Error: Not Found for url: https?://\S+/(?:resolve/|api/models/)"
      # the hub rate-limiting its API (many workers resolving the same repo at once, even when the files are cached)
      r"|429 Client Error: Too Many Requests for url: https://(?:huggingface\.co|hf-mirror\.com)/"
      # huggingface_hub's Rust downloader failing (HF_HUB_ENABLE_HF_TRANSFER=1), which hides the hub's own error

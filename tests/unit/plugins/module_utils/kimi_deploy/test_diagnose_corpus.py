@@ -1175,9 +1175,10 @@ def test_training_part_accuracy():
     # entries before the held-out scoring (a request preempted from a full KV cache that never fits again).
     # With the hundred-and-fifty-eighth round's held-out part and the hundred-and-fifty-ninth round's training part
     # added: 4942 and 4208 of 8445 at the split's rules (which read pydantic refusing a request's fields, from the
-    # retired hundred-and-fifty-eighth held-out part).
+    # retired hundred-and-fifty-eighth held-out part). 4943 and 4209 with the reading written from its training entries
+    # before the held-out scoring (the hub's 404 through a mirror or proxy).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4942 / 8445 and cause >= 4208 / 8445, (phase, cause)
+    assert phase >= 4943 / 8445 and cause >= 4209 / 8445, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5333,6 +5334,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("E       pydantic_core._pydantic_core.ValidationError: 1 validation error for ChatCompletionRequest\nE       "
      "messages.2.tool.content\nE         Input should be a valid string [type=string_type, input_value=[{'type': "
      "'text', 'text': 'Rainy'}], input_type=list]", "runtime", "request_validation_failed", "request_invalid"),
+    # from the hundred-and-fifty-ninth round's training entries, before its held-out scoring: the hub's 404 for a file
+    # through a proxy set as the endpoint (vllm#11268)
+    ("HTTPError: 404 Client Error: Not Found for url: https://hfproxy/meta-llama/Llama-3.1-70B-Instruct/resolve/main/"
+     "sentence_bert_config.json", "load", "hub_access_failed", "model_download"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
