@@ -1269,6 +1269,26 @@ _row("operator_namespace_registered_twice", 1, r"Only a single TORCH_LIBRARY can
             "a clean venv, so only one package registers the namespace"])
 
 
+# A config.json with no model_type (vllm-omni: "config.json found but missing 'model_type'"; transformers:
+# "Unrecognized model in <dir>. Should have a `model_type` key in its config.json"): the directory is not a
+# transformers-format checkpoint, or its conversion left the key out, so nothing can pick the model's class.
+_row("config_model_type_missing", 1,
+     r"config\.json found but missing 'model_type'|Should have a `model_type` key in its config\.json",
+     cls="config_invalid", default_phase="load",
+     cause="The model directory's config.json has no model_type, so neither vLLM nor transformers can tell which "
+           "model it is: the path is not a transformers-format checkpoint, or a conversion left the key out.",
+     steps=["Point the model path at the directory holding the checkpoint's own config.json (the published one), or "
+            "add the model_type the model's card names"])
+# torch's MemPool (vLLM's sleep mode allocates the weights and KV cache in one) refuses the caching allocator's
+# expandable segments: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True and sleep mode cannot be used together.
+_row("mempool_with_expandable_segments", 1, r"MemPool doesn't currently support expandable_segments",
+     cls="config_invalid", default_phase="load",
+     cause="PYTORCH_CUDA_ALLOC_CONF sets expandable_segments:True, which torch's MemPool (used by vLLM's sleep mode "
+           "to allocate weights and KV cache) does not support.",
+     steps=["Unset expandable_segments in PYTORCH_CUDA_ALLOC_CONF for the vLLM process (a trainer may set it for "
+            "its own process), or start the engine without sleep mode (enable_sleep_mode=False)"])
+
+
 # transformers' table of model types without the checkpoint's ("KeyError: 'dbrx'" under CONFIG_MAPPING): the
 # installed transformers predates the model, whatever vLLM release reads it.
 _row("transformers_model_type_unknown", 1, r"^(?:\w+\.)*KeyError: '[\w.-]+'", context=r"CONFIG_MAPPING\[",

@@ -5339,6 +5339,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # through a proxy set as the endpoint (vllm#11268)
     ("HTTPError: 404 Client Error: Not Found for url: https://hfproxy/meta-llama/Llama-3.1-70B-Instruct/resolve/main/"
      "sentence_bert_config.json", "load", "hub_access_failed", "model_download"),
+    # from the retired hundred-and-fifty-ninth held-out part: vllm-omni reading a config.json without model_type
+    # (VoxCPM#295); torch's MemPool refusing expandable_segments under a trainer's allocator setting (OpenPipe ART#405)
+    ("ValueError: Failed to read config.json for model: /home/models/VoxCPM2\nError: config.json found but missing "
+     "'model_type' for model", "load", "config_model_type_missing", "config_invalid"),
+    ("weight = Parameter(torch.empty(sum(output_partition_sizes), ...))\nRuntimeError: torch.cuda.MemPool doesn't "
+     "currently support expandable_segments.", "load", "mempool_with_expandable_segments", "config_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
