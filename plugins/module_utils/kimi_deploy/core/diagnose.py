@@ -2727,6 +2727,14 @@ _row("request_media_load_failed", 2, r"Error in loading multi-modal data"
            "request failed, the server kept serving.",
      steps=["Check the URL is reachable from the server (proxy, DNS, --allowed-local-media-path for file URLs) and the "
             "data decodes; clients can send the media inline as base64"])
+# vLLM's video loader decoding fewer frames than the container promised ("assert i == num_frames" under
+# multimodal/video.py): a video whose frame count metadata overstates what decodes; that request fails.
+_row("request_video_frames_short", 1, r"^(?:\w+\.)*AssertionError\s*$", context=r"assert i == num_frames",
+     cls="request_invalid", default_phase="runtime",
+     cause="A request's video decoded fewer frames than its container reports, and vLLM's video loader asserts the "
+           "count; that request failed.",
+     steps=["Re-encode the video (constant frame rate, e.g. ffmpeg -r 30) before sending it, or upgrade to a vLLM "
+            "release whose video loader tolerates short videos"])
 # A multimodal request's prompt and its media disagree: the processor finds no placeholder token to replace with an
 # image's features ("Expected there to be 1 prompt updates corresponding to 1 image items, but instead found 0"), or
 # the model's HF processor raises on the request's data.
@@ -3067,6 +3075,14 @@ _row("compile_failed_in_ray_worker", 1,
            "the caller, so the compile error itself is only in the worker's log.",
      steps=["Read the worker's log (the Ray session's worker-*.err on its node) for the compile error",
             "Start the engine with --enforce-eager (in a trainer, its rollout's enforce_eager) to skip compilation"])
+# Inductor asking for Triton and finding no working one ("TritonMissing: Cannot find a working triton installation"):
+# the platform's Triton build is absent or older than this torch needs, whatever compile step asked.
+_row("triton_missing", 1, r"TritonMissing|Cannot find a working triton installation",
+     cls="dependency_error", default_phase="startup",
+     cause="torch.compile (Inductor) needs Triton and found no working installation: the Triton build for this "
+           "platform and torch (triton, pytorch-triton-rocm, pytorch-triton-xpu) is missing or too old.",
+     steps=["Install the Triton build this torch pins (pip show torch names it; for XPU and ROCm the platform's own "
+            "package), or start with --enforce-eager / -O0 to skip compilation"])
 # A kernel library that builds its kernels on first use (FlashInfer, DeepGEMM, a torch C++/CUDA extension) runs ninja;
 # its failure is the build's, whatever the wrapper around it says.
 # A kernel library that builds its kernels on first use (FlashInfer, torch's C++ extensions) needs ninja on the PATH

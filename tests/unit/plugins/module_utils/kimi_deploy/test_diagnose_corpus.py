@@ -1195,9 +1195,10 @@ def test_training_part_accuracy():
     # 4980 and 4233 of 8506 at the split's rules (no change came from the retired hundred-and-sixtieth held-out part).
     # With the hundred-and-sixty-first round's held-out part and the hundred-and-sixty-second round's training part
     # added: 4994 and 4247 of 8537 at the split's rules (no change came from the retired hundred-and-sixty-first
-    # held-out part).
+    # held-out part). 4995 and 4249 with the readings written from its training entries before the held-out scoring
+    # (Inductor finding no working Triton; the video loader's frame-count assertion).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4994 / 8537 and cause >= 4247 / 8537, (phase, cause)
+    assert phase >= 4995 / 8537 and cause >= 4249 / 8537, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5376,6 +5377,13 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "'model_type' for model", "load", "config_model_type_missing", "config_invalid"),
     ("weight = Parameter(torch.empty(sum(output_partition_sizes), ...))\nRuntimeError: torch.cuda.MemPool doesn't "
      "currently support expandable_segments.", "load", "mempool_with_expandable_segments", "config_invalid"),
+    # from the hundred-and-sixty-second round's training entries, before its held-out scoring: Inductor finding no
+    # working Triton on XPU (vllm#35610); the video loader's frame-count assertion (Qwen2.5-Omni#328)
+    ("(Worker pid=1043962) (Worker_TP0 pid=1043962) ERROR 03-01 07:54:11 [multiproc_executor.py:880] "
+     "torch._inductor.exc.TritonMissing: Cannot find a working triton installation. Either the package is not "
+     "installed or it is too old.", "startup", "triton_missing", "dependency_error"),
+    ('  File "/usr/local/lib/python3.10/dist-packages/vllm/multimodal/video.py", line 174, in load_bytes\n    assert '
+     "i == num_frames\nAssertionError", "runtime", "request_video_frames_short", "request_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
