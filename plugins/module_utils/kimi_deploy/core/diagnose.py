@@ -1235,6 +1235,17 @@ _row("hf_config_class_mismatch", 2, r"Expected type: <class 'vllm\.transformers_
             "requirements say), or a vLLM release made for the installed transformers"])
 
 
+# A pooling task asked of an architecture vLLM registers as neither generative nor pooling ("The model should be a
+# generative or pooling model when task is set to 'embedding'. Found: {'architectures': ['ModernBertModel'], ...}"): a
+# bare encoder without a head vLLM can pool with.
+_row("task_unsupported_by_architecture", 1, r"The model should be a generative or pooling model when task is",
+     cls="config_invalid", default_phase="load",
+     cause="The task asked for (embedding, classify, score) needs a model vLLM can generate or pool with, and this "
+           "architecture is registered as neither (a bare encoder checkpoint).",
+     steps=["Serve a checkpoint with a pooling head vLLM supports for the task, or a release that adapts this "
+            "architecture to it (--runner pooling with --convert embed)"])
+
+
 # --tool-call-parser / --reasoning-parser names a parser this release does not register (it lists the ones it has).
 _row("parser_name_unknown", 1, r"invalid (?:tool call|reasoning) parser: \S+ \(chose from",
      cls="config_invalid", default_phase="load",
@@ -2743,7 +2754,10 @@ _row("request_multimodal_prompt_mismatch", 2,
      r"for mm_items|Failed to apply \w*Processor on data="
      # V0's merge of the media's embeddings into the prompt: more media tokens than the prompt has placeholders for
      # (their count as a product, or as a sum over the items: "338 + 320 + ... = 8655")
-     r"|Attempted to assign (?:\d+ x \d+ = |\d+(?: \+ \d+)+ = )?\d+ (?:multimodal|image) tokens to \d+ placeholders",
+     r"|Attempted to assign (?:\d+ x \d+ = |\d+(?: \+ \d+)+ = )?\d+ (?:multimodal|image) tokens to \d+ placeholders"
+     # (or one item's, "119 = 119", to a prompt that has placeholders: one with none is as often a chunk of the prompt
+     # chunked prefill or the profile run made as a request's)
+     r"|Attempted to assign \d+ = \d+ (?:multimodal|image) tokens to [1-9]\d* placeholders",
      cls="request_invalid", default_phase="runtime",
      cause="A multimodal request could not be turned into the model's inputs: its prompt lacks the placeholder "
            "token for an image (or has too many), or the model's processor failed on its media (size, count, "
@@ -3083,6 +3097,14 @@ _row("triton_missing", 1, r"TritonMissing|Cannot find a working triton installat
            "platform and torch (triton, pytorch-triton-rocm, pytorch-triton-xpu) is missing or too old.",
      steps=["Install the Triton build this torch pins (pip show torch names it; for XPU and ROCm the platform's own "
             "package), or start with --enforce-eager / -O0 to skip compilation"])
+# Triton's bundled LLVM failing an internal assertion as it compiles a kernel ("/root/.triton/llvm/.../SmallVector.h:
+# 298: ... Assertion `idx < size()' failed."): a compiler bug for this kernel on this GPU, whatever model runs.
+_row("triton_llvm_assertion", 2, r"\.triton/llvm/\S+:\d+:",
+     cls="compile_error", default_phase="startup",
+     cause="Triton's bundled LLVM failed an internal assertion while compiling one of vLLM's Triton kernels for this "
+           "GPU: a compiler bug for that kernel and architecture.",
+     steps=["Upgrade Triton with the torch release it pairs with (or the vLLM image that ships them), or avoid the "
+            "kernel: another attention backend, --enforce-eager for compiled graphs"])
 # A kernel library that builds its kernels on first use (FlashInfer, DeepGEMM, a torch C++/CUDA extension) runs ninja;
 # its failure is the build's, whatever the wrapper around it says.
 # A kernel library that builds its kernels on first use (FlashInfer, torch's C++ extensions) needs ninja on the PATH
@@ -5302,9 +5324,12 @@ def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any],
     if best is not None and best.rule.tier == 4:
         # Only a wrapper failed (the engine is dead, requests got 500s), and a request's error was raised in the
         # engine's own loop, or logged before the wrapper by an engine that was not serving (an offline run's
-        # request): that request killed the engine (V0 let a bad multimodal input reach the step).
+        # request): that request killed the engine (V0 let a bad multimodal input reach the step). So does a wrapper
+        # that quotes the request's error as the original one ("MQEngineDeadError: ... the original error:
+        # ValueError('Attempted to assign ...')").
         wrapper = best
         best = next((m for m in clients if _ENGINE_LOOP_FRAMES.search(_frame_text(lines, m.line.index))
+                     or m.line.index == wrapper.line.index
                      or (not serving_engine and m.line.index < wrapper.line.index)), wrapper)
     if best is None:
         return _no_rule_matched(run, lines, first_error, bool(clients), outcome)
