@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredsixtysecond-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-sixty-second round),
+The held-out part is hundredsixtythird-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-sixty-third round),
 split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
 before any rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and
-the second to hundred-and-sixty-first rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
+the second to hundred-and-sixty-second rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
 tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -188,9 +188,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredfiftyninth-training.jsonl", "hundredfiftyninth-heldout.jsonl",
                                         "hundredsixtieth-training.jsonl", "hundredsixtieth-heldout.jsonl",
                                         "hundredsixtyfirst-training.jsonl", "hundredsixtyfirst-heldout.jsonl",
-                                        "hundredsixtysecond-training.jsonl", "hundredsixtysecond-heldout.jsonl")}
-HELDOUT = FILES["hundredsixtysecond-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredsixtysecond-heldout.jsonl" for entry in entries]
+                                        "hundredsixtysecond-training.jsonl", "hundredsixtysecond-heldout.jsonl",
+                                        "hundredsixtythird-training.jsonl", "hundredsixtythird-heldout.jsonl")}
+HELDOUT = FILES["hundredsixtythird-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredsixtythird-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -380,7 +381,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredsixtieth-training.jsonl", "hundredsixtieth-heldout.jsonl", "hundredsixtieth-heldout.sha256"),
           ("hundredsixtyfirst-training.jsonl", "hundredsixtyfirst-heldout.jsonl", "hundredsixtyfirst-heldout.sha256"),
           ("hundredsixtysecond-training.jsonl", "hundredsixtysecond-heldout.jsonl",
-           "hundredsixtysecond-heldout.sha256"))
+           "hundredsixtysecond-heldout.sha256"),
+          ("hundredsixtythird-training.jsonl", "hundredsixtythird-heldout.jsonl", "hundredsixtythird-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -566,7 +568,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredfiftyninth-training.jsonl", "hundredfiftyninth-heldout.jsonl", 20270368),
                           ("hundredsixtieth-training.jsonl", "hundredsixtieth-heldout.jsonl", 20270369),
                           ("hundredsixtyfirst-training.jsonl", "hundredsixtyfirst-heldout.jsonl", 20270370),
-                          ("hundredsixtysecond-training.jsonl", "hundredsixtysecond-heldout.jsonl", 20270371)])
+                          ("hundredsixtysecond-training.jsonl", "hundredsixtysecond-heldout.jsonl", 20270371),
+                          ("hundredsixtythird-training.jsonl", "hundredsixtythird-heldout.jsonl", 20270372)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -580,7 +583,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_sixty_second_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_sixty_third_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -643,7 +646,8 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_sixty_second
                     "hundredfiftyfourth-heldout.jsonl", "hundredfiftyfifth-heldout.jsonl",
                     "hundredfiftysixth-heldout.jsonl", "hundredfiftyseventh-heldout.jsonl",
                     "hundredfiftyeighth-heldout.jsonl", "hundredfiftyninth-heldout.jsonl",
-                    "hundredsixtieth-heldout.jsonl", "hundredsixtyfirst-heldout.jsonl"):
+                    "hundredsixtieth-heldout.jsonl", "hundredsixtyfirst-heldout.jsonl",
+                    "hundredsixtysecond-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1197,15 +1201,19 @@ def test_training_part_accuracy():
     # added: 4994 and 4247 of 8537 at the split's rules (no change came from the retired hundred-and-sixty-first
     # held-out part). 4995 and 4249 with the readings written from its training entries before the held-out scoring
     # (Inductor finding no working Triton; the video loader's frame-count assertion).
+    # With the hundred-and-sixty-second round's held-out part and the hundred-and-sixty-third round's training part
+    # added: 5015 and 4261 of 8569 at the split's rules (which read a bare encoder refused for a pooling task, Triton's
+    # bundled LLVM asserting, one item's multimodal tokens to placeholders and an engine-dead wrapper quoting a
+    # request's error, from the retired hundred-and-sixty-second held-out part).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 4995 / 8537 and cause >= 4249 / 8537, (phase, cause)
+    assert phase >= 5015 / 8569 and cause >= 4261 / 8569, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-sixty-second, each time before the
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-sixty-third, each time before the
     # held-out part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but
     # those whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-sixty-second-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-sixty-third-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1360,7 +1368,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredfiftyninth-training.jsonl", "hundredfiftyninth-heldout.jsonl"),
                               ("hundredsixtieth-training.jsonl", "hundredsixtieth-heldout.jsonl"),
                               ("hundredsixtyfirst-training.jsonl", "hundredsixtyfirst-heldout.jsonl"),
-                              ("hundredsixtysecond-training.jsonl", "hundredsixtysecond-heldout.jsonl")):
+                              ("hundredsixtysecond-training.jsonl", "hundredsixtysecond-heldout.jsonl"),
+                              ("hundredsixtythird-training.jsonl", "hundredsixtythird-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -1975,6 +1984,9 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "rocm-vllm-729-qwen25-vl-72b-fp8-chartqa-metrics": "an evaluation client's metrics after vLLM served it: no line "
                                                        "of vLLM's",
     "evalscope-1101-aiperf-metrics-table-vllm-a100": "a load tool's metrics table against vLLM: no line of vLLM's",
+    "llm-load-test-39-vllm-plugin-load-test-run": "a load-test tool's run against vLLM: no line of vLLM's",
+    "continue-4218-qwen25-coder-gptq-sse-stream-healthy": "a client's print of vLLM's streamed chunks: the model's "
+                                                          "output, no line of vLLM's",
 }
 
 
