@@ -4952,6 +4952,14 @@ _FRAME_CAUSES = (
      "missing or does not parse.",
      ["Drop --quantization so vLLM uses the checkpoint's own config.json, or check the checkpoint's "
       "quantization_config (config.json) / quant_config.json against the method"]),
+    # ... or transformers deciding whether the checkpoint's own code may run (resolve_trust_remote_code raises its
+    # ValueError only when the model ships code and trust_remote_code is not set).
+    (re.compile(r"(?s)in resolve_trust_remote_code\b(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,4}\Z"),
+     "remote_code_required",
+     "The traceback ends in transformers refusing to run the checkpoint's own code (resolve_trust_remote_code; its "
+     "error line is not in the lines read): the model ships Python code (auto_map in config.json) and the server ran "
+     "without --trust-remote-code.",
+     ["Read the model directory's custom *.py files, then start with --trust-remote-code (trust_remote_code: true)"]),
     # ... or a Mistral-format checkpoint's params.json (--config-format / --tokenizer-mode mistral).
     (re.compile(r"(?s)in load_params_config\b(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,4}\Z"),
      "config_invalid",
