@@ -5326,6 +5326,8 @@ def _diagnose_run(run: _Run, lines: list[Line], params: dict[str, Any],
         return stalled
     if not failures and (unschedulable := _request_never_rescheduled(run, lines, outcome)) is not None:
         return unschedulable
+    if serving_engine and not failures and (failed := _handler_failed_after_4xx(run, lines, outcome)) is not None:
+        return failed
     if serving_engine and not failures and (clients or outcome.client_errors):
         return _healthy(run, lines, clients, outcome)
     best = _best(failures) or (None if serving_engine else _best(clients))
@@ -5440,6 +5442,30 @@ def _after_5xx(run: _Run, line: Line) -> tuple[str, Finding] | None:
             steps=["Replay a failing request with its parameters and read the API server's log at DEBUG "
                    "(VLLM_LOGGING_LEVEL=DEBUG) for its traceback; drop the parameter that breaks it or upgrade vLLM",
                    "Other requests are served: no restart is needed"])
+    return None
+
+
+_4XX_ACCESS = re.compile(r'HTTP/[\d.]+" 4\d\d')
+
+
+def _handler_failed_after_4xx(run: _Run, lines: list[Line], outcome: _Outcome) -> dict[str, Any] | None:
+    """A 4xx access line followed by the HTTP app's own exception: the request's handling raised after its answer
+    began, so the log holds more than a client's error (the server is not just healthy)."""
+    for line in run.lines:
+        if not _4XX_ACCESS.search(line.message):
+            continue
+        after = next((a for a in run.lines if line.index < a.index <= line.index + 3
+                      and any(pattern.search(a.message) for pattern, *_ in _AFTER_5XX)), None)
+        if after is not None:
+            finding = Finding(
+                cause="A request was refused (4xx) and the API server's handling of it then raised (uvicorn's "
+                      "'Exception in ASGI application'): the request's input broke the server's own handling; the "
+                      "engine serves on.",
+                steps=["Replay the refused request and read the traceback's last lines for the field that broke the "
+                       "handling (a malformed tool call or JSON string, a template); fix the client or upgrade vLLM",
+                       "Other requests are served: no restart is needed"])
+            return _result("runtime", finding, "request_handler_exception", "request_invalid",
+                           _evidence(lines, [line, after]), None, outcome)
     return None
 
 

@@ -5420,6 +5420,13 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      'AutoConfig.from_pretrained(\n2023-09-26 09:36:30 | ERROR | stderr |   File "/env/lib/python3.10/site-packages/'
      'transformers/dynamic_module_utils.py", line 618, in resolve_trust_remote_code\n2023-09-26 09:36:30 | ERROR | '
      'stderr |     raise ValueError(', "load", "traceback_frames", "remote_code_required"),
+    # from the retired hundred-and-sixty-third held-out part: a 400 access line followed by uvicorn's exception in the
+    # ASGI application, the request's handling raising after its refusal (vllm#47761)
+    ('(APIServer pid=1) INFO 07-07 15:38:13 [loggers.py:273] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg '
+     'generation throughput: 151.1 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.1%, Prefix cache '
+     'hit rate: 64.1%\n(APIServer pid=1) INFO:     172.16.27.254:59562 - "POST /v1/chat/completions HTTP/1.1" 400 Bad '
+     'Request\n(APIServer pid=1) ERROR:    Exception in ASGI application\n(APIServer pid=1) Traceback (most recent '
+     'call last):', "runtime", "request_handler_exception", "request_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
