@@ -3055,6 +3055,15 @@ _row("pooled_output_nan", 2, r"\[(?:-?nan|NaN)(?:, (?:-?nan|NaN))+\]",
             "same inputs; if NaNs remain, rerun with --enforce-eager to rule out a compiled kernel"])
 
 
+# An XLA-based plugin's compiler (tt-xla's module builder) lowers the model's StableHLO graph before it runs: a
+# failed pass (an op or a sharding it cannot place) stops the start there.
+_row("stablehlo_pipeline_failed", 2,
+     r"Failed to run stablehlo pipeline|Could not apply propagated tensor shardings to tensor dimensions",
+     cls="compile_error", default_phase="startup",
+     cause="The accelerator plugin's compiler could not lower the model's StableHLO graph (a pass failed on an op or "
+           "a tensor sharding): the model, or its parallel layout, is not supported by this plugin release.",
+     steps=["Read the 'error:' lines above it for the op (its loc) and the pass that failed",
+            "Try another tensor-parallel or mesh layout, or a plugin release that supports the model"])
 _row("sampling_nan", 1, r"probability tensor contains either `?inf`?, `?nan`? or element < 0",
      cls="sampling_nan", default_phase="runtime",
      cause="The sampler got NaN/inf probabilities: the model's logits overflowed (fp16 on a bf16 model, a broken "
@@ -3131,6 +3140,28 @@ _row("vllm_source_build_failed", 1,
             "the compiled kernels of a released build",
             "If it must be built: read the first 'error:' or 'FAILED:' line above, set TORCH_CUDA_ARCH_LIST to the "
             "GPUs in use, and lower MAX_JOBS when compilers are killed"])
+# torch's extension builder reads torch.version.cuda to compare it with nvcc's: it is None in a torch built without
+# CUDA (the CPU wheel pip picked for the build's isolated environment), so building vLLM's CUDA kernels stops there.
+_row("build_torch_without_cuda", 1, r"^\s*TypeError: expected string or bytes-like object, got 'NoneType'",
+     context=r"parse\(torch\.version\.cuda\)|in _check_cuda_version",
+     cls="dependency_error", default_phase="load",
+     cause="vLLM's CUDA kernels were being built against a torch without CUDA (torch.version.cuda is None): pip's "
+           "isolated build environment installed torch's CPU wheel, or the host's torch is a CPU build.",
+     steps=["Install a prebuilt vLLM wheel for the host's Python and CUDA instead of building it",
+            "If it must be built: install torch's CUDA wheel first and build with --no-build-isolation so the build "
+            "uses it (python -c 'import torch; print(torch.version.cuda)' must print a version)"])
+# uv's own summary of an install it could not finish (a wheel it could not download, build or unpack: a source build
+# of vLLM or a dependency, a nightly wheel whose metadata does not match its file name); the reason is on the lines
+# under it ("Caused by:", "╰─▶").
+_row("uv_install_failed", 3,
+     r"^\s*(?:error: Failed to (?:install|download|build|fetch)\b|\u00d7 Failed to (?:download|build|fetch)\b)",
+     cls="dependency_error", default_phase="load",
+     cause="uv could not install the environment: a package (named on the line) failed to download, build or "
+           "install, so vLLM or one of its dependencies is missing.",
+     steps=["Read uv's 'Caused by:' / '╰─▶' lines under it for the reason (no wheel for this Python, CUDA or platform, "
+            "a source build's error, a wheel whose metadata does not match its name)",
+            "Pin the versions vLLM's release was built with (torch and its index) or install a prebuilt vLLM wheel "
+            "for this host instead of building"])
 # pip's own summary of that build, when the compiler's lines are not shown
 _row("vllm_source_build_summary", 3,
      r"Building (?:wheel|editable) for vllm \(pyproject\.toml\)(?: \.\.\.)? error"
@@ -4960,6 +4991,15 @@ _FRAME_CAUSES = (
      "error line is not in the lines read): the model ships Python code (auto_map in config.json) and the server ran "
      "without --trust-remote-code.",
      ["Read the model directory's custom *.py files, then start with --trust-remote-code (trust_remote_code: true)"]),
+    # ... or torch's extension builder comparing its CUDA version with nvcc's while vLLM's kernels build (the error
+    # cut off: torch.version.cuda is None in a torch built without CUDA).
+    (re.compile(r"(?s)in _check_cuda_version\b(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,4}\Z"),
+     "dependency_error",
+     "The traceback ends in torch's extension builder comparing its CUDA version with the compiler's while vLLM's "
+     "kernels were built (its error line is not in the lines read): most often the build's torch has no CUDA "
+     "(a CPU wheel in pip's isolated build environment).",
+     ["Install a prebuilt vLLM wheel for the host's Python and CUDA; to build, install torch's CUDA wheel first and "
+      "build with --no-build-isolation"]),
     # ... or a Mistral-format checkpoint's params.json (--config-format / --tokenizer-mode mistral).
     (re.compile(r"(?s)in load_params_config\b(?:(?!\n).)*(?:\n(?:(?!\n).)*){0,4}\Z"),
      "config_invalid",

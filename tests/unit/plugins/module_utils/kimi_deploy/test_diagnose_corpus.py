@@ -1213,9 +1213,11 @@ def test_training_part_accuracy():
     # resolve_trust_remote_code).
     # With the hundred-and-sixty-third round's held-out part and the hundred-and-sixty-fourth round's training part
     # added: 5031 and 4277 of 8604 at the split's rules (which read a 4xx answer followed by the ASGI application's own
-    # exception, from the retired hundred-and-sixty-third held-out part).
+    # exception, from the retired hundred-and-sixty-third held-out part). 5038 and 4284 with the readings written from
+    # its training entries before the held-out scoring (vLLM's build against a torch without CUDA; uv failing to
+    # install; tt-xla's StableHLO pipeline failing).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5031 / 8604 and cause >= 4277 / 8604, (phase, cause)
+    assert phase >= 5038 / 8604 and cause >= 4284 / 8604, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5435,6 +5437,24 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      'hit rate: 64.1%\n(APIServer pid=1) INFO:     172.16.27.254:59562 - "POST /v1/chat/completions HTTP/1.1" 400 Bad '
      'Request\n(APIServer pid=1) ERROR:    Exception in ASGI application\n(APIServer pid=1) Traceback (most recent '
      'call last):', "runtime", "request_handler_exception", "request_invalid"),
+    # from the hundred-and-sixty-fourth round's training entries: vLLM's build stopping at torch.version.cuda being
+    # None (vllm#1394), also where the excerpt stops inside that frame; uv failing to install a nightly wheel
+    # (pytorch#162371); tt-xla's StableHLO pipeline failing on a sharding (tt-xla#3997)
+    ('        File "C:\\Temp\\pip-build-env-dl9xeg5d\\overlay\\Lib\\site-packages\\torch\\utils\\cpp_extension.py", '
+     'line 383, in _check_cuda_version\n          torch_cuda_version = packaging.version.parse(torch.version.cuda)\n'
+     "      TypeError: expected string or bytes-like object, got 'NoneType'\n      [end of output]\n"
+     "  ERROR: Failed building wheel for vllm", "load", "build_torch_without_cuda", "dependency_error"),
+    ('        File "C:\\Temp\\pip-build-env-5lg7tzgg\\overlay\\Lib\\site-packages\\torch\\utils\\cpp_extension.py", '
+     'line 383, in _check_cuda_version\n          torch_cuda_version = packaging.version.parse(torch.version.cuda)',
+     "load", "traceback_frames", "dependency_error"),
+    ("Resolved 28 packages in 759ms\nerror: Failed to install: xformers-0.0.33.dev20250901+cu129-cp39-abi3-"
+     "manylinux_2_28_x86_64.whl (xformers==0.0.33.dev20250901+cu129)\n  Caused by: Wheel version does not match "
+     "filename: 0.0.33+5d4b92a5.d20250907 != 0.0.33.dev20250901+cu129", "load", "uv_install_failed",
+     "dependency_error"),
+    ('loc("reshape.270"): error: Could not apply propagated tensor shardings to tensor dimensions\nerror: Could not '
+     "update shapes based on their tensor sharding attributes\n2026-03-30 07:44:29.313 ( 215.420s) [         3D63300]"
+     "      module_builder.cc:839    ERR| Failed to run stablehlo pipeline", "startup", "stablehlo_pipeline_failed",
+     "compile_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
