@@ -3917,6 +3917,18 @@ _row("toolkit_version_probe_empty", 1, r"^(?:\w+\.)*AttributeError: 'NoneType' o
            "not installed where its home variable points, or that variable is unset.",
      steps=["Check the toolkit's home variable the frame reads (ROCM_HOME, CUDA_HOME) and that its version file "
             "exists there; use the image built for that toolkit release"])
+# A model's own code reading a linear layer's plain `weight` (packing experts, tying embeddings) while the checkpoint
+# is quantized: vLLM's quantized linear layers hold qweight/scales, not weight, so this model's implementation does
+# not support that quantization method.
+_row("quantized_layer_has_no_weight", 2,
+     r"^(?:\w+\.)*AttributeError: '\w*(?:ParallelLinear|ReplicatedLinear|LinearBase)' object has no attribute 'weight'",
+     cls="quantization_unsupported", default_phase="load",
+     cause="The model's implementation read a linear layer's unquantized weight, but the checkpoint is quantized (its "
+           "layers hold qweight and scales): this vLLM's implementation of the model does not support the "
+           "checkpoint's quantization method.",
+     steps=["Check the model's quantization method (quantization_config in config.json) against what this vLLM's "
+            "implementation supports; upgrade vLLM, or serve another quantization (FP8, GPTQ) or the unquantized "
+            "checkpoint"])
 # An object without an attribute its caller expects: most often two packages of different releases (an integration
 # built for another vLLM, a library's renamed field). A last resort: a rule that knows the message wins.
 _row("attribute_missing_between_packages", 3,

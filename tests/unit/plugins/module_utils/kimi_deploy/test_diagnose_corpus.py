@@ -5456,6 +5456,13 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "update shapes based on their tensor sharding attributes\n2026-03-30 07:44:29.313 ( 215.420s) [         3D63300]"
      "      module_builder.cc:839    ERR| Failed to run stablehlo pipeline", "startup", "stablehlo_pipeline_failed",
      "compile_error"),
+    # from the retired hundred-and-sixty-fourth held-out part: DeepSeek-V2's expert packing reading an AWQ layer's
+    # plain weight (vllm#6142)
+    ('[rank0]: File "/usr/local/lib/python3.9/dist-packages/vllm/model_executor/models/deepseek_v2.py", line 135, in '
+     'pack_params\n[rank0]: w1.append(expert.gate_up_proj.weight)\n[rank0]: File "/usr/local/lib/python3.9/dist-'
+     'packages/torch/nn/modules/module.py", line 1709, in __getattr__\n[rank0]: raise AttributeError(f"\'{type(self).'
+     '__name__}\' object has no attribute \'{name}\'")\n[rank0]: AttributeError: \'MergedColumnParallelLinear\' '
+     "object has no attribute 'weight'", "load", "quantized_layer_has_no_weight", "quantization_unsupported"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
