@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredsixtyfourth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-sixty-fourth round),
+The held-out part is hundredsixtyfifth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-sixty-fifth round),
 split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
 before any rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and
-the second to hundred-and-sixty-third rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
+the second to hundred-and-sixty-fourth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
 tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -190,9 +190,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredsixtyfirst-training.jsonl", "hundredsixtyfirst-heldout.jsonl",
                                         "hundredsixtysecond-training.jsonl", "hundredsixtysecond-heldout.jsonl",
                                         "hundredsixtythird-training.jsonl", "hundredsixtythird-heldout.jsonl",
-                                        "hundredsixtyfourth-training.jsonl", "hundredsixtyfourth-heldout.jsonl")}
-HELDOUT = FILES["hundredsixtyfourth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredsixtyfourth-heldout.jsonl" for entry in entries]
+                                        "hundredsixtyfourth-training.jsonl", "hundredsixtyfourth-heldout.jsonl",
+                                        "hundredsixtyfifth-training.jsonl", "hundredsixtyfifth-heldout.jsonl")}
+HELDOUT = FILES["hundredsixtyfifth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredsixtyfifth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -385,7 +386,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
            "hundredsixtysecond-heldout.sha256"),
           ("hundredsixtythird-training.jsonl", "hundredsixtythird-heldout.jsonl", "hundredsixtythird-heldout.sha256"),
           ("hundredsixtyfourth-training.jsonl", "hundredsixtyfourth-heldout.jsonl",
-           "hundredsixtyfourth-heldout.sha256"))
+           "hundredsixtyfourth-heldout.sha256"),
+          ("hundredsixtyfifth-training.jsonl", "hundredsixtyfifth-heldout.jsonl", "hundredsixtyfifth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -573,7 +575,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredsixtyfirst-training.jsonl", "hundredsixtyfirst-heldout.jsonl", 20270370),
                           ("hundredsixtysecond-training.jsonl", "hundredsixtysecond-heldout.jsonl", 20270371),
                           ("hundredsixtythird-training.jsonl", "hundredsixtythird-heldout.jsonl", 20270372),
-                          ("hundredsixtyfourth-training.jsonl", "hundredsixtyfourth-heldout.jsonl", 20270373)])
+                          ("hundredsixtyfourth-training.jsonl", "hundredsixtyfourth-heldout.jsonl", 20270373),
+                          ("hundredsixtyfifth-training.jsonl", "hundredsixtyfifth-heldout.jsonl", 20270374)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -587,7 +590,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_sixty_fourth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_sixty_fifth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -651,7 +654,8 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_sixty_fourth
                     "hundredfiftysixth-heldout.jsonl", "hundredfiftyseventh-heldout.jsonl",
                     "hundredfiftyeighth-heldout.jsonl", "hundredfiftyninth-heldout.jsonl",
                     "hundredsixtieth-heldout.jsonl", "hundredsixtyfirst-heldout.jsonl",
-                    "hundredsixtysecond-heldout.jsonl", "hundredsixtythird-heldout.jsonl"):
+                    "hundredsixtysecond-heldout.jsonl", "hundredsixtythird-heldout.jsonl",
+                    "hundredsixtyfourth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1216,15 +1220,18 @@ def test_training_part_accuracy():
     # exception, from the retired hundred-and-sixty-third held-out part). 5038 and 4284 with the readings written from
     # its training entries before the held-out scoring (vLLM's build against a torch without CUDA; uv failing to
     # install; tt-xla's StableHLO pipeline failing).
+    # With the hundred-and-sixty-fourth round's held-out part and the hundred-and-sixty-fifth round's training part
+    # added: 5059 and 4309 of 8652 at the split's rules (which read a quantized linear layer read for a plain weight,
+    # from the retired hundred-and-sixty-fourth held-out part).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5038 / 8604 and cause >= 4284 / 8604, (phase, cause)
+    assert phase >= 5059 / 8652 and cause >= 4309 / 8652, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-sixty-fourth, each time before the
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-sixty-fifth, each time before the
     # held-out part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but
     # those whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-sixty-fourth-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-sixty-fifth-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1381,7 +1388,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredsixtyfirst-training.jsonl", "hundredsixtyfirst-heldout.jsonl"),
                               ("hundredsixtysecond-training.jsonl", "hundredsixtysecond-heldout.jsonl"),
                               ("hundredsixtythird-training.jsonl", "hundredsixtythird-heldout.jsonl"),
-                              ("hundredsixtyfourth-training.jsonl", "hundredsixtyfourth-heldout.jsonl")):
+                              ("hundredsixtyfourth-training.jsonl", "hundredsixtyfourth-heldout.jsonl"),
+                              ("hundredsixtyfifth-training.jsonl", "hundredsixtyfifth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
