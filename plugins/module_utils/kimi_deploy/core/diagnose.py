@@ -2151,6 +2151,14 @@ _row("ray_object_store_shm_too_small", 1, r"System memory request exceeds memory
            "unless told otherwise), so the Ray node cannot start its workers.",
      steps=["Give the container a larger /dev/shm (--shm-size, or a memory-backed emptyDir at /dev/shm in Kubernetes), "
             "or cap Ray's object store (--object-store-memory)"])
+# vLLM's own check before it builds the workers' shared-memory message queues: not NCCL's, the queue needs more than
+# the container's /dev/shm has free.
+_row("message_queue_shm_too_small", 1, r"Insufficient space in /dev/shm: [\d.]+ \w+ required, [\d.]+ \w+ free",
+     cls="resource_limit", default_phase="load",
+     cause="vLLM's worker message queues need more shared memory than /dev/shm has free (a container's default is 64 "
+           "MiB), so the executor could not start its workers.",
+     steps=["Give the container a larger /dev/shm (--shm-size, --ipc=host, or a memory-backed emptyDir at /dev/shm in "
+            "Kubernetes), or free what fills it"])
 _row("nccl_shared_memory", 1,
      r"shared memory segment|/dev/shm|shm_open|Bus error", default_phase="startup",
      hints=(r"NCCL error|unhandled system error",),
@@ -3055,6 +3063,24 @@ _row("pooled_output_nan", 2, r"\[(?:-?nan|NaN)(?:, (?:-?nan|NaN))+\]",
             "same inputs; if NaNs remain, rerun with --enforce-eager to rule out a compiled kernel"])
 
 
+# AITER compiles its kernels just in time into a build directory inside its package; two processes building the same
+# kernels there (a node's workers, two nodes sharing the image's path) remove each other's files.
+_row("aiter_jit_build_dir_race", 2, r"OSError: \[Errno 39\] Directory not empty: '\S*aiter/jit/build/",
+     cls="compile_error", default_phase="startup",
+     cause="AITER's just-in-time kernel build failed cleaning its build directory: more than one process was "
+           "compiling the same kernels into the same directory.",
+     steps=["Run once with a single worker (or prebuild AITER's kernels in the image) so the JIT cache is complete, "
+            "then start the full layout; or give each process its own AITER build directory",
+            "Or disable the AITER paths (VLLM_ROCM_USE_AITER=0) to confirm"])
+# JAX on a multi-host TPU slice: an array placed with a sharding over the whole mesh from one process, which only
+# addresses its own host's devices (a single-process executor on a multi-host mesh).
+_row("jax_sharding_not_addressable", 2,
+     r"device_put's second argument must be a Device or a Sharding which(?:\s+represents addressable devices)?",
+     cls="parallel_config_invalid", default_phase="startup",
+     cause="JAX was asked to place an array on a mesh spanning hosts this process cannot address: a multi-host TPU "
+           "slice run with an executor or layout that expects one host.",
+     steps=["Run one process per TPU host (the multi-host launcher the plugin documents), or size the mesh "
+            "(tensor and data parallel sizes) to the devices of one host"])
 # An XLA-based plugin's compiler (tt-xla's module builder) lowers the model's StableHLO graph before it runs: a
 # failed pass (an op or a sharding it cannot place) stops the start there.
 _row("stablehlo_pipeline_failed", 2,

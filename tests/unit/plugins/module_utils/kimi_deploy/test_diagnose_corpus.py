@@ -1222,9 +1222,11 @@ def test_training_part_accuracy():
     # install; tt-xla's StableHLO pipeline failing).
     # With the hundred-and-sixty-fourth round's held-out part and the hundred-and-sixty-fifth round's training part
     # added: 5059 and 4309 of 8652 at the split's rules (which read a quantized linear layer read for a plain weight,
-    # from the retired hundred-and-sixty-fourth held-out part).
+    # from the retired hundred-and-sixty-fourth held-out part). 5062 and 4312 with the readings written from its
+    # training entries before the held-out scoring (vLLM's message queue finding /dev/shm too small; AITER's JIT build
+    # directory emptied under another build; a multi-host TPU mesh placed from one process).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5059 / 8652 and cause >= 4309 / 8652, (phase, cause)
+    assert phase >= 5062 / 8652 and cause >= 4312 / 8652, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5471,6 +5473,19 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      'packages/torch/nn/modules/module.py", line 1709, in __getattr__\n[rank0]: raise AttributeError(f"\'{type(self).'
      '__name__}\' object has no attribute \'{name}\'")\n[rank0]: AttributeError: \'MergedColumnParallelLinear\' '
      "object has no attribute 'weight'", "load", "quantized_layer_has_no_weight", "quantization_unsupported"),
+    # from the hundred-and-sixty-fifth round's training entries: vLLM's message queue finding /dev/shm too small
+    # (vllm#50606); AITER's JIT build directory emptied under another build (ROCm/vllm#540); a multi-host TPU mesh
+    # placed from one process (tpu-inference#3262)
+    ('File "vllm/v1/executor/multiproc_executor.py", line 585, in _init_message_queues\n    self.worker_response_mq = '
+     "MessageQueue(1, 1)\nRuntimeError: Insufficient space in /dev/shm: 240 MiB required, 64 MiB free.", "load",
+     "message_queue_shm_too_small", "resource_limit"),
+    ("OSError: [Errno 39] Directory not empty: '/app/aiter/aiter/jit/build/ck/library/src/tensor_operation_instance/"
+     "gpu/grouped_conv3d_bwd_weight/wmma'\nOSError: [Errno 39] Directory not empty: '/app/aiter/aiter/jit/build/ck/"
+     "library/src/tensor_operation_instance/gpu/grouped_gemm_tile_loop'", "startup", "aiter_jit_build_dir_race",
+     "compile_error"),
+    ("ValueError: device_put's second argument must be a Device or a Sharding which\nrepresents addressable devices, "
+     "but got NamedSharding(mesh=Mesh('data': 16, ...\n'model': 8, ...))", "startup", "jax_sharding_not_addressable",
+     "parallel_config_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
