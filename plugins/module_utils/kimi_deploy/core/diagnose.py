@@ -3943,6 +3943,24 @@ _row("toolkit_version_probe_empty", 1, r"^(?:\w+\.)*AttributeError: 'NoneType' o
            "not installed where its home variable points, or that variable is unset.",
      steps=["Check the toolkit's home variable the frame reads (ROCM_HOME, CUDA_HOME) and that its version file "
             "exists there; use the image built for that toolkit release"])
+# Pipeline parallelism calls the model's make_empty_intermediate_tensors on every stage but the first: a model class
+# without it (no pipeline-parallel support in this vLLM) fails there, on the later stages' workers.
+_row("model_without_pipeline_parallel", 1,
+     r"^(?:\w+\.)*AttributeError: '\w+' object has no attribute 'make_empty_intermediate_tensors'",
+     cls="parallel_config_invalid", default_phase="startup",
+     cause="The model's implementation in this vLLM has no pipeline-parallel support (no "
+           "make_empty_intermediate_tensors), so the later pipeline stages cannot run it.",
+     steps=["Serve it with pipeline_parallel_size 1 (tensor parallel only), or upgrade to a vLLM whose implementation "
+            "of the model supports pipeline parallelism"])
+# --lora-modules takes name=path pairs (or JSON); vLLM's parser splits each on '=': a path holding another '=' or a
+# value in the wrong form fails as the arguments are read.
+_row("lora_modules_argument_malformed", 1, r"^ValueError: (?:too many|not enough) values to unpack \(expected 2",
+     context=r"item\.split\('='\)|LoRAParserAction",
+     cls="config_invalid", default_phase="load",
+     cause="A --lora-modules value is not in the form name=path (the parser splits it on '=': a path with another '=', "
+           "or a missing name).",
+     steps=["Pass each adapter as name=path with a single '=', or as the JSON form "
+            "'{\"name\": ..., \"path\": ..., \"base_model_name\": ...}'"])
 # A model's own code reading a linear layer's plain `weight` (packing experts, tying embeddings) while the checkpoint
 # is quantized: vLLM's quantized linear layers hold qweight/scales, not weight, so this model's implementation does
 # not support that quantization method.

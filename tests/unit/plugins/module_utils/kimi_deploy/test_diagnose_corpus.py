@@ -5487,6 +5487,15 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("ValueError: device_put's second argument must be a Device or a Sharding which\nrepresents addressable devices, "
      "but got NamedSharding(mesh=Mesh('data': 16, ...\n'model': 8, ...))", "startup", "jax_sharding_not_addressable",
      "parallel_config_invalid"),
+    # from the retired hundred-and-sixty-fifth held-out part: Mixtral's class without make_empty_intermediate_tensors
+    # under pipeline parallelism (vllm#7474); --lora-modules split on '=' into more than two parts (ray#51254)
+    ("(VllmWorkerProcess pid=138) ERROR 08-13 15:22:52 multiproc_worker_utils.py:226]     raise AttributeError(f\"'"
+     "{type(self).__name__}' object has no attribute '{name}'\")\n(VllmWorkerProcess pid=138) ERROR 08-13 15:22:52 "
+     "multiproc_worker_utils.py:226] AttributeError: 'MixtralForCausalLM' object has no attribute "
+     "'make_empty_intermediate_tensors'", "startup", "model_without_pipeline_parallel", "parallel_config_invalid"),
+    (' File "/home/ray/anaconda3/lib/python3.10/site-packages/vllm/entrypoints/openai/cli_args.py", line 40, in '
+     "__call__\n name, path = item.split('=')\nValueError: too many values to unpack (expected 2)", "load",
+     "lora_modules_argument_malformed", "config_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
