@@ -3709,6 +3709,7 @@ _row("rope_scaling_type_unknown", 1, r"Unknown RoPE scaling type \S+",
 # not install may be packages or a requirements file's lines ("-r requirements.txt (line 2)").
 _row("package_requirements_conflict", 1,
      r"requires [\w.\-\[\]]+[=<>!~]=?\S+, but you have \S+ \S+ which is incompatible"
+     r"|requires [\w.\-\[\]]+(?:[=<>!~]=?\S+)?, which is not installed\."
      r"|[\w.\-\[\]]+ \d\S* has requirement \S+, but\b"
      r"|No solution found when resolving dependencies|your requirements are unsatisfiable"
      r"|Cannot install .+? because these package versions have conflicting dependencies|\bResolutionImpossible\b",

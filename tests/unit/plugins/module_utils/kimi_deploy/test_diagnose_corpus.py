@@ -1230,9 +1230,11 @@ def test_training_part_accuracy():
     # directory emptied under another build; a multi-host TPU mesh placed from one process).
     # With the hundred-and-sixty-fifth round's held-out part and the hundred-and-sixty-sixth round's training part
     # added: 5081 and 4332 of 8693 at the split's rules (which read a model class without pipeline-parallel support and
-    # a malformed --lora-modules value, from the retired hundred-and-sixty-fifth held-out part).
+    # a malformed --lora-modules value, from the retired hundred-and-sixty-fifth held-out part). 5082 and 4333 with the
+    # reading written from its training entries before the held-out scoring (pip's resolver naming requirements left
+    # uninstalled).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5081 / 8693 and cause >= 4332 / 8693, (phase, cause)
+    assert phase >= 5082 / 8693 and cause >= 4333 / 8693, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5505,6 +5507,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     (' File "/home/ray/anaconda3/lib/python3.10/site-packages/vllm/entrypoints/openai/cli_args.py", line 40, in '
      "__call__\n name, path = item.split('=')\nValueError: too many values to unpack (expected 2)", "load",
      "lora_modules_argument_malformed", "config_invalid"),
+    # from the hundred-and-sixty-sixth round's training entries: pip's resolver naming requirements left uninstalled
+    # (ms-swift#3042)
+    ("ERROR: pip's dependency resolver does not currently take into account all the packages that are installed. "
+     "This behaviour is the source of the following dependency conflicts.\ncnstd 1.2.3 requires opencv-python>=4.0.0, "
+     "which is not installed.", "load", "package_requirements_conflict", "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
