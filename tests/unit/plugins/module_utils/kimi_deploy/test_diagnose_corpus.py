@@ -5513,6 +5513,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("ERROR: pip's dependency resolver does not currently take into account all the packages that are installed. "
      "This behaviour is the source of the following dependency conflicts.\ncnstd 1.2.3 requires opencv-python>=4.0.0, "
      "which is not installed.", "load", "package_requirements_conflict", "dependency_error"),
+    # from the retired hundred-and-sixty-sixth held-out part: a program logging its import of vLLM's integration
+    # failing on a missing module (ms-swift#1636)
+    ("[INFO:swift] Successfully registered `/env/lib/python3.10/site-packages/swift/llm/data/dataset_info.json`\n"
+     "[ERROR:swift] import vllm_utils error: No module named 'openai.types'\n[INFO:swift] ckpt_dir: None", "load",
+     "python_dependency_missing", "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
