@@ -962,7 +962,9 @@ _row("pooling_head_missing", 1, r"'\w+For(?:CausalLM|ConditionalGeneration)' obj
        # 2.5, 2.6, 4.0. Got version: (4, 5)")
        r"|Currently, \w+ only supports versions? "
        # a multi-modal processor that does not know the model type ("Unknown image model type: qwen2_5_vl")
-       r"|Unknown (?:image|video|audio|vision) model type: ",
+       r"|Unknown (?:image|video|audio|vision) model type: "
+       # transformers' GGUF reader meeting an architecture it cannot convert ("Architecture chatglm not supported")
+       r"|^(?:\w+\.)*ValueError: Architecture [\w.-]+ not supported",
        default_phase="load")
 def _architecture(hit: _Hit) -> Finding:
     names = re.search(r"\[([^\]]*)\]", hit.line.message) or re.search(r"model type `?([\w-]+)`?",

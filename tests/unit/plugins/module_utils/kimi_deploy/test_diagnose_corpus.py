@@ -1240,9 +1240,10 @@ def test_training_part_accuracy():
     # uninstalled).
     # With the hundred-and-sixty-sixth round's held-out part and the hundred-and-sixty-seventh round's training part
     # added: 5100 and 4349 of 8738 at the split's rules (which read a program's own log of a failed import of vLLM's
-    # integration, from the retired hundred-and-sixty-sixth held-out part).
+    # integration, from the retired hundred-and-sixty-sixth held-out part). 5101 and 4350 with the reading written from
+    # its training entries before the held-out scoring (transformers' GGUF reader refusing an architecture).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5100 / 8738 and cause >= 4349 / 8738, (phase, cause)
+    assert phase >= 5101 / 8738 and cause >= 4350 / 8738, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5529,6 +5530,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("[INFO:swift] Successfully registered `/env/lib/python3.10/site-packages/swift/llm/data/dataset_info.json`\n"
      "[ERROR:swift] import vllm_utils error: No module named 'openai.types'\n[INFO:swift] ckpt_dir: None", "load",
      "python_dependency_missing", "dependency_error"),
+    # from the hundred-and-sixty-seventh round's training entries: transformers' GGUF reader refusing an
+    # architecture it cannot convert (transformers#32577)
+    ('raise ValueError(f"Architecture {architecture} not supported")\nValueError: Architecture chatglm not supported',
+     "load", "architecture_not_supported", "architecture_unsupported"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
