@@ -1423,6 +1423,7 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
 # issue's 90/80 % targets; the earlier parts are training now. These floors only keep what was measured from
 # regressing while rules change; they are not targets to tune.
 HELDOUT_FLOORS = [
+    ("hundredsixtyseventh-heldout.jsonl", 8, 9, 22, (10, 4, 5)),
     ("hundredsixtysixth-heldout.jsonl", 5, 5, 11, (4, 2, 2)),
     ("hundredsixtyfifth-heldout.jsonl", 10, 6, 20, (9, 4, 3)),
     ("hundredsixtyfourth-heldout.jsonl", 8, 7, 15, (9, 6, 6)),
