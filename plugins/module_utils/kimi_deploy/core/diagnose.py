@@ -3067,6 +3067,24 @@ _row("pooled_output_nan", 2, r"\[(?:-?nan|NaN)(?:, (?:-?nan|NaN))+\]",
             "same inputs; if NaNs remain, rerun with --enforce-eager to rule out a compiled kernel"])
 
 
+# FlashInfer plans each batch in a fixed workspace buffer: a batch larger than it holds (many sequences, long prompts in
+# the memory profile's dummy batch) stops the forward there.
+_row("flashinfer_workspace_exhausted", 1, r"Out of workspace memory in Aligned\w*",
+     cls="resource_limit", default_phase="startup",
+     cause="FlashInfer's fixed workspace buffer is too small for the batch it was asked to plan (many sequences or "
+           "long prompts at once).",
+     steps=["Raise VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE (bytes) where this release reads it, or lower "
+            "max_num_seqs / max_num_batched_tokens",
+            "Or run another attention backend (VLLM_ATTENTION_BACKEND) to confirm"])
+# Ascend's CANN kernels assert on their inputs in the AI core and print it to the worker's stdout ("[ASSERT]
+# [CANN_VERSION : 8.1.RC1] ... gather_v3_base.h:137: Assertion ... Index 4096 out of range"): a kernel fault.
+_row("ascend_kernel_assertion", 1, r"\[ASSERT\] \[CANN_VERSION : [^\]]*\].*Assertion `",
+     cls="gpu_kernel_fault", default_phase="runtime",
+     cause="An Ascend kernel's own assertion failed on its inputs (an index out of range, a shape it does not take): "
+           "the batch reached a case the NPU kernel does not handle.",
+     steps=["Note the input size that triggers it (the assertion names the kernel and the index) and cap it "
+            "(max_model_len, max_num_batched_tokens) below that",
+            "Upgrade CANN and vllm-ascend to releases that fix the kernel"])
 # AITER compiles its kernels just in time into a build directory inside its package; two processes building the same
 # kernels there (a node's workers, two nodes sharing the image's path) remove each other's files.
 _row("aiter_jit_build_dir_race", 2, r"OSError: \[Errno 39\] Directory not empty: '\S*aiter/jit/build/",
