@@ -1125,6 +1125,16 @@ _row("weight_shape_mismatch", 1,
            'Otherwise use a vLLM release that supports this checkpoint layout'])
 
 
+# torch refusing to copy a checkpoint tensor into a parameter of another size, raised inside a weight loader.
+_row("weight_copy_size_mismatch", 1,
+     r"The size of tensor a \(\d+\) must match the size of tensor b \(\d+\)",
+     context=r"\bload_weights\b|weight_loader|param_data\.copy_|load_model\b",
+     cls="weights_mismatch", default_phase="load",
+     cause="A checkpoint tensor could not be copied into its parameter: their sizes differ (a checkpoint saved for "
+           "another tensor-parallel size or quantization, or config.json and the weights do not belong together).",
+     steps=["Load the checkpoint with the parallel layout and quantization it was saved for (a sharded_state "
+            "checkpoint is tied to its tensor-parallel size), or re-export it for this one",
+            "Check config.json and quantization_config against the weight files"])
 # transformers' message for a config.json it cannot parse (an empty or truncated file in the model's snapshot)
 _row("config_file_not_json", 1, r"It looks like the config file at '[^']*' is not a valid JSON file",
      cls="config_invalid", default_phase="load",
@@ -4073,7 +4083,8 @@ _row("ptx_toolchain_lacks_gpu_target", 1,
             "at a new enough ptxas)"])
 # The kernels use instructions the targeted architecture lacks: AWQ's or Marlin's tensor-core MMA
 # ("Feature '.m16n8k16' requires .target sm_80 or higher") assembled for a V100 (sm_70) or a T4 (sm_75).
-_row("kernel_needs_newer_gpu_target", 1, r"Feature '[^']+' requires \.target sm_\d+ or higher",
+_row("kernel_needs_newer_gpu_target", 1,
+     r"(?:Feature|Modifier) '[^']+'(?: on '\w+')? requires \.target sm_\d+ or higher",
      cls="gpu_arch_unsupported", default_phase="startup",
      cause="Kernels are being compiled for a GPU architecture older than they support: the instruction named needs "
            "the compute capability the message gives, and the target (TORCH_CUDA_ARCH_LIST, or the GPU) is below it.",

@@ -1248,9 +1248,11 @@ def test_training_part_accuracy():
     # its training entries before the held-out scoring (transformers' GGUF reader refusing an architecture).
     # With the hundred-and-sixty-seventh round's held-out part and the hundred-and-sixty-eighth round's training part
     # added: 5117 and 4368 of 8777 at the split's rules (which read an Ascend kernel's own assertion and FlashInfer's
-    # workspace running out, from the retired hundred-and-sixty-seventh held-out part).
+    # workspace running out, from the retired hundred-and-sixty-seventh held-out part). 5118 and 4370 with the readings
+    # written from its training entries before the held-out scoring (ptxas refusing a modifier below sm_70; a checkpoint
+    # tensor copied into a parameter of another size).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5117 / 8777 and cause >= 4368 / 8777, (phase, cause)
+    assert phase >= 5118 / 8777 and cause >= 4370 / 8777, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5555,6 +5557,17 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "VllmWorkerProcess while processing method determine_num_available_blocks: RuntimeError: Out of workspace memory "
      "in AlignedAlloactor, Traceback (most recent call last):", "startup", "flashinfer_workspace_exhausted",
      "resource_limit"),
+    # from the hundred-and-sixty-eighth round's training entries: ptxas refusing a modifier below sm_70 for Triton's
+    # PTX (pascal-pkgs-ci#46); a sharded-state checkpoint's tensor copied into a parameter of another size
+    # (edutelligence#762)
+    ("ptxas /tmp/tmpaj0u6ubt.ptx, line 57; error : Modifier '.evict_last' on 'ld' requires .target sm_70 or higher\n"
+     "ptxas fatal : Ptx assembly aborted due to errors", "startup", "kernel_needs_newer_gpu_target",
+     "gpu_arch_unsupported"),
+    ('File ".../vllm/model_executor/model_loader/sharded_state_loader.py", line 154, in load_weights\n    '
+     "param_data.copy_(tensor)\nRuntimeError: The size of tensor a (1536) must match the size of tensor b (6144) at "
+     "non-singleton dimension 2\nException: WorkerProc initialization failed due to an exception in a background "
+     "process.\nRuntimeError: Engine core initialization failed.", "load", "weight_copy_size_mismatch",
+     "weights_mismatch"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
