@@ -5585,7 +5585,7 @@ def _handler_failed_after_4xx(run: _Run, lines: list[Line], outcome: _Outcome) -
         if not _4XX_ACCESS.search(line.message):
             continue
         after = next((a for a in run.lines if line.index < a.index <= line.index + 3
-                      and any(pattern.search(a.message) for pattern, *_ in _AFTER_5XX)), None)
+                      and any(entry[0].search(a.message) for entry in _AFTER_5XX)), None)
         if after is not None:
             finding = Finding(
                 cause="A request was refused (4xx) and the API server's handling of it then raised (uvicorn's "
