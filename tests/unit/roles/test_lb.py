@@ -179,6 +179,11 @@ def _both_up(sock: str) -> bool:
     return all(row["status"] == "UP" and not row.get("throttle") for row in rows)
 
 
+def _downs(sock: str) -> list[str]:
+    """How many times each stand-in went from UP to DOWN (`show stat`'s chkdown)."""
+    return [server_stat(sock, "kimi_replicas", s)["chkdown"] for s in ("h200-1", "h200-a-1")]
+
+
 def get(port: int, path: str) -> tuple[int, dict]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     conn.request("GET", path)
@@ -382,13 +387,15 @@ def test_a_canary_weight_gives_it_a_share_and_full_weight_gives_it_back(fleet):
     assert server_weight(sock, "kimi_replicas", "h200-1") == (100, 100)  # the template's weight 100
 
     def share() -> float:
-        # A measurement in which a request failed is retried: on a loaded host a stand-in can miss one 200 ms health
-        # check (fall 1) and be out for a moment, which skews the share and is not what is measured here.
+        # A measurement in which a request failed, or during which a stand-in went down, is retried: on a loaded host a
+        # stand-in can miss one 200 ms health check (fall 1) and be out for a moment, so the other takes every request
+        # (all answered, the share skewed), which is not what is measured here. `chkdown` counts UP-to-DOWN changes.
         statuses: list = []
         for _attempt in range(3):
             for replica in replicas.values():
                 replica.seen.clear()
             statuses.clear()
+            downs_before = _downs(sock)
             threads = [threading.Thread(target=lambda: statuses.append(status_of(port, "/slow?s=1.5")))
                        for _unused in range(20)]
             for thread in threads:
@@ -396,10 +403,10 @@ def test_a_canary_weight_gives_it_a_share_and_full_weight_gives_it_back(fleet):
                 time.sleep(0.02)  # one at a time, so each choice sees the connections before it
             for thread in threads:
                 thread.join()
-            if statuses == [200] * 20:
+            if statuses == [200] * 20 and _downs(sock) == downs_before and _both_up(sock):
                 return len(replicas["h200-1"].seen) / 20
             wait_until_both_up(sock)
-        raise AssertionError(f"three measurements each had a failed request: {statuses}")
+        raise AssertionError(f"three measurements each had a failed request or a stand-in down: {statuses}")
 
     assert 0.3 <= share() <= 0.7
     assert set_server_weight(sock, "kimi_replicas", "h200-1", 10) is True
