@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredsixtyeighth-heldout.jsonl: logs collected on 2026-12-06 (hundred-and-sixty-eighth round),
+The held-out part is hundredsixtyninth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-sixty-ninth round),
 split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
 before any rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and
-the second to hundred-and-sixty-seventh rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
+the second to hundred-and-sixty-eighth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
 tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -194,9 +194,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredsixtyfifth-training.jsonl", "hundredsixtyfifth-heldout.jsonl",
                                         "hundredsixtysixth-training.jsonl", "hundredsixtysixth-heldout.jsonl",
                                         "hundredsixtyseventh-training.jsonl", "hundredsixtyseventh-heldout.jsonl",
-                                        "hundredsixtyeighth-training.jsonl", "hundredsixtyeighth-heldout.jsonl")}
-HELDOUT = FILES["hundredsixtyeighth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredsixtyeighth-heldout.jsonl" for entry in entries]
+                                        "hundredsixtyeighth-training.jsonl", "hundredsixtyeighth-heldout.jsonl",
+                                        "hundredsixtyninth-training.jsonl", "hundredsixtyninth-heldout.jsonl")}
+HELDOUT = FILES["hundredsixtyninth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredsixtyninth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -395,7 +396,8 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredsixtyseventh-training.jsonl", "hundredsixtyseventh-heldout.jsonl",
            "hundredsixtyseventh-heldout.sha256"),
           ("hundredsixtyeighth-training.jsonl", "hundredsixtyeighth-heldout.jsonl",
-           "hundredsixtyeighth-heldout.sha256"))
+           "hundredsixtyeighth-heldout.sha256"),
+          ("hundredsixtyninth-training.jsonl", "hundredsixtyninth-heldout.jsonl", "hundredsixtyninth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -587,7 +589,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredsixtyfifth-training.jsonl", "hundredsixtyfifth-heldout.jsonl", 20270374),
                           ("hundredsixtysixth-training.jsonl", "hundredsixtysixth-heldout.jsonl", 20270375),
                           ("hundredsixtyseventh-training.jsonl", "hundredsixtyseventh-heldout.jsonl", 20270376),
-                          ("hundredsixtyeighth-training.jsonl", "hundredsixtyeighth-heldout.jsonl", 20270377)])
+                          ("hundredsixtyeighth-training.jsonl", "hundredsixtyeighth-heldout.jsonl", 20270377),
+                          ("hundredsixtyninth-training.jsonl", "hundredsixtyninth-heldout.jsonl", 20270378)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -601,7 +604,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_sixty_eighth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_sixty_ninth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -667,7 +670,8 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_sixty_eighth
                     "hundredsixtieth-heldout.jsonl", "hundredsixtyfirst-heldout.jsonl",
                     "hundredsixtysecond-heldout.jsonl", "hundredsixtythird-heldout.jsonl",
                     "hundredsixtyfourth-heldout.jsonl", "hundredsixtyfifth-heldout.jsonl",
-                    "hundredsixtysixth-heldout.jsonl", "hundredsixtyseventh-heldout.jsonl"):
+                    "hundredsixtysixth-heldout.jsonl", "hundredsixtyseventh-heldout.jsonl",
+                    "hundredsixtyeighth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1251,15 +1255,17 @@ def test_training_part_accuracy():
     # workspace running out, from the retired hundred-and-sixty-seventh held-out part). 5118 and 4370 with the readings
     # written from its training entries before the held-out scoring (ptxas refusing a modifier below sm_70; a checkpoint
     # tensor copied into a parameter of another size).
+    # With the hundred-and-sixty-eighth round's held-out part and the hundred-and-sixty-ninth round's training part
+    # added: 5140 and 4382 of 8811 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5118 / 8777 and cause >= 4370 / 8777, (phase, cause)
+    assert phase >= 5140 / 8811 and cause >= 4382 / 8811, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-sixty-eighth, each time before the
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-sixty-ninth, each time before the
     # held-out part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but
     # those whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-sixty-eighth-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-sixty-ninth-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1420,7 +1426,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredsixtyfifth-training.jsonl", "hundredsixtyfifth-heldout.jsonl"),
                               ("hundredsixtysixth-training.jsonl", "hundredsixtysixth-heldout.jsonl"),
                               ("hundredsixtyseventh-training.jsonl", "hundredsixtyseventh-heldout.jsonl"),
-                              ("hundredsixtyeighth-training.jsonl", "hundredsixtyeighth-heldout.jsonl")):
+                              ("hundredsixtyeighth-training.jsonl", "hundredsixtyeighth-heldout.jsonl"),
+                              ("hundredsixtyninth-training.jsonl", "hundredsixtyninth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -2050,6 +2057,7 @@ HEALTHY_BY_THE_THREAD_ONLY = {
                                                              "text: the model's output, no line of vLLM's",
     "vllm-19640-dummy-weights-example-garbage-outputs-before-reload": "an example's printed outputs from dummy "
                                                                       "weights: the model's output, no line of vLLM's",
+    "vllm-18272-contributing-docs-a100-collect-env-healthy": "collect_env's report only: a documentation pull request",
 }
 
 
