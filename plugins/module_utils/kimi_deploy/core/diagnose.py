@@ -1135,6 +1135,14 @@ _row("weight_copy_size_mismatch", 1,
      steps=["Load the checkpoint with the parallel layout and quantization it was saved for (a sharded_state "
             "checkpoint is tied to its tensor-parallel size), or re-export it for this one",
             "Check config.json and quantization_config against the weight files"])
+# MLX's strict load_weights (the vllm-mlx stack): names in the checkpoint that the model class does not have, or the
+# reverse; a quantized checkpoint's scales and biases for layers the installed model code does not quantize
+_row("mlx_parameters_not_in_model", 1, r"(?:Received|Missing) \d+ parameters (?:not in model)?:",
+     cls="weights_mismatch", default_phase="load",
+     cause="MLX refused the checkpoint: it holds parameters the model class does not have, or lacks ones it needs "
+           "(a checkpoint converted by a newer mlx-lm or mlx-vlm, or for another variant of the architecture).",
+     steps=["Upgrade mlx-lm / mlx-vlm (and the vllm-mlx release) to the version the checkpoint was converted with, "
+            "or use a conversion made for the installed release"])
 # transformers' message for a config.json it cannot parse (an empty or truncated file in the model's snapshot)
 _row("config_file_not_json", 1, r"It looks like the config file at '[^']*' is not a valid JSON file",
      cls="config_invalid", default_phase="load",
@@ -3599,6 +3607,14 @@ _row("unexpected_api_argument", 1,
      r"keyword argument",
      cls="dependency_error", default_phase="load",
      cause=_UNEXPECTED_ARGUMENT_CAUSE, steps=_UNEXPECTED_ARGUMENT_STEPS)
+# vLLM's server builds `uvicorn.Config(app, **uvicorn_kwargs)` with the arguments of the uvicorn release it requires;
+# an older uvicorn in the environment (pinned by another package) does not take them
+_row("uvicorn_too_old", 1, r"\bConfig\.__init__\(\) got an unexpected keyword argument '\w+'",
+     context=r"uvicorn", cls="dependency_error", default_phase="load",
+     cause="The installed uvicorn is older than this vLLM release needs: the server passes it an argument it does not "
+           "know.",
+     steps=["Install the uvicorn version vLLM's requirements name (pip install 'uvicorn[standard]' at that version) "
+            "and check which package pins the older one (pip check)"])
 _row("op_not_built_for_backend", 1, r"Could not run '[\w:.]+' with arguments from the '\w+' backend",
      cls="dependency_error", default_phase="load",
      cause="An operator has no kernel for this device backend: the installed vLLM (or torch) build does not match "

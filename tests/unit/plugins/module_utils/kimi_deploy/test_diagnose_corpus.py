@@ -1256,9 +1256,11 @@ def test_training_part_accuracy():
     # written from its training entries before the held-out scoring (ptxas refusing a modifier below sm_70; a checkpoint
     # tensor copied into a parameter of another size).
     # With the hundred-and-sixty-eighth round's held-out part and the hundred-and-sixty-ninth round's training part
-    # added: 5140 and 4382 of 8811 at the split's rules.
+    # added: 5140 and 4382 of 8811 at the split's rules. 5142 and 4384 with the readings written from its training
+    # entries before the held-out scoring (uvicorn older than the server needs; MLX refusing a checkpoint's extra
+    # parameters).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5140 / 8811 and cause >= 4382 / 8811, (phase, cause)
+    assert phase >= 5142 / 8811 and cause >= 4384 / 8811, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5577,6 +5579,16 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "non-singleton dimension 2\nException: WorkerProc initialization failed due to an exception in a background "
      "process.\nRuntimeError: Engine core initialization failed.", "load", "weight_copy_size_mismatch",
      "weights_mismatch"),
+    # from the hundred-and-sixty-ninth round's training entries: vLLM's server passing uvicorn an argument the installed
+    # release lacks (VTool-R1#3); MLX refusing a checkpoint's extra parameters (vllm-mlx#66)
+    ("[rank0]:     config = uvicorn.Config(app, **uvicorn_kwargs)\n[rank0]: TypeError: Config.__init__() got an "
+     "unexpected keyword argument 'enable_ssl_refresh'", "load", "uvicorn_too_old", "dependency_error"),
+    ("INFO:vllm_mlx.models.llm:Loading model: mlx-community/GLM-4.7-Flash-8bit\nERROR:vllm_mlx.models.llm:Failed to "
+     "load model: Received 282 parameters not in model:\nmodel.layers.0.self_attn.embed_q.biases,", "load",
+     "mlx_parameters_not_in_model", "weights_mismatch"),
+    # a Config that is not uvicorn's stays unread by this row
+    ("TypeError: Config.__init__() got an unexpected keyword argument 'rope_theta'", "unknown", "unclassified_error",
+     "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
