@@ -1,11 +1,11 @@
 #!/usr/bin/env python
-"""Accuracy of diagnose() on the real-failure corpus: the hundred-and-sixty-ninth held-out part, the training part,
+"""Accuracy of diagnose() on the real-failure corpus: the hundred-and-seventieth held-out part, the training part,
 k-fold over it.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]
 
-The held-out part is hundredsixtyninth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-sixty-ninth round)
-and split off (a stratified third, fixed seed) before any rule saw them; its sha256 (hundredsixtyninth-heldout.sha256)
+The held-out part is hundredseventieth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-seventieth round)
+and split off (a stratified third, fixed seed) before any rule saw them; its sha256 (hundredseventieth-heldout.sha256)
 was committed with it, and this script checks it first, so a changed held-out
 entry cannot slip through. Everything else is training: corpus.jsonl (its first held-out third, seen-heldout-ids.txt,
 was read while rules were written), training-additions.jsonl, fresh-training.jsonl, fresh-heldout.jsonl (the second
@@ -102,8 +102,9 @@ hundredsixtysecond-training.jsonl, hundredsixtysecond-heldout.jsonl, hundredsixt
 hundredsixtythird-heldout.jsonl, hundredsixtyfourth-training.jsonl, hundredsixtyfourth-heldout.jsonl,
 hundredsixtyfifth-training.jsonl, hundredsixtyfifth-heldout.jsonl, hundredsixtysixth-training.jsonl,
 hundredsixtysixth-heldout.jsonl, hundredsixtyseventh-training.jsonl, hundredsixtyseventh-heldout.jsonl,
-hundredsixtyeighth-training.jsonl, hundredsixtyeighth-heldout.jsonl (the fifth to hundred-and-sixty-eighth rounds'
-held-out parts, likewise) and hundredsixtyninth-training.jsonl.
+hundredsixtyeighth-training.jsonl, hundredsixtyeighth-heldout.jsonl, hundredsixtyninth-training.jsonl,
+hundredsixtyninth-heldout.jsonl (the fifth to hundred-and-sixty-ninth rounds' held-out parts, likewise) and
+hundredseventieth-training.jsonl.
 The retired held-out parts keep their hash checks, so their history stays verifiable.
 No two entries share an id, and no source appears in two files. `--training-only` leaves the held-out part unscored
 (use it while tuning); `--misses` lists the training misses; `--heldout-misses` lists the held-out misses for the
@@ -111,7 +112,7 @@ final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
 label's cause; both are also broken down by labelled phase and by cause family (the README's taxonomy table).
-A secondary held-out figure, fixed with the eighth split and kept for the ninth to the hundred-and-sixty-ninth, each
+A secondary held-out figure, fixed with the eighth split and kept for the ninth to the hundred-and-seventieth, each
 time before the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure,
 that is, all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in
 the lines).
@@ -293,10 +294,12 @@ TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.js
                   "hundredsixtysixth-training.jsonl", "hundredsixtysixth-heldout.jsonl",
                   "hundredsixtyseventh-training.jsonl", "hundredsixtyseventh-heldout.jsonl",
                   "hundredsixtyeighth-training.jsonl", "hundredsixtyeighth-heldout.jsonl",
-                  "hundredsixtyninth-training.jsonl")
-HELDOUT_FILE = "hundredsixtyninth-heldout.jsonl"
+                  "hundredsixtyninth-training.jsonl", "hundredsixtyninth-heldout.jsonl",
+                  "hundredseventieth-training.jsonl")
+HELDOUT_FILE = "hundredseventieth-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"hundredsixtyninth-heldout.jsonl": "hundredsixtyninth-heldout.sha256",
+HASHED_FILES = {"hundredseventieth-heldout.jsonl": "hundredseventieth-heldout.sha256",
+                "hundredsixtyninth-heldout.jsonl": "hundredsixtyninth-heldout.sha256",
                 "hundredsixtyeighth-heldout.jsonl": "hundredsixtyeighth-heldout.sha256",
                 "hundredsixtyseventh-heldout.jsonl": "hundredsixtyseventh-heldout.sha256",
                 "hundredsixtysixth-heldout.jsonl": "hundredsixtysixth-heldout.sha256",
