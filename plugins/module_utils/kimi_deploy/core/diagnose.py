@@ -2181,8 +2181,10 @@ _row("message_queue_shm_too_small", 1, r"Insufficient space in /dev/shm: [\d.]+ 
            "MiB), so the executor could not start its workers.",
      steps=["Give the container a larger /dev/shm (--shm-size, --ipc=host, or a memory-backed emptyDir at /dev/shm in "
             "Kubernetes), or free what fills it"])
+# /dev/shm counts only beside a failure's words: a pod's description or a launch command names it as a mount
 _row("nccl_shared_memory", 1,
-     r"shared memory segment|/dev/shm|shm_open|Bus error", default_phase="startup",
+     r"shared memory segment|shm_open|Bus error|(?:[Ee]rror|[Ff]ail|No space|[Cc]annot|[Uu]nable)[^\n]*/dev/shm"
+     r"|/dev/shm[^\n]*(?:[Ee]rror|[Ff]ail|No space|full|too small)", default_phase="startup",
      hints=(r"NCCL error|unhandled system error",),
      cause='NCCL (or the worker message queue) could not allocate shared memory: /dev/shm is too small (a '
            'container default of 64 MB).',

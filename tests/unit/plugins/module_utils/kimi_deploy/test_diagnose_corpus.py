@@ -1263,9 +1263,12 @@ def test_training_part_accuracy():
     # entries before the held-out scoring (uvicorn older than the server needs; MLX refusing a checkpoint's extra
     # parameters).
     # With the hundred-and-sixty-ninth round's held-out part and the hundred-and-seventieth round's training part added:
-    # 5160 and 4402 of 8849 at the split's rules.
+    # 5160 and 4402 of 8849 at the split's rules. 5160 and 4401 with the change written from its training entries before
+    # the held-out scoring (a /dev/shm path counts as shared memory failing only beside a failure's words: a pod
+    # description's mount was read as NCCL's shared memory failing, and one NCCL INFO line on the memory it allocated,
+    # read right for that reason, no longer is).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5160 / 8849 and cause >= 4402 / 8849, (phase, cause)
+    assert phase >= 5160 / 8849 and cause >= 4401 / 8849, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5597,6 +5600,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # a Config that is not uvicorn's stays unread by this row
     ("TypeError: Config.__init__() got an unexpected keyword argument 'rope_theta'", "unknown", "unclassified_error",
      "unknown"),
+    # from the hundred-and-seventieth round's training entries: a pod description's /dev/shm mount and NCCL's own INFO
+    # line on the shared memory it allocated are not shared memory failing (liqo#2909, kserve#3791)
+    ("    Mounts:\n      /dev/shm from shm (rw)\n      /models-cache from models-cache (rw)", "unknown", "no_vllm_log",
+     "unknown"),
+    ("(RayWorkerWrapper pid=1148) host:1148:1247 [1] NCCL INFO Allocated 5767524 bytes of shared memory in "
+     "/dev/shm/nccl-ClyoFp", "load", "no_error_not_serving", "no_failure_yet"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
