@@ -1697,6 +1697,8 @@ _row("pydantic_major_version_mismatch", 2, r"PydanticImportError: `\w+` has been
        r"(?:(?:ModuleNotFoundError|ImportError|Error|while processing method \w+): |\bpython[\d.]*: "
        # (a program that imports vLLM's integration and logs the failure: "import vllm_utils error: No module ...")
        r"|\bimport [\w.]+ error: "
+       # (an application's own line for an optional backend it could not import: "vllm not installed: No module ...")
+       r"|\bnot (?:installed|available): "
        # (an optional import's failure logged before its traceback: "Encountered exception while importing decord")
        r"|Encountered exception while importing [\w.]+: )"
        r"(?:No module named '?([\w.]+)'?|cannot import name '?(\w+)'?|No package metadata was found for ([\w.-]+))",
