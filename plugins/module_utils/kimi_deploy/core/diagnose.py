@@ -3089,6 +3089,16 @@ _row("pooled_output_nan", 2, r"\[(?:-?nan|NaN)(?:, (?:-?nan|NaN))+\]",
             "same inputs; if NaNs remain, rerun with --enforce-eager to rule out a compiled kernel"])
 
 
+# DeepGEMM picks a kernel recipe by the GPU's architecture and asserts when it has none (it is built for SM90 and
+# SM100): an FP8 model's warm-up on another GPU (an SM120 workstation card) stops there
+_row("deepgemm_no_recipe_for_gpu", 1, r"\): Unknown recipe\b", context=r"deep_?gemm",
+     cls="gpu_arch_unsupported", default_phase="startup",
+     cause="DeepGEMM has no kernel recipe for this GPU's architecture (it supports Hopper and datacenter Blackwell), "
+           "so the FP8 GEMM warm-up fails.",
+     steps=["Start with VLLM_USE_DEEP_GEMM=0 so vLLM uses its other FP8 GEMM kernels on this GPU",
+            "Or run the model on a GPU DeepGEMM supports (SM90, SM100)"])
+
+
 # FlashInfer plans each batch in a fixed workspace buffer: a batch larger than it holds (many sequences, long prompts in
 # the memory profile's dummy batch) stops the forward there.
 _row("flashinfer_workspace_exhausted", 1, r"Out of workspace memory in Aligned\w*",

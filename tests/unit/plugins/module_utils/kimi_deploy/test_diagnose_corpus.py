@@ -1274,9 +1274,10 @@ def test_training_part_accuracy():
     # read right for that reason, no longer is). 5161 and 4402 with the second (an application's own 'not installed: No
     # module named' line).
     # With the hundred-and-seventieth round's held-out part and the hundred-and-seventy-first round's training part
-    # added: 5189 and 4429 of 8903 at the split's rules.
+    # added: 5189 and 4429 of 8903 at the split's rules. 5189 and 4430 with the reading written from its training
+    # entries before the held-out scoring (DeepGEMM without a kernel recipe for the GPU).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5189 / 8903 and cause >= 4429 / 8903, (phase, cause)
+    assert phase >= 5189 / 8903 and cause >= 4430 / 8903, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5620,6 +5621,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("\u274c VLLM not available: vllm not installed: No module named 'vllm'\n\U0001f4a1 To enable VLLM acceleration, "
      "ensure a compatible version is installed in the environment", "load", "python_dependency_missing",
      "dependency_error"),
+    # from the hundred-and-seventy-first round's training entries: DeepGEMM without a kernel recipe for an SM120 card
+    # (DeepGEMM#324)
+    ('  File ".../vllm/utils/deep_gemm.py", line 453, in fp8_gemm_nt\n    return _fp8_gemm_nt_impl(*args, '
+     "disable_ue8m0_cast=not use_ue8m0, **kwargs)\nRuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/"
+     "apis/../jit_kernels/impls/../heuristics/../../utils/layout.hpp:76): Unknown recipe", "startup",
+     "deepgemm_no_recipe_for_gpu", "gpu_arch_unsupported"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
