@@ -3594,6 +3594,14 @@ _row("dense_offline_data_parallel", 1, r"Offline data parallel mode is not suppo
      steps=["Use tensor_parallel_size (or several servers) instead of data_parallel_size for a dense model"])
 # vLLM or a model's own code registering a config name that the installed transformers now defines itself (vLLM's
 # 'aimv2' for Ovis once transformers added AIMv2): transformers newer than the code that registers.
+# transformers releases with per-layer (heterogeneous) configs refuse a global read of an attribute that may vary by
+# layer ('head_dim' for Gemma 4); a vLLM release made before them still reads the global value
+_row("transformers_per_layer_attribute", 1, r"AmbiguousGlobalPerLayerAttributeError",
+     cls="dependency_error", default_phase="load",
+     cause="The installed transformers is newer than this vLLM release: its config refuses the global read of a "
+           "per-layer attribute (such as head_dim) that vLLM's model code makes.",
+     steps=["Install the transformers release this vLLM release pins (its requirements), or upgrade vLLM to a "
+            "release that reads the per-layer configs"])
 _row("config_name_taken_by_transformers", 1, r"'[\w-]+' is already used by a Transformers config",
      cls="dependency_error", default_phase="load",
      cause="A model type that vLLM or the model's own code registers is already defined by the installed "
