@@ -3089,6 +3089,28 @@ _row("pooled_output_nan", 2, r"\[(?:-?nan|NaN)(?:, (?:-?nan|NaN))+\]",
             "same inputs; if NaNs remain, rerun with --enforce-eager to rule out a compiled kernel"])
 
 
+# Composable Kernel (AITER's MoE and GEMM kernels on ROCm) has no instance for this shape and quantized data type
+_row("ck_gemm_problem_unsupported", 1, r"device_gemm does not support this GEMM problem",
+     context=r"fp8|int8|int4|[Qq]uant|per_[Tt]ensor|per_[Tt]oken|[Bb]lock[Ss]cale",
+     cls="quantization_unsupported", default_phase="startup",
+     cause="AITER's Composable Kernel has no GEMM instance for this layer's shape and quantized data type on this GPU, "
+           "so the quantized MoE or linear kernel cannot run.",
+     steps=["Turn the AITER kernel off for this path (VLLM_ROCM_USE_AITER_MOE=0, or VLLM_ROCM_USE_AITER=0) so vLLM "
+            "uses its Triton kernels, or use an AITER release that tunes this shape",
+            "Or serve a quantization this GPU's kernels cover (another FP8 scheme, or bf16)"])
+
+
+# The logits' last dimension is not the configured vocabulary: a draft model (EAGLE) or a checkpoint whose lm_head
+# has another vocabulary than config.json's vocab_size
+_row("logits_vocab_mismatch", 1, r"Expected logits to have shape \(\*, \d+\), but got",
+     cls="weights_mismatch", default_phase="runtime",
+     cause="The model's logits do not have the configured vocabulary size: a draft model (EAGLE) with another "
+           "vocabulary than its target, or an lm_head that does not match config.json's vocab_size.",
+     steps=["Use a draft model trained for this target (same tokenizer and vocabulary, or one whose draft-to-target "
+            "token map vLLM supports), or fix vocab_size in config.json to match the checkpoint",
+            "Upgrade vLLM if the draft's vocabulary mapping is a known fix in a later release"])
+
+
 # DeepGEMM picks a kernel recipe by the GPU's architecture and asserts when it has none (it is built for SM90 and
 # SM100): an FP8 model's warm-up on another GPU (an SM120 workstation card) stops there
 _row("deepgemm_no_recipe_for_gpu", 1, r"\): Unknown recipe\b", context=r"deep_?gemm",

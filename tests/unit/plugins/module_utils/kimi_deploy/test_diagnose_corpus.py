@@ -1282,9 +1282,11 @@ def test_training_part_accuracy():
     # entries before the held-out scoring (DeepGEMM without a kernel recipe for the GPU).
     # With the hundred-and-seventy-first round's held-out part and the hundred-and-seventy-second round's training part
     # added: 5224 and 4453 of 8966 at the split's rules (which read a newer transformers' per-layer attribute error,
-    # from the retired hundred-and-seventy-first held-out part).
+    # from the retired hundred-and-seventy-first held-out part). 5226 and 4455 with the readings written from its
+    # training entries before the held-out scoring (Composable Kernel without a GEMM instance for a quantized shape;
+    # logits of another vocabulary than the configured one).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5224 / 8966 and cause >= 4453 / 8966, (phase, cause)
+    assert phase >= 5226 / 8966 and cause >= 4455 / 8966, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5641,6 +5643,14 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("transformers.integrations.heterogeneity.configuration_utils.AmbiguousGlobalPerLayerAttributeError: 'head_dim' "
      "is a per-layer attribute and may vary across layers.", "load", "transformers_per_layer_attribute",
      "dependency_error"),
+    # from the hundred-and-seventy-second round's training entries: Composable Kernel without a GEMM instance for an
+    # FP8 MoE on gfx950 (aiter#3202); an EAGLE-3 draft's logits of another vocabulary (vllm#18909)
+    ("[aiter] Fmoe tuning not support for\n  ('gfx950', 256, 8192, 4096, 192, 192, 8, Silu, bfloat16, fp8_e4m3fn, "
+     "fp8_e4m3fn, per_Tensor, True, False)\nRuntimeError: ck_moe_stage2 ... device_gemm does not support this GEMM "
+     "problem", "startup", "ck_gemm_problem_unsupported", "quantization_unsupported"),
+    ("ERROR 05-29 15:17:48 [core.py:502]     assert logits.shape[1] == self.config.vocab_size, \\\nERROR 05-29 "
+     "15:17:48 [core.py:502] AssertionError: Expected logits to have shape (*, 128256), but got torch.Size([1, 32000])",
+     "runtime", "logits_vocab_mismatch", "weights_mismatch"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
