@@ -3624,6 +3624,15 @@ _row("transformers_per_layer_attribute", 1, r"AmbiguousGlobalPerLayerAttributeEr
            "per-layer attribute (such as head_dim) that vLLM's model code makes.",
      steps=["Install the transformers release this vLLM release pins (its requirements), or upgrade vLLM to a "
             "release that reads the per-layer configs"])
+# transformers 5 validates a config's layer_types against the kinds it knows (huggingface_hub's strict dataclasses): a
+# model with a newer kind of layer (GLM-5.2's sparse attention) needs the transformers release that added it
+_row("transformers_unknown_layer_type", 1,
+     r"The `layer_types` entries must be in|Class validation error for validator 'validate_layer_type'",
+     cls="dependency_error", default_phase="load",
+     cause="The installed transformers does not know a kind of layer in the model's config.json (its layer_types): "
+           "the model needs a newer transformers.",
+     steps=["Install the transformers release the model card names (pip install -U 'transformers>=<that release>') "
+            "with a vLLM release that supports it, in the serving venv or image"])
 _row("config_name_taken_by_transformers", 1, r"'[\w-]+' is already used by a Transformers config",
      cls="dependency_error", default_phase="load",
      cause="A model type that vLLM or the model's own code registers is already defined by the installed "

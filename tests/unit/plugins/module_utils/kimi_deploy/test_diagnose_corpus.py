@@ -5652,6 +5652,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("ERROR 05-29 15:17:48 [core.py:502]     assert logits.shape[1] == self.config.vocab_size, \\\nERROR 05-29 "
      "15:17:48 [core.py:502] AssertionError: Expected logits to have shape (*, 128256), but got torch.Size([1, 32000])",
      "runtime", "logits_vocab_mismatch", "weights_mismatch"),
+    # from the retired hundred-and-seventy-second held-out part: transformers 5 refusing a config's unknown layer type
+    # (coreweave/ml-containers#206)
+    ("huggingface_hub.errors.StrictDataclassClassValidationError: Class validation error for validator "
+     "'validate_layer_type':\n    ValueError: The `layer_types` entries must be in ('full_attention', "
+     "'sliding_attention', ... 'moe')\n    but got ['deepseek_sparse_attention', ...]", "load",
+     "transformers_unknown_layer_type", "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
