@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredseventysecond-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-seventy-second
-round), split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
+The held-out part is hundredseventythird-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-seventy-third round),
+split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
 before any rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and
-the second to hundred-and-seventy-first rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
+the second to hundred-and-seventy-second rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
 tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -198,9 +198,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredsixtyninth-training.jsonl", "hundredsixtyninth-heldout.jsonl",
                                         "hundredseventieth-training.jsonl", "hundredseventieth-heldout.jsonl",
                                         "hundredseventyfirst-training.jsonl", "hundredseventyfirst-heldout.jsonl",
-                                        "hundredseventysecond-training.jsonl", "hundredseventysecond-heldout.jsonl")}
-HELDOUT = FILES["hundredseventysecond-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredseventysecond-heldout.jsonl" for entry in entries]
+                                        "hundredseventysecond-training.jsonl", "hundredseventysecond-heldout.jsonl",
+                                        "hundredseventythird-training.jsonl", "hundredseventythird-heldout.jsonl")}
+HELDOUT = FILES["hundredseventythird-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredseventythird-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -405,7 +406,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredseventyfirst-training.jsonl", "hundredseventyfirst-heldout.jsonl",
            "hundredseventyfirst-heldout.sha256"),
           ("hundredseventysecond-training.jsonl", "hundredseventysecond-heldout.jsonl",
-           "hundredseventysecond-heldout.sha256"))
+           "hundredseventysecond-heldout.sha256"),
+          ("hundredseventythird-training.jsonl", "hundredseventythird-heldout.jsonl",
+           "hundredseventythird-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -601,7 +604,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredsixtyninth-training.jsonl", "hundredsixtyninth-heldout.jsonl", 20270378),
                           ("hundredseventieth-training.jsonl", "hundredseventieth-heldout.jsonl", 20270379),
                           ("hundredseventyfirst-training.jsonl", "hundredseventyfirst-heldout.jsonl", 20270380),
-                          ("hundredseventysecond-training.jsonl", "hundredseventysecond-heldout.jsonl", 20270381)])
+                          ("hundredseventysecond-training.jsonl", "hundredseventysecond-heldout.jsonl", 20270381),
+                          ("hundredseventythird-training.jsonl", "hundredseventythird-heldout.jsonl", 20270382)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -615,7 +619,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_seventy_second_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_seventy_third_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -683,7 +687,8 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_seventy_seco
                     "hundredsixtyfourth-heldout.jsonl", "hundredsixtyfifth-heldout.jsonl",
                     "hundredsixtysixth-heldout.jsonl", "hundredsixtyseventh-heldout.jsonl",
                     "hundredsixtyeighth-heldout.jsonl", "hundredsixtyninth-heldout.jsonl",
-                    "hundredseventieth-heldout.jsonl", "hundredseventyfirst-heldout.jsonl"):
+                    "hundredseventieth-heldout.jsonl", "hundredseventyfirst-heldout.jsonl",
+                    "hundredseventysecond-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1285,15 +1290,18 @@ def test_training_part_accuracy():
     # from the retired hundred-and-seventy-first held-out part). 5226 and 4455 with the readings written from its
     # training entries before the held-out scoring (Composable Kernel without a GEMM instance for a quantized shape;
     # logits of another vocabulary than the configured one).
+    # With the hundred-and-seventy-second round's held-out part and the hundred-and-seventy-third round's training part
+    # added: 5252 and 4475 of 9022 at the split's rules (which read transformers 5 refusing a config's unknown layer
+    # type, from the retired hundred-and-seventy-second held-out part).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5226 / 8966 and cause >= 4455 / 8966, (phase, cause)
+    assert phase >= 5252 / 9022 and cause >= 4475 / 9022, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-seventy-second, each time before the
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-seventy-third, each time before the
     # held-out part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but
     # those whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-seventy-second-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-seventy-third-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1458,7 +1466,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredsixtyninth-training.jsonl", "hundredsixtyninth-heldout.jsonl"),
                               ("hundredseventieth-training.jsonl", "hundredseventieth-heldout.jsonl"),
                               ("hundredseventyfirst-training.jsonl", "hundredseventyfirst-heldout.jsonl"),
-                              ("hundredseventysecond-training.jsonl", "hundredseventysecond-heldout.jsonl")):
+                              ("hundredseventysecond-training.jsonl", "hundredseventysecond-heldout.jsonl"),
+                              ("hundredseventythird-training.jsonl", "hundredseventythird-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
