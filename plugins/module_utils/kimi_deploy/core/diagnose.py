@@ -1143,6 +1143,14 @@ _row("mlx_parameters_not_in_model", 1, r"(?:Received|Missing) \d+ parameters (?:
            "(a checkpoint converted by a newer mlx-lm or mlx-vlm, or for another variant of the architecture).",
      steps=["Upgrade mlx-lm / mlx-vlm (and the vllm-mlx release) to the version the checkpoint was converted with, "
             "or use a conversion made for the installed release"])
+# A KV connector's required key missing from --kv-transfer-config (keys are renamed across releases: the offloading
+# connector's num_cpu_blocks became cpu_bytes_to_use)
+_row("kv_connector_option_missing", 1, r"(\w+) must be specified in kv_connector_extra_config",
+     cls="config_invalid", default_phase="load",
+     cause="The KV connector needs an option in kv_connector_extra_config that --kv-transfer-config does not set "
+           "(the option may have been renamed in this vLLM release).",
+     steps=["Add the key the message names to kv_connector_extra_config in --kv-transfer-config, with the name this "
+            "vLLM release uses (check the connector's documentation for the release)"])
 # transformers' message for a config.json it cannot parse (an empty or truncated file in the model's snapshot)
 _row("config_file_not_json", 1, r"It looks like the config file at '[^']*' is not a valid JSON file",
      cls="config_invalid", default_phase="load",
@@ -3111,6 +3119,15 @@ _row("logits_vocab_mismatch", 1, r"Expected logits to have shape \(\*, \d+\), bu
             "Upgrade vLLM if the draft's vocabulary mapping is a known fix in a later release"])
 
 
+# A kernel built for some GPU generations only asserting on another (FlashAttention 4's CuTe SM100 kernels selected on
+# an SM120 card: "Only SM 10.x and 11.x are supported")
+_row("kernel_arch_assertion", 1, r"Only SM [\d.x]+(?:(?:,| and| or) (?:SM )?[\d.x]+)* (?:is|are) supported",
+     cls="gpu_arch_unsupported", default_phase="startup",
+     cause="A kernel that supports only other GPU generations (as the assertion names) was selected for this GPU.",
+     steps=["Select another attention backend (--attention-backend, or VLLM_ATTENTION_BACKEND in older releases) or "
+            "kernel for this GPU, or upgrade vLLM to a release that no longer selects this kernel here"])
+
+
 # DeepGEMM picks a kernel recipe by the GPU's architecture and asserts when it has none (it is built for SM90 and
 # SM100): an FP8 model's warm-up on another GPU (an SM120 workstation card) stops there
 _row("deepgemm_no_recipe_for_gpu", 1, r"\): Unknown recipe\b", context=r"deep_?gemm",
@@ -3633,6 +3650,14 @@ _row("transformers_unknown_layer_type", 1,
            "the model needs a newer transformers.",
      steps=["Install the transformers release the model card names (pip install -U 'transformers>=<that release>') "
             "with a vLLM release that supports it, in the serving venv or image"])
+# xgrammar's token-bitmask kernel called with a bitmask built for another xgrammar release's layout (vLLM and the
+# installed xgrammar do not match)
+_row("xgrammar_bitmask_layout_mismatch", 1, r"bitmask must have the hidden size equal to ceilDiv\(vocabSize, 32\)",
+     cls="dependency_error", default_phase="runtime",
+     cause="The installed xgrammar does not match this vLLM release: its bitmask kernel expects another layout than "
+           "the one vLLM builds for structured outputs.",
+     steps=["Install the xgrammar version vLLM's requirements pin (pip install 'xgrammar==<that version>'), or "
+            "upgrade vLLM to a release made for the installed xgrammar"])
 _row("config_name_taken_by_transformers", 1, r"'[\w-]+' is already used by a Transformers config",
      cls="dependency_error", default_phase="load",
      cause="A model type that vLLM or the model's own code registers is already defined by the installed "

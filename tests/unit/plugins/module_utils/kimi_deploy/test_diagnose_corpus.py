@@ -1292,9 +1292,11 @@ def test_training_part_accuracy():
     # logits of another vocabulary than the configured one).
     # With the hundred-and-seventy-second round's held-out part and the hundred-and-seventy-third round's training part
     # added: 5252 and 4475 of 9022 at the split's rules (which read transformers 5 refusing a config's unknown layer
-    # type, from the retired hundred-and-seventy-second held-out part).
+    # type, from the retired hundred-and-seventy-second held-out part). 5255 and 4478 with the readings written from its
+    # training entries before the held-out scoring (a kernel's assertion naming the GPU generations it supports; a KV
+    # connector option missing; xgrammar's bitmask kernel of another release).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5252 / 9022 and cause >= 4475 / 9022, (phase, cause)
+    assert phase >= 5255 / 9022 and cause >= 4478 / 9022, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5667,6 +5669,18 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "'validate_layer_type':\n    ValueError: The `layer_types` entries must be in ('full_attention', "
      "'sliding_attention', ... 'moe')\n    but got ['deepseek_sparse_attention', ...]", "load",
      "transformers_unknown_layer_type", "dependency_error"),
+    # from the hundred-and-seventy-third round's training entries: FlashAttention 4's SM100 kernel asserting on an SM120
+    # card (vllm#46002); a KV connector option missing from kv_connector_extra_config (llm-d#770); xgrammar's bitmask
+    # kernel of another release (vllm#13338)
+    ('File ".../vllm_flash_attn/cute/flash_fwd_sm100.py", line 142, in __init__\n  assert self.arch >= Arch.sm_100 '
+     'and self.arch <= Arch.sm_110f, "Only SM 10.x and 11.x are supported"\nAssertionError: Only SM 10.x and 11.x are '
+     "supported", "startup", "kernel_arch_assertion", "gpu_arch_unsupported"),
+    ('File "/opt/vllm-source/vllm/v1/kv_offload/cpu.py", line 27, in __init__\n    raise Exception(\nException: '
+     "cpu_bytes_to_use must be specified in kv_connector_extra_config", "load", "kv_connector_option_missing",
+     "config_invalid"),
+    ("[2025-02-15T00:55:01Z]     return self._op(*args, **(kwargs or {}))\n[2025-02-15T00:55:01Z] RuntimeError: "
+     "bitmask must have the hidden size equal to ceilDiv(vocabSize, 32).", "runtime",
+     "xgrammar_bitmask_layout_mismatch", "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
