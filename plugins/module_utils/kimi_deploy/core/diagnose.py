@@ -2304,10 +2304,12 @@ _row("serve_replica_health_check_timeout", 1,
 
 
 _row("nccl_error", 2,
-     # (torch's warning at any exit without destroy_process_group() is not NCCL's error)
+     # (torch's warnings from ProcessGroupNCCL, at any exit without destroy_process_group() or for a deprecated
+     # environment variable, are not NCCL's error)
      r"\bNCCL error\b|nccl\w*Error|NCCL WARN"
      r"|(?<!destruct )ProcessGroupNCCL"
-     r"(?!\.cpp:\d+\] Warning: WARNING: (?:destroy_process_group|process group has NOT been destroyed))"
+     r"(?!\.cpp:\d+\] Warning: (?:WARNING: (?:destroy_process_group|process group has NOT been destroyed)"
+     r"|TORCH_NCCL_\w+ is the default now))"
      r"|DistBackendError|unhandled (?:system|cuda) error"
      # Ascend's collectives (HCCL, through torch_npu): "ERR02200 DIST call hccl api failed."
      r"|DIST call hccl api failed"

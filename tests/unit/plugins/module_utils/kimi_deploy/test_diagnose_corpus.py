@@ -1294,9 +1294,12 @@ def test_training_part_accuracy():
     # added: 5252 and 4475 of 9022 at the split's rules (which read transformers 5 refusing a config's unknown layer
     # type, from the retired hundred-and-seventy-second held-out part). 5255 and 4478 with the readings written from its
     # training entries before the held-out scoring (a kernel's assertion naming the GPU generations it supports; a KV
-    # connector option missing; xgrammar's bitmask kernel of another release).
+    # connector option missing; xgrammar's bitmask kernel of another release). 5255 and 4476 with the change written
+    # from the retired hundred-and-seventy-third held-out part after its scoring (torch's ProcessGroupNCCL warning for a
+    # deprecated environment variable no longer read as NCCL failing; two logs read right only for that reason no longer
+    # are).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5255 / 9022 and cause >= 4478 / 9022, (phase, cause)
+    assert phase >= 5255 / 9022 and cause >= 4476 / 9022, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -1553,7 +1556,9 @@ HELDOUT_FLOORS = [
     ("hundredseventh-heldout.jsonl", 11, 2, 21, (7, 2, 1)),
     ("hundredsixth-heldout.jsonl", 12, 11, 17, (6, 6, 5)),
     ("hundredfifth-heldout.jsonl", 10, 8, 14, (6, 5, 5)),
-    ("hundredfourth-heldout.jsonl", 3, 12, 20, (4, 2, 2)),
+    # (12 causes at its scoring; 11 since torch's ProcessGroupNCCL warning for a deprecated environment variable is no
+    # longer read as NCCL failing: vllm-18805, whose NCCL error is only in its title, was read right through it)
+    ("hundredfourth-heldout.jsonl", 3, 11, 20, (4, 2, 2)),
     ("hundredthird-heldout.jsonl", 9, 11, 19, (7, 4, 3)),
     ("hundredsecond-heldout.jsonl", 8, 9, 15, (6, 4, 4)),
     ("hundredfirst-heldout.jsonl", 9, 7, 18, (3, 2, 1)),
@@ -5682,6 +5687,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("[2025-02-15T00:55:01Z]     return self._op(*args, **(kwargs or {}))\n[2025-02-15T00:55:01Z] RuntimeError: "
      "bitmask must have the hidden size equal to ceilDiv(vocabSize, 32).", "runtime",
      "xgrammar_bitmask_layout_mismatch", "dependency_error"),
+    # from the retired hundred-and-seventy-third held-out part: torch's warning for a deprecated NCCL environment
+    # variable is not NCCL failing (EuroEval#1272)
+    ("[W920 10:56:01.345253487 ProcessGroupNCCL.cpp:981] Warning: TORCH_NCCL_AVOID_RECORD_STREAMS is the default now, "
+     "this environment variable is thus deprecated. (function operator())\n[Gloo] Rank 0 is connected to 0 peer ranks. "
+     "Expected number of connected peer ranks is : 0", "unknown", "no_vllm_log", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
