@@ -3545,6 +3545,15 @@ _row("torch_library_not_found_by_ldd", 1, r"\blib(?:torch(?:_cpu|_cuda|_python)?
             "against"])
 # pybind11 refusing a call into a compiled op: the Python code and the compiled extension come from different
 # versions (a stale source build, an editable install whose _C was not rebuilt, two vLLM copies on the path).
+# xgrammar's token-bitmask kernel is applied to a request's logits as it is served with structured outputs: its
+# signature refusing vLLM's arguments (an xgrammar of another release) shows at the first such request, not at load
+_row("xgrammar_bitmask_signature_mismatch", 1,
+     r"TypeError: apply_token_bitmask_inplace_\w+\(\): incompatible function arguments",
+     cls="dependency_error", default_phase="runtime",
+     cause="The installed xgrammar's bitmask kernel does not take the arguments this vLLM release (or its platform "
+           "plugin) passes: the two come from releases that do not match, and every structured-output request fails.",
+     steps=["Install the xgrammar version the vLLM release (and its platform plugin, such as vllm-ascend) pins, or "
+            "upgrade the one that is behind"])
 _row("compiled_op_signature_mismatch", 1, r"TypeError: \w+\(\): incompatible function arguments",
      cls="dependency_error", default_phase="load",
      cause="A compiled op was called with arguments its build does not accept: the Python code and the compiled "

@@ -5692,6 +5692,10 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("[W920 10:56:01.345253487 ProcessGroupNCCL.cpp:981] Warning: TORCH_NCCL_AVOID_RECORD_STREAMS is the default now, "
      "this environment variable is thus deprecated. (function operator())\n[Gloo] Rank 0 is connected to 0 peer ranks. "
      "Expected number of connected peer ranks is : 0", "unknown", "no_vllm_log", "unknown"),
+    # xgrammar's CPU bitmask kernel refusing vLLM's arguments, at a structured-output request (xgrammar#507)
+    ("(EngineCore_DP0 pid=79130) TypeError: apply_token_bitmask_inplace_cpu(): incompatible function arguments. The "
+     "following argument types are supported:\n(EngineCore_DP0 pid=79130) Invoked with types: int, tuple, tuple, int, "
+     "tuple, tuple, int, torch.Tensor, str", "runtime", "xgrammar_bitmask_signature_mismatch", "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
