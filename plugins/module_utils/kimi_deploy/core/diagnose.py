@@ -1889,7 +1889,12 @@ def _oom_sampler(hit: _Hit) -> Finding:
        # allocation failure
        r"|NPU out of memory|ERR00006 PTA memory error|reason=\[driver error:out of memory\]"
        # torch's caching allocator reporting the failed allocation itself (its own warning, before the exception)
-       r"|memory allocation failed with OOM on device \d+",
+       r"|memory allocation failed with OOM on device \d+"
+       # Intel XPUs (Level Zero through the unified runtime): the device's memory or resources ran out
+       r"|UR_RESULT_ERROR_OUT_OF_(?:DEVICE_)?(?:MEMORY|RESOURCES)"
+       # torch's caching allocator asks NVML for the process's usage to word its out-of-memory message; where NVML
+       # cannot answer (MIG, some containers) the allocation failure surfaces as this assertion instead
+       r"|NVML_SUCCESS == r INTERNAL ASSERT FAILED at \S*CUDACachingAllocator\.cpp",
        default_phase="startup",
        hints=(r"CUDA graphs can take additional|Capturing CUDA graph|Estimated CUDA graph memory",))
 def _gpu_oom(hit: _Hit) -> Finding:

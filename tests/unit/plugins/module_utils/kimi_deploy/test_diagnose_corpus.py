@@ -1297,9 +1297,11 @@ def test_training_part_accuracy():
     # connector option missing; xgrammar's bitmask kernel of another release). 5255 and 4476 with the change written
     # from the retired hundred-and-seventy-third held-out part after its scoring (torch's ProcessGroupNCCL warning for a
     # deprecated environment variable no longer read as NCCL failing; two logs read right only for that reason no longer
-    # are).
+    # are). 5256 and 4478 with the readings written from the training part after the hundred-and-seventy-third held-out
+    # scoring (an Intel XPU's Level Zero out of resources; torch's allocator asserting on NVML as it words an
+    # out-of-memory message).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5255 / 9022 and cause >= 4476 / 9022, (phase, cause)
+    assert phase >= 5256 / 9022 and cause >= 4478 / 9022, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5696,6 +5698,13 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("(EngineCore_DP0 pid=79130) TypeError: apply_token_bitmask_inplace_cpu(): incompatible function arguments. The "
      "following argument types are supported:\n(EngineCore_DP0 pid=79130) Invoked with types: int, tuple, tuple, int, "
      "tuple, tuple, int, torch.Tensor, str", "runtime", "xgrammar_bitmask_signature_mismatch", "dependency_error"),
+    # from the training part: an Intel XPU's Level Zero out of resources (llm-scaler#348); torch's allocator asserting
+    # on NVML where it words an out-of-memory message (vllm#2272)
+    ("(EngineCore_DP0 pid=568) ERROR 04-16 12:49:28 [core.py:936] RuntimeError: level_zero backend failed with error: "
+     "40 (UR_RESULT_ERROR_OUT_OF_RESOURCES)", "startup", "gpu_out_of_memory", "gpu_oom"),
+    ('File "/usr/local/lib/python3.10/dist-packages/torch/utils/_device.py", line 77, in __torch_function__\nreturn '
+     'func(*args, **kwargs)\nRuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at "../c10/cuda/'
+     'CUDACachingAllocator.cpp":1154, please report a bug to PyTorch.', "startup", "gpu_out_of_memory", "gpu_oom"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
