@@ -403,6 +403,9 @@ _SERVING_TEXT = (
     r'|"id": ?"[^"]+", ?"object": ?"model"'
     # vllm-ascend's workers replay their captured graph for each step they run on requests (capture logs its own line)
     r"|Replaying aclgraph"
+    # a KV connector's record of a request the engine finished (NIXLConnector's DEBUG "request_finished(<request id>),
+    # request_status=FINISHED_LENGTH_CAPPED"): a prefill or decode pod that served it
+    r"|request_finished\(\S+\), request_status=FINISHED_"
 )
 _SERVING = re.compile(_SERVING_TEXT)
 # The markers a server prints once, as it starts to listen; the others (a stats line, a request's access line) repeat
@@ -982,11 +985,14 @@ def _architecture(hit: _Hit) -> Finding:
 
 # The model inspection runs the model's import in a subprocess and reports any failure there with this wrapper
 # ("Please check the logs for more details"): a recognised error logged with it (a driver abort, a HIP error) is the
-# cause, so the wrapper ranks below them.
+# cause, so the wrapper ranks below them. The wrapper alone does not say why the import failed: an architecture vLLM
+# does not know is refused by another message ("are not supported for now"), and the subprocess fails as often for
+# a missing package, a GPU that does not initialise or a broken build (even for LlamaForCausalLM), so no class.
 _row("architecture_inspection_failed", 2, r"failed to be inspected|Error in inspecting model architecture",
-     cls="architecture_unsupported", default_phase="load",
-     cause="vLLM could not inspect the model's architecture (its import of the model class failed in a subprocess): "
-           "most often a vLLM or transformers too old for the model, or a broken install.",
+     cls="unknown", default_phase="load",
+     cause="vLLM could not inspect the model's architecture (its import of the model class failed in a subprocess, "
+           "whose own error the wrapper does not repeat): a vLLM or transformers too old for the model, a missing "
+           "package or a broken install, or a GPU the subprocess could not initialise.",
      steps=["Read the subprocess's own error above the wrapper (the first traceback)",
             "Check config.json `architectures` against the installed vLLM's supported list; upgrade vLLM and "
             "transformers to a release that supports the model"])
@@ -3128,7 +3134,9 @@ _row("logits_vocab_mismatch", 1, r"Expected logits to have shape \(\*, \d+\), bu
 
 # A kernel built for some GPU generations only asserting on another (FlashAttention 4's CuTe SM100 kernels selected on
 # an SM120 card: "Only SM 10.x and 11.x are supported")
-_row("kernel_arch_assertion", 1, r"Only SM [\d.x]+(?:(?:,| and| or) (?:SM )?[\d.x]+)* (?:is|are) supported",
+_row("kernel_arch_assertion", 1, r"Only SM [\d.x]+(?:(?:,| and| or) (?:SM )?[\d.x]+)* (?:is|are) supported"
+     # (a CUTLASS FP8 kernel built for SM120 only, trapping on a GB10's SM121: "This kernel only supports sm120.")
+     r"|[Kk]ernel only supports [Ss][Mm]_?\d+",
      cls="gpu_arch_unsupported", default_phase="startup",
      cause="A kernel that supports only other GPU generations (as the assertion names) was selected for this GPU.",
      steps=["Select another attention backend (--attention-backend, or VLLM_ATTENTION_BACKEND in older releases) or "

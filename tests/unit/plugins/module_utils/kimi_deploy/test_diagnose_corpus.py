@@ -1306,9 +1306,11 @@ def test_training_part_accuracy():
     # out-of-memory message).
     # With the hundred-and-seventy-third round's held-out part and the hundred-and-seventy-fourth round's training part
     # added: 5282 and 4496 of 9074 at the split's rules (the retired part read with the changes written from it after
-    # its scoring).
+    # its scoring). 5284 and 4513 with the readings written from its training entries before the held-out scoring (a
+    # kernel built for one GPU generation only; a KV connector finishing requests as serving; the model inspection's
+    # wrapper no longer read as an unsupported architecture, since it does not say why its subprocess failed).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5282 / 9074 and cause >= 4496 / 9074, (phase, cause)
+    assert phase >= 5284 / 9074 and cause >= 4513 / 9074, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -1601,7 +1603,9 @@ HELDOUT_FLOORS = [
     ("seventysixth-heldout.jsonl", 9, 7, 17, (6, 2, 3)),
     ("seventyfifth-heldout.jsonl", 5, 9, 14, (2, 2, 2)),
     ("seventyfourth-heldout.jsonl", 17, 5, 27, (5, 5, 3)),
-    ("seventythird-heldout.jsonl", 11, 6, 17, (4, 3, 1)),
+    # (6 causes at its scoring; 5 since the model inspection's wrapper alone is no longer read as an unsupported
+    # architecture: vllm-9712, whose architecture the thread found unsupported, was read right through it)
+    ("seventythird-heldout.jsonl", 11, 5, 17, (4, 3, 1)),
     ("seventysecond-heldout.jsonl", 9, 9, 21, (8, 4, 6)),
     ("seventyfirst-heldout.jsonl", 9, 4, 15, (4, 1, 2)),
     ("seventieth-heldout.jsonl", 8, 6, 16, (3, 0, 1)),
@@ -2123,7 +2127,6 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-omni-4860-qwen3-omni-benchmark-result-healthy": "an omni pipeline benchmark's summary: no line of vLLM's",
     "vllm-32974-fa4-attention-benchmark-table": "a kernel benchmark's table: no line of vLLM's run",
     "vllm-24577-fp8-kv-no-flash-attn-xformers-gsm8k-eval": "an lm-eval run's results under FP8 KV-cache warnings",
-    "llm-d-391-efa-pd-prefill-pod-nixl-debug-requests-served": "a KV connector's DEBUG lines of requests it finished",
 }
 
 
@@ -3035,9 +3038,10 @@ def test_cut_tracebacks_of_the_sixth_round(text, cause_class, phase):
      "  Value error, Model architectures ['Qwen3ForCausalLM'] failed to be inspected. Please check the logs for "
      "more details.\nAbort was called at 435 line in file:\n./shared/source/os_interface/linux/drm_neo.cpp",
      "gpu_runtime_abort", "driver_or_runtime", "load"),
-    # the inspection wrapper alone still names the architecture
+    # the inspection wrapper alone says the subprocess failed, not why: no class (an unknown architecture is refused
+    # with "not supported for now"; the subprocess fails as often for a missing package or a broken build)
     ("ValueError: Model architectures ['ZorkForCausalLM'] failed to be inspected. Please check the logs for more "
-     "details.", "architecture_inspection_failed", "architecture_unsupported", "load"),
+     "details.", "architecture_inspection_failed", "unknown", "load"),
 ])
 def test_wordings_from_the_sixth_round(text, rule, cause_class, phase):
     result = diagnose(text)
@@ -5716,6 +5720,13 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ('File "/usr/local/lib/python3.10/dist-packages/torch/utils/_device.py", line 77, in __torch_function__\nreturn '
      'func(*args, **kwargs)\nRuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at "../c10/cuda/'
      'CUDACachingAllocator.cpp":1154, please report a bug to PyTorch.', "startup", "gpu_out_of_memory", "gpu_oom"),
+    # from the hundred-and-seventy-fourth round's training entries: a CUTLASS FP8 kernel built for SM120 only, trapping
+    # on a GB10 (dgx-vllm#9); a P/D prefill pod's connector finishing requests, with no access line (llm-d#391)
+    ("This kernel only supports sm120.\ncudaErrorLaunchFailure: unspecified launch failure", "startup",
+     "kernel_arch_assertion", "gpu_arch_unsupported"),
+    ("prefill-0 vllm (APIServer pid=1) (EngineCore_DP0 pid=72) DEBUG 12-07 22:15:39 [distributed/.../v1/"
+     "nixl_connector.py:614] NIXLConnector request_finished(chatcmpl-e081a40e), request_status=FINISHED_LENGTH_CAPPED, "
+     "kv_transfer_params={'do_remote_decode': True}", "none", "no_error_serving", "healthy"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
