@@ -2719,6 +2719,19 @@ _row("structured_output_with_device_sampling", 1,
             "requests from an instance without it"])
 
 
+# xgrammar refusing a token the model sampled under a request's grammar ("Failed to advance FSM for request ... Please
+# file an issue", then the scheduler's "grammar rejected tokens ... Terminating request"): only requests run grammars,
+# and the reasons the trackers give differ (speculative or MTP tokens, async scheduling, min_tokens forcing a token the
+# grammar forbids, a tool parser's grammar), so no class; a named cause above (on-device sampling) wins.
+_row("structured_output_token_rejected", 2, r"Failed to advance FSM for request|grammar rejected tokens \[",
+     cls="unknown", default_phase="runtime",
+     cause="The structured-output grammar (xgrammar) rejected a token the model generated for a request, and vLLM "
+           "ended that request: the grammar and the decoding disagree.",
+     steps=["Retry the request without speculative decoding, async scheduling or min_tokens, one at a time, to find "
+            "which one disagrees with the grammar",
+            "Upgrade vLLM and xgrammar; report the request (its schema or tools) with the log if it persists"])
+
+
 @_rule("unsupported_engine_option", 3,
        r"is not supported by the V1 Engine|not supported (?:on|with|in) (?:the )?V1|Falling back to V0",
        default_phase="startup", quiet_levels=True)
