@@ -1318,9 +1318,10 @@ def test_training_part_accuracy():
     # rejecting a sampled token read as a request failing at runtime).
     # With the hundred-and-seventy-fourth round's held-out part and the hundred-and-seventy-fifth round's training part
     # added: 5317 and 4529 of 9123 at the split's rules (the retired part read with the change written from it after its
-    # scoring).
+    # scoring). 5324 and 4529 with the reading written from its training entries before the held-out scoring (an RL
+    # trainer's rollout step as the engine running).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5317 / 9123 and cause >= 4529 / 9123, (phase, cause)
+    assert phase >= 5324 / 9123 and cause >= 4529 / 9123, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5748,6 +5749,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "chatcmpl-9607 for tokens 271. Please file an issue.\n"
      '(APIServer pid=1) INFO:     172.17.0.1:58034 - "POST /v1/chat/completions HTTP/1.1" 200 OK', "runtime",
      "structured_output_token_rejected", "unknown"),
+    # from the hundred-and-seventy-fifth round's training entries: an RL trainer's rollout step (verl's
+    # generate_sequences) runs the engine on its prompts, so what dies under it dies at runtime (verl#1633)
+    ('  File "/home/u/verl/verl/trainer/ppo/ray_trainer.py", line 910, in fit\n    gen_batch_output = '
+     'self.actor_rollout_wg.generate_sequences(gen_batch)\n  File "/home/u/verl/verl/single_controller/ray/base.py", '
+     "line 49, in func\n    output = ray.get(output)\nray.exceptions.ActorDiedError: The actor died unexpectedly "
+     "before finishing this task.", "runtime", "ray_error", "ray_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
