@@ -2725,7 +2725,10 @@ _row("structured_output_with_device_sampling", 1,
 # file an issue", then the scheduler's "grammar rejected tokens ... Terminating request"): only requests run grammars,
 # and the reasons the trackers give differ (speculative or MTP tokens, async scheduling, min_tokens forcing a token the
 # grammar forbids, a tool parser's grammar), so no class; a named cause above (on-device sampling) wins.
-_row("structured_output_token_rejected", 2, r"Failed to advance FSM for request|grammar rejected tokens \[",
+# (xgrammar's matcher refusing a token it treats as special, raised inside the model execution: "Token id 0: <unk>
+# is regarded as a special token, and cannot be accepted by the GrammarMatcher", not a kernel's fault)
+_row("structured_output_token_rejected", 2, r"Failed to advance FSM for request|grammar rejected tokens \["
+     r"|cannot be accepted by the GrammarMatcher",
      cls="unknown", default_phase="runtime",
      cause="The structured-output grammar (xgrammar) rejected a token the model generated for a request, and vLLM "
            "ended that request: the grammar and the decoding disagree.",
@@ -2754,6 +2757,15 @@ _row("attention_backend_feature_argument_unknown", 1,
            "argument named): this backend, in this build, cannot run the model.",
      steps=["Use a vLLM build whose attention backends support the model (its recipe names the release), or choose "
             "a backend that has the feature with VLLM_ATTENTION_BACKEND / --attention-backend"])
+# vLLM's attention backend calls FlashAttention's entry points with the arguments of the build it was released with;
+# a flash-attn of another release (a separately installed package, or vLLM's own vllm_flash_attn from another build)
+# does not take one of them ('num_splits', 'dynamic_causal')
+_row("flash_attn_build_mismatch", 1, r"\b_?flash_attn\w*\(\) got an unexpected keyword argument",
+     cls="dependency_error", default_phase="startup",
+     cause="vLLM passed FlashAttention an argument the installed FlashAttention build does not take: the flash-attn "
+           "kernels and vLLM's Python code come from different releases.",
+     steps=["Reinstall the vLLM wheel (it bundles the vllm_flash_attn it was built with) and uninstall a separately "
+            "installed flash-attn that shadows it, or install the flash-attn version this vLLM release requires"])
 _row("attention_backend_unsupported", 1,
      r"Head dimension \d+ is not supported|No valid attention backend|is not supported by (?:MLA|FlashAttention"
      r"|FlashInfer|the attention backend)|Cannot use \w+ backend",

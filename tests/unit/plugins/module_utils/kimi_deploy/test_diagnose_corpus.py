@@ -1319,9 +1319,11 @@ def test_training_part_accuracy():
     # With the hundred-and-seventy-fourth round's held-out part and the hundred-and-seventy-fifth round's training part
     # added: 5317 and 4529 of 9123 at the split's rules (the retired part read with the change written from it after its
     # scoring). 5324 and 4529 with the reading written from its training entries before the held-out scoring (an RL
-    # trainer's rollout step as the engine running).
+    # trainer's rollout step as the engine running). 5324 and 4530 with the changes written from the retired
+    # hundred-and-seventy-fifth held-out part after its scoring (FlashAttention refusing an argument as a build of
+    # another release; xgrammar's matcher refusing a special token as the grammar disagreeing).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5324 / 9123 and cause >= 4529 / 9123, (phase, cause)
+    assert phase >= 5324 / 9123 and cause >= 4530 / 9123, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5756,6 +5758,16 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      'self.actor_rollout_wg.generate_sequences(gen_batch)\n  File "/home/u/verl/verl/single_controller/ray/base.py", '
      "line 49, in func\n    output = ray.get(output)\nray.exceptions.ActorDiedError: The actor died unexpectedly "
      "before finishing this task.", "runtime", "ray_error", "ray_error"),
+    # from the retired hundred-and-seventy-fifth held-out part: FlashAttention refusing an argument vLLM passes it is a
+    # flash-attn of another build (vllm#46914); xgrammar's matcher refusing a special token inside the model execution
+    # is the grammar and the decoding disagreeing, not a kernel's fault (vllm#11044)
+    ("(Worker_TP0_EP0 pid=11915) ERROR 06-28 18:26:14 [multiproc_executor.py:1000]   File \"/usr/local/lib/python3.12/"
+     'dist-packages/vllm/vllm_flash_attn/flash_attn_interface.py", line 391, in flash_attn_varlen_func\n'
+     "(Worker_TP0_EP0 pid=11915) ERROR 06-28 18:26:14 [multiproc_executor.py:1000] TypeError: _flash_attn_fwd() got "
+     "an unexpected keyword argument 'dynamic_causal'", "startup", "flash_attn_build_mismatch", "dependency_error"),
+    ("ERROR 12-09 09:44:56 engine.py:135] RuntimeError('Error in model execution: [09:44:56] /workspace/cpp/"
+     "matcher.cc:296: Token id 0: <unk> is regarded as a special token, and cannot be accepted by the GrammarMatcher"
+     "\\n')", "runtime", "structured_output_token_rejected", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
