@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredseventyfifth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-seventy-fifth round),
+The held-out part is hundredseventysixth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-seventy-sixth round),
 split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
 before any rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and
-the second to hundred-and-seventy-fourth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
+the second to hundred-and-seventy-fifth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are
 tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -201,9 +201,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredseventysecond-training.jsonl", "hundredseventysecond-heldout.jsonl",
                                         "hundredseventythird-training.jsonl", "hundredseventythird-heldout.jsonl",
                                         "hundredseventyfourth-training.jsonl", "hundredseventyfourth-heldout.jsonl",
-                                        "hundredseventyfifth-training.jsonl", "hundredseventyfifth-heldout.jsonl")}
-HELDOUT = FILES["hundredseventyfifth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredseventyfifth-heldout.jsonl" for entry in entries]
+                                        "hundredseventyfifth-training.jsonl", "hundredseventyfifth-heldout.jsonl",
+                                        "hundredseventysixth-training.jsonl", "hundredseventysixth-heldout.jsonl")}
+HELDOUT = FILES["hundredseventysixth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredseventysixth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -414,7 +415,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredseventyfourth-training.jsonl", "hundredseventyfourth-heldout.jsonl",
            "hundredseventyfourth-heldout.sha256"),
           ("hundredseventyfifth-training.jsonl", "hundredseventyfifth-heldout.jsonl",
-           "hundredseventyfifth-heldout.sha256"))
+           "hundredseventyfifth-heldout.sha256"),
+          ("hundredseventysixth-training.jsonl", "hundredseventysixth-heldout.jsonl",
+           "hundredseventysixth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -613,7 +616,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredseventysecond-training.jsonl", "hundredseventysecond-heldout.jsonl", 20270381),
                           ("hundredseventythird-training.jsonl", "hundredseventythird-heldout.jsonl", 20270382),
                           ("hundredseventyfourth-training.jsonl", "hundredseventyfourth-heldout.jsonl", 20270383),
-                          ("hundredseventyfifth-training.jsonl", "hundredseventyfifth-heldout.jsonl", 20270384)])
+                          ("hundredseventyfifth-training.jsonl", "hundredseventyfifth-heldout.jsonl", 20270384),
+                          ("hundredseventysixth-training.jsonl", "hundredseventysixth-heldout.jsonl", 20270385)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -627,7 +631,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_seventy_fifth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_seventy_sixth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -697,7 +701,7 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_seventy_fift
                     "hundredsixtyeighth-heldout.jsonl", "hundredsixtyninth-heldout.jsonl",
                     "hundredseventieth-heldout.jsonl", "hundredseventyfirst-heldout.jsonl",
                     "hundredseventysecond-heldout.jsonl", "hundredseventythird-heldout.jsonl",
-                    "hundredseventyfourth-heldout.jsonl"):
+                    "hundredseventyfourth-heldout.jsonl", "hundredseventyfifth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1322,15 +1326,18 @@ def test_training_part_accuracy():
     # trainer's rollout step as the engine running). 5324 and 4530 with the changes written from the retired
     # hundred-and-seventy-fifth held-out part after its scoring (FlashAttention refusing an argument as a build of
     # another release; xgrammar's matcher refusing a special token as the grammar disagreeing).
+    # With the hundred-and-seventy-fifth round's held-out part and the hundred-and-seventy-sixth round's training part
+    # added: 5345 and 4546 of 9157 at the split's rules (the retired part read with the changes written from it after
+    # its scoring).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5324 / 9123 and cause >= 4530 / 9123, (phase, cause)
+    assert phase >= 5345 / 9157 and cause >= 4546 / 9157, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-seventy-fifth, each time before the
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-seventy-sixth, each time before the
     # held-out part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but
     # those whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-seventy-fifth-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-seventy-sixth-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1498,7 +1505,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredseventysecond-training.jsonl", "hundredseventysecond-heldout.jsonl"),
                               ("hundredseventythird-training.jsonl", "hundredseventythird-heldout.jsonl"),
                               ("hundredseventyfourth-training.jsonl", "hundredseventyfourth-heldout.jsonl"),
-                              ("hundredseventyfifth-training.jsonl", "hundredseventyfifth-heldout.jsonl")):
+                              ("hundredseventyfifth-training.jsonl", "hundredseventyfifth-heldout.jsonl"),
+                              ("hundredseventysixth-training.jsonl", "hundredseventysixth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
