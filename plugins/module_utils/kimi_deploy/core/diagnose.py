@@ -4013,8 +4013,10 @@ _row("cache_directory_not_writable", 1,
            "it belongs to another user, or HOME points somewhere read-only.",
      steps=["Point the caches at a directory the service's user owns: VLLM_CACHE_ROOT, HF_HOME, TRITON_CACHE_DIR "
             "and XDG_CACHE_HOME (or HOME); on OpenShift mount a writable volume there"])
-# The loader's check after reading every shard: parameters of the model that no checkpoint tensor filled.
-_row("weights_not_in_checkpoint", 1, r"Following weights were not initialized from checkpoint",
+# The loader's check after reading every shard: parameters of the model that no checkpoint tensor filled (a traceback
+# cut after its last frame still shows the check's source line: 'raise ValueError("Following weights were not
+# initialized from "').
+_row("weights_not_in_checkpoint", 1, r"Following weights were not initialized from (?:checkpoint|\"\s*$)",
      cls="weights_missing", default_phase="load",
      cause="The checkpoint lacks tensors the model needs (layers the config declares that no shard holds): an "
            "incomplete download, shards missing from the directory, or a config that does not match the weights.",
