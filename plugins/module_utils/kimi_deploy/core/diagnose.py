@@ -990,7 +990,10 @@ def _architecture(hit: _Hit) -> Finding:
 # cause, so the wrapper ranks below them. The wrapper alone does not say why the import failed: an architecture vLLM
 # does not know is refused by another message ("are not supported for now"), and the subprocess fails as often for
 # a missing package, a GPU that does not initialise or a broken build (even for LlamaForCausalLM), so no class.
-_row("architecture_inspection_failed", 2, r"failed to be inspected|Error in inspecting model architecture",
+# (the subprocess's own exit, logged without the wrapper: "Command '[..., '-m',
+# 'vllm.model_executor.models.registry']' died with <Signals.SIGSEGV: 11>.")
+_row("architecture_inspection_failed", 2, r"failed to be inspected|Error in inspecting model architecture"
+     r"|'vllm\.model_executor\.models\.registry'\]' (?:returned non-zero exit status|died with)",
      cls="unknown", default_phase="load",
      cause="vLLM could not inspect the model's architecture (its import of the model class failed in a subprocess, "
            "whose own error the wrapper does not repeat): a vLLM or transformers too old for the model, a missing "
