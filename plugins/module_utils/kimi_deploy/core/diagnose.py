@@ -1573,8 +1573,10 @@ _row("cli_argument_error", 1,
 
 # Disaggregated prefill: a decode instance's connector could not pull a request's KV cache from its prefill peer
 # (Mooncake's transfer engine, NIXL's handshake or read): the link between the instances failed while serving.
+# (Mooncake's transfer engine logs its own side of it: a peer's segment it cannot open or reach, a slice that failed)
 _row("kv_transfer_failed", 2, r"Mooncake transfer failed for request|Failed to transfer KV cache for request"
-     r"|NIXL transfer failure: \w+",
+     r"|NIXL transfer failure: \w+"
+     r"|Failed to (?:open|connect to) segment \S+|Transfer slice failed with status|Process failed for slice \(opcode",
      cls="distributed_network", default_phase="runtime",
      cause="The KV-transfer connector could not move a request's KV cache between the prefill and decode instances "
            "(the peer did not answer, the connection or the handshake failed), so that request failed while serving.",

@@ -1343,9 +1343,10 @@ def test_training_part_accuracy():
     # scoring).
     # With the hundred-and-seventy-seventh round's held-out part and the hundred-and-seventy-eighth round's training
     # part added: 5375 and 4574 of 9222 at the split's rules (the retired part read with the change written from it
-    # after its scoring).
+    # after its scoring). 5377 and 4576 with the reading written from its training entries before the held-out scoring
+    # (Mooncake's transfer engine failing to reach a peer's segment or move a slice).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5375 / 9222 and cause >= 4574 / 9222, (phase, cause)
+    assert phase >= 5377 / 9222 and cause >= 4576 / 9222, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5807,6 +5808,14 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("ERROR 03-18 18:38:01 [registry.py:331] subprocess.CalledProcessError: Command '['/usr/bin/python3', '-m', "
      "'vllm.model_executor.models.registry']' died with <Signals.SIGSEGV: 11>.\nERROR 03-18 18:38:01 [registry.py:331] "
      "RuntimeError: Error raised in subprocess:", "load", "architecture_inspection_failed", "unknown"),
+    # from the hundred-and-seventy-eighth round's training entries: Mooncake's transfer engine failing to reach a peer's
+    # segment or to move a slice is the KV transfer between instances failing (Mooncake#809, vllm-ascend#7792)
+    ("E0904 21:29:13.608029 31963 transfer_task.cpp:469] Failed to open segment 192.168.10.12:12516\nE0904 "
+     "21:29:13.608035 31963 client.cpp:1112] Failed to submit transfer operation", "runtime", "kv_transfer_failed",
+     "distributed_network"),
+    ("E0328 09:06:16.412760 112112 ascend_direct_transport.cpp:836] Transfer slice failed with status: 503900\n"
+     "I0328 09:06:16.412804 112112 ascend_direct_transport.cpp:843] transfer failed and disconnect to:100.100.135.188:"
+     "20081", "runtime", "kv_transfer_failed", "distributed_network"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
