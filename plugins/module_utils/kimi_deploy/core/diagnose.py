@@ -444,6 +444,8 @@ _MILESTONES = (
         r"|reading GPU P2P access cache"
         # NCCL_DEBUG=INFO's report of a communicator's set-up ("NCCL INFO ncclCommInitRank comm 0x26 rank 1 ...")
         r"|NCCL INFO (?:ncclCommInitRank|Connected all (?:rings|trees)|Using network|Bootstrap|comm 0x)"
+        # LMCache's engine created for vLLM's KV connector as the workers start, before the model loads
+        r"|LMCache INFO: Creating LMCacheEngine instance"
         r"|Initializing a V\d LLM engine")),
     ("startup", re.compile(
         _LOAD_DONE_TEXT + r"|Starting profile run|GPU KV cache size|Capturing cudagraphs|Profiling CUDA graph memory"
