@@ -3354,6 +3354,8 @@ _row("image_build_context_file_missing", 2,
             ".dockerignore does not exclude it"])
 _row("dependency_wheel_build_failed", 3,
      r"Failed building wheel for (?!vllm\b)[\w.-]+\s*$"
+     # (pip's own lines for that build, before its summary: "Building wheel for llvmlite (pyproject.toml) ... error")
+     r"|Building wheel for (?!vllm\b)[\w.-]+ \(pyproject\.toml\)(?: \.\.\. error| did not run successfully)"
      r"|Failed to build installable wheels for some pyproject\.toml based projects \((?![^)]*\bvllm\b)[^)]*\)",
      cls="dependency_error", default_phase="load",
      cause="pip had to build one of vLLM's dependencies from source (the package it names: no prebuilt wheel of the "

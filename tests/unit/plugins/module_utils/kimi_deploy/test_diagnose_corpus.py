@@ -1346,9 +1346,10 @@ def test_training_part_accuracy():
     # after its scoring). 5377 and 4576 with the reading written from its training entries before the held-out scoring
     # (Mooncake's transfer engine failing to reach a peer's segment or move a slice). 5378 and 4576 with the change
     # written from the retired hundred-and-seventy-eighth held-out part after its scoring (LMCache creating its engine
-    # for vLLM's connector as a start at load).
+    # for vLLM's connector as a start at load). 5379 and 4577 with the reading written from the training part after the
+    # hundred-and-seventy-eighth held-out scoring (pip's own lines for a dependency's failed source build).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5378 / 9222 and cause >= 4576 / 9222, (phase, cause)
+    assert phase >= 5379 / 9222 and cause >= 4577 / 9222, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5824,6 +5825,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("[2025-07-21 11:31:24,438] LMCache INFO: use mla: False, kv shape: (64, 2, 256, 8, 128) (vllm_adapter.py:169:"
      "lmcache.integration.vllm.vllm_adapter)\n[2025-07-21 11:31:24,439] LMCache INFO: Creating LMCacheEngine instance "
      "vllm-instance (cache_engine.py:682:lmcache.v1.cache_engine)", "load", "no_error_not_serving", "no_failure_yet"),
+    # from the training part after the hundred-and-seventy-eighth held-out scoring: pip's own lines for a dependency
+    # it builds from source and cannot, before its summary (vllm#26994, llvmlite on a free-threaded Python)
+    ("Building wheels for collected packages: llvmlite\n  Building wheel for llvmlite (pyproject.toml) ... error\n"
+     "  error: subprocess-exited-with-error\n\n  \u00d7 Building wheel for llvmlite (pyproject.toml) did not run "
+     "successfully.", "load", "dependency_wheel_build_failed", "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
