@@ -1341,9 +1341,11 @@ _row("mempool_with_expandable_segments", 1, r"MemPool doesn't currently support 
             "its own process), or start the engine without sleep mode (enable_sleep_mode=False)"])
 
 
-# transformers' table of model types without the checkpoint's ("KeyError: 'dbrx'" under CONFIG_MAPPING): the
-# installed transformers predates the model, whatever vLLM release reads it.
-_row("transformers_model_type_unknown", 1, r"^(?:\w+\.)*KeyError: '[\w.-]+'", context=r"CONFIG_MAPPING\[",
+# transformers' table of model types without the checkpoint's ("KeyError: 'dbrx'" under CONFIG_MAPPING, or its
+# _LazyConfigMapping in a notebook's traceback; a pasted traceback may indent the line): the installed transformers
+# predates the model, whatever vLLM release reads it.
+_row("transformers_model_type_unknown", 1, r"^\s*(?:\w+\.)*KeyError: '[\w.-]+'",
+     context=r"CONFIG_MAPPING\[|_LazyConfigMapping\b",
      cls="dependency_error", default_phase="load",
      cause="The installed transformers does not know the checkpoint's model type (config.json's model_type, named in "
            "the KeyError): it is older than the model, or the model's code ships with the checkpoint.",
