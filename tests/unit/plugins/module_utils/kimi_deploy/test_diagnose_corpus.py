@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredseventyeighth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-seventy-eighth
-round), split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
-before any rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and
-the second to hundred-and-seventy-seventh rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules
+The held-out part is hundredseventyninth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-seventy-ninth round),
+split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any
+rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
+hundred-and-seventy-eighth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules
 are tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed once,
 by benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -204,9 +204,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredseventyfifth-training.jsonl", "hundredseventyfifth-heldout.jsonl",
                                         "hundredseventysixth-training.jsonl", "hundredseventysixth-heldout.jsonl",
                                         "hundredseventyseventh-training.jsonl", "hundredseventyseventh-heldout.jsonl",
-                                        "hundredseventyeighth-training.jsonl", "hundredseventyeighth-heldout.jsonl")}
-HELDOUT = FILES["hundredseventyeighth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredseventyeighth-heldout.jsonl" for entry in entries]
+                                        "hundredseventyeighth-training.jsonl", "hundredseventyeighth-heldout.jsonl",
+                                        "hundredseventyninth-training.jsonl", "hundredseventyninth-heldout.jsonl")}
+HELDOUT = FILES["hundredseventyninth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredseventyninth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -423,7 +424,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredseventyseventh-training.jsonl", "hundredseventyseventh-heldout.jsonl",
            "hundredseventyseventh-heldout.sha256"),
           ("hundredseventyeighth-training.jsonl", "hundredseventyeighth-heldout.jsonl",
-           "hundredseventyeighth-heldout.sha256"))
+           "hundredseventyeighth-heldout.sha256"),
+          ("hundredseventyninth-training.jsonl", "hundredseventyninth-heldout.jsonl",
+           "hundredseventyninth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -625,7 +628,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredseventyfifth-training.jsonl", "hundredseventyfifth-heldout.jsonl", 20270384),
                           ("hundredseventysixth-training.jsonl", "hundredseventysixth-heldout.jsonl", 20270385),
                           ("hundredseventyseventh-training.jsonl", "hundredseventyseventh-heldout.jsonl", 20270386),
-                          ("hundredseventyeighth-training.jsonl", "hundredseventyeighth-heldout.jsonl", 20270387)])
+                          ("hundredseventyeighth-training.jsonl", "hundredseventyeighth-heldout.jsonl", 20270387),
+                          ("hundredseventyninth-training.jsonl", "hundredseventyninth-heldout.jsonl", 20270388)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -639,7 +643,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_seventy_eighth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_seventy_ninth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -710,7 +714,8 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_seventy_eigh
                     "hundredseventieth-heldout.jsonl", "hundredseventyfirst-heldout.jsonl",
                     "hundredseventysecond-heldout.jsonl", "hundredseventythird-heldout.jsonl",
                     "hundredseventyfourth-heldout.jsonl", "hundredseventyfifth-heldout.jsonl",
-                    "hundredseventysixth-heldout.jsonl", "hundredseventyseventh-heldout.jsonl"):
+                    "hundredseventysixth-heldout.jsonl", "hundredseventyseventh-heldout.jsonl",
+                    "hundredseventyeighth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1350,15 +1355,18 @@ def test_training_part_accuracy():
     # hundred-and-seventy-eighth held-out scoring (pip's own lines for a dependency's failed source build). 5379 and
     # 4578 with the reading written from the training part before the hundred-and-seventy-ninth split (transformers'
     # model-type KeyError pasted indented).
+    # With the hundred-and-seventy-eighth round's held-out part and the hundred-and-seventy-ninth round's training part
+    # added: 5403 and 4594 of 9256 at the split's rules (the retired part read with the changes written from it after
+    # its scoring).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5379 / 9222 and cause >= 4578 / 9222, (phase, cause)
+    assert phase >= 5403 / 9256 and cause >= 4594 / 9256, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-seventy-eighth, each time before the
-    # held-out part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but
-    # those whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-seventy-eighth-round entry whose cause is not in its lines carries that mark.
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-seventy-ninth, each time before the held-out
+    # part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those
+    # whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
+    # hundred-and-seventy-ninth-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1529,7 +1537,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredseventyfifth-training.jsonl", "hundredseventyfifth-heldout.jsonl"),
                               ("hundredseventysixth-training.jsonl", "hundredseventysixth-heldout.jsonl"),
                               ("hundredseventyseventh-training.jsonl", "hundredseventyseventh-heldout.jsonl"),
-                              ("hundredseventyeighth-training.jsonl", "hundredseventyeighth-heldout.jsonl")):
+                              ("hundredseventyeighth-training.jsonl", "hundredseventyeighth-heldout.jsonl"),
+                              ("hundredseventyninth-training.jsonl", "hundredseventyninth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
