@@ -484,7 +484,13 @@ _MILESTONES = (
                            r"|Unexpected error pre-processing request"
                            # an HTTP client (httpx, h11) whose answer stream was cut: the server had taken the
                            # request and was answering it
-                           r"|peer closed connection without sending complete message body")),
+                           r"|peer closed connection without sending complete message body"
+                           # uvicorn's report of the app raising while it handled a request (its lifespan start
+                           # logs "Exception in 'lifespan' protocol" instead): the server was listening
+                           r"|Exception in ASGI application"
+                           # NIXL's connector on a prefill engine releasing the KV blocks of requests it has served
+                           # that no decode instance fetched in time
+                           r"|Releasing expired KV blocks for request")),
 )
 # Frames of a traceback name the step that failed; the deepest step wins.
 _FRAME_STAGES = (
@@ -3216,6 +3222,15 @@ _row("aiter_jit_build_dir_race", 2, r"OSError: \[Errno 39\] Directory not empty:
      steps=["Run once with a single worker (or prebuild AITER's kernels in the image) so the JIT cache is complete, "
             "then start the full layout; or give each process its own AITER build directory",
             "Or disable the AITER paths (VLLM_ROCM_USE_AITER=0) to confirm"])
+# AITER's own report that its just-in-time build of a kernel module failed ("failed build jit [module_moe_ck2stages]"),
+# whatever error its build history shows under it: a kernel compile, not a missing package.
+_row("aiter_jit_build_failed", 3, r"\bfailed build jit \[\w+\]",
+     cls="compile_error", default_phase="startup",
+     cause="AITER could not build one of its kernel modules just in time (hipcc failing, or several processes building "
+           "the same module at once): the ROCm kernels vLLM asked for are missing.",
+     steps=["Read AITER's build log above the line (the hipcc error); start once with a single worker, or prebuild the "
+            "module in the image, so the JIT cache is complete before the full layout starts",
+            "Or disable the AITER path that needs it (VLLM_ROCM_USE_AITER=0, or the MoE/attention switch) to confirm"])
 # JAX on a multi-host TPU slice: an array placed with a sharding over the whole mesh from one process, which only
 # addresses its own host's devices (a single-process executor on a multi-host mesh).
 _row("jax_sharding_not_addressable", 2,

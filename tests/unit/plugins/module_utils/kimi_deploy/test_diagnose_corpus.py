@@ -1357,9 +1357,10 @@ def test_training_part_accuracy():
     # model-type KeyError pasted indented).
     # With the hundred-and-seventy-eighth round's held-out part and the hundred-and-seventy-ninth round's training part
     # added: 5403 and 4594 of 9256 at the split's rules (the retired part read with the changes written from it after
-    # its scoring).
+    # its scoring). 5410 and 4595 with the readings written from its training entries before the held-out scoring
+    # (uvicorn's ASGI exception and NIXL's expired-block release as serving; AITER's failed JIT build as a compile).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5403 / 9256 and cause >= 4594 / 9256, (phase, cause)
+    assert phase >= 5410 / 9256 and cause >= 4595 / 9256, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5846,6 +5847,19 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("Traceback (most recent call last):\nFile \"/usr/local/lib/python3.10/dist-packages/transformers/models/auto/"
      "configuration_auto.py\", line 989, in from_pretrained\nconfig_class = CONFIG_MAPPING[config_dict[\"model_type\"]]"
      "\n     raise KeyError(key)\n KeyError: 'mllama'", "load", "transformers_model_type_unknown", "dependency_error"),
+    # from the hundred-and-seventy-ninth round's training entries, before its held-out scoring: uvicorn's report of the
+    # app raising on a request is the server listening (vllm#11752); NIXL's connector releasing a served request's
+    # expired KV blocks is a prefill engine serving (vllm#25562); AITER failing its JIT build of a kernel module is a
+    # kernel compile at startup (ROCm/aiter#257)
+    ("ERROR:    Exception in ASGI application\nTraceback (most recent call last):\n  File \"/venv/lib/python3.12/"
+     "site-packages/starlette/responses.py\", line 259, in __call__\n    await wrap(partial("
+     "self.listen_for_disconnect, receive))", "runtime", "unclassified_error", "unknown"),
+    ("(EngineCore_DP0 pid=3747544) WARNING 09-24 16:35:21 [nixl_connector.py:1048] Releasing expired KV blocks for "
+     "request cmpl-3da205a6-0 which were retrieved by 0 decode worker(s) within 120 seconds.", "runtime",
+     "no_error_not_serving", "no_failure_yet"),
+    ("start build [module_moe_ck2stages] under /usr/local/lib/python3.12/dist-packages/aiter/jit/build/module_moe_"
+     "ck2stages\n(VllmWorkerProcess pid=290) failed build jit [module_moe_ck2stages]\n(VllmWorkerProcess pid=290) "
+     "-->[History]: Traceback (most recent call last):", "startup", "aiter_jit_build_failed", "compile_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
