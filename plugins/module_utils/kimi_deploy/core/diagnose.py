@@ -560,6 +560,8 @@ _FRAME_STAGES = (
         r"|process_weights_after_loading|\w+_repack|\w+_weights_iterator"
         # building the model's layers (a model's or a layer's constructor) and resolving the platform at import
         r"|vllm/model_executor/(?:models|layers)/\S+\", line \d+, in __init__|vllm/platforms/__init__\.py"
+        # the model runner building its speculative-decoding proposer (EAGLE, MTP, n-gram) with the model
+        r"|vllm/v1/spec_decode/\S+\", line \d+, in __init__"
         r"|run_server|init_process_group|_create_c10d_store|_tcp_rendezvous_handler|init_model"
         # the executor's shared-memory message queues, created as its workers start
         r"|create_from_process_group\w*)\b"
@@ -2244,6 +2246,19 @@ _row("host_ip_lookup_unreachable", 1, r"Network is unreachable",
            "host has no route out (an air-gapped or isolated network).",
      steps=["Set VLLM_HOST_IP to this node's address on the network the workers share (and the Ray node IP on "
             "multi-node); no route to the internet is needed then"])
+# NVSHMEM (the one-sided communication library under DeepEP's and pplx's expert-parallel all-to-all kernels) failing
+# to set itself up: its host init reporting a non-zero status ("init.cu:1034: non-zero status: 28 nvshmem detect topo
+# failed"), as the workers create their all-to-all communicators.
+_row("nvshmem_init_failed", 1,
+     r"/nvshmem\w*/src/\S+:\d+: non-zero status: -?\d+|\bnvshmem (?:detect topo|init(?:ialization)?) failed",
+     cls="nccl_error", default_phase="startup",
+     cause="NVSHMEM, the library expert parallelism's all-to-all kernels (DeepEP, pplx) communicate through, could not "
+           "initialise: it found no usable transport or topology between the GPUs (RDMA NICs, GPUDirect, IBGDA or the "
+           "cloud fabric such as EFA not set up for it).",
+     steps=["Rerun with NVSHMEM_DEBUG=INFO and read which transport it fails on; check the NICs the pod sees, "
+            "GPUDirect RDMA (nvidia-peermem) and NVSHMEM's transport variables for this fabric",
+            "Or start without that all-to-all backend (another --all2all-backend, or no expert parallelism) to "
+            "confirm"])
 # DeepEP's all-to-all (expert parallel's dispatch and combine over NVLink and RDMA through NVSHMEM) not completing:
 # the receiving side timed out waiting for the other ranks' tokens.
 _row("expert_parallel_all_to_all_timeout", 1, r"DeepEP error: timeout",
