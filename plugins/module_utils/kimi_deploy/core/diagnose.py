@@ -607,6 +607,22 @@ def _forward_stage(text: str) -> str | None:
     return "startup" if _FORWARD_FRAMES.search(text) else None
 
 
+# vLLM's logger writing from its config module ("INFO 02-01 03:51:32 config.py:1537] Chunked prefill is enabled ..."):
+# the engine's configuration being resolved from its arguments and the model's files, a step of the load whatever the
+# message says.
+_CONFIG_LOGGER = re.compile(r"\b(?:DEBUG|INFO|WARNING|WARN|ERROR)\s+\d\d-\d\d\s+\d\d:\d\d:\d\d(?:\.\d+)?\s+\[?"
+                            r"(?:[\w./-]*/)?config\.py:\d+\]")
+
+
+def _milestone_of(line: Line) -> str | None:
+    """The latest phase a line's milestones open (None: it names no step)."""
+    reached = "load" if _CONFIG_LOGGER.search(line.raw) else None
+    for stage, pattern in _MILESTONES:
+        if pattern.search(line.message):
+            reached = _later(reached, stage)
+    return reached
+
+
 # The process tags of vLLM's own engine and worker processes ("(EngineCore_DP0 pid=12)", "(VllmWorker rank=1 pid=9)",
 # "(Worker_TP0 pid=5)", "(RayWorkerWrapper pid=812)", V0's "(VllmWorkerProcess pid=3)").
 _VLLM_PROCESS_TAG = re.compile(r"^(?:EngineCore\w*|VllmWorker\w*|Worker_\w+|RayWorkerWrapper)$")
@@ -647,9 +663,7 @@ class _Run:
                 self.activity = self.process_up = True
             if line.is_frame:
                 continue
-            for stage, pattern in _MILESTONES:
-                if pattern.search(text):
-                    reached = _later(reached, stage)
+            reached = _later(reached, _milestone_of(line))
             if reached and (not self.stages or self.stages[-1][1] != reached):
                 self.stages.append((line.index, reached))
         self.joined_while_serving = self._joined_while_serving()

