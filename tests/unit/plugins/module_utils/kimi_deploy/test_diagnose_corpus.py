@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredseventyninth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-seventy-ninth round),
-split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any
-rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-hundred-and-seventy-eighth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules
+The held-out part is hundredeightieth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-eightieth round), split
+off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
+them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
+hundred-and-seventy-ninth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules
 are tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed once,
 by benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -205,9 +205,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredseventysixth-training.jsonl", "hundredseventysixth-heldout.jsonl",
                                         "hundredseventyseventh-training.jsonl", "hundredseventyseventh-heldout.jsonl",
                                         "hundredseventyeighth-training.jsonl", "hundredseventyeighth-heldout.jsonl",
-                                        "hundredseventyninth-training.jsonl", "hundredseventyninth-heldout.jsonl")}
-HELDOUT = FILES["hundredseventyninth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredseventyninth-heldout.jsonl" for entry in entries]
+                                        "hundredseventyninth-training.jsonl", "hundredseventyninth-heldout.jsonl",
+                                        "hundredeightieth-training.jsonl", "hundredeightieth-heldout.jsonl")}
+HELDOUT = FILES["hundredeightieth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredeightieth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -426,7 +427,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredseventyeighth-training.jsonl", "hundredseventyeighth-heldout.jsonl",
            "hundredseventyeighth-heldout.sha256"),
           ("hundredseventyninth-training.jsonl", "hundredseventyninth-heldout.jsonl",
-           "hundredseventyninth-heldout.sha256"))
+           "hundredseventyninth-heldout.sha256"),
+          ("hundredeightieth-training.jsonl", "hundredeightieth-heldout.jsonl",
+           "hundredeightieth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -629,7 +632,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredseventysixth-training.jsonl", "hundredseventysixth-heldout.jsonl", 20270385),
                           ("hundredseventyseventh-training.jsonl", "hundredseventyseventh-heldout.jsonl", 20270386),
                           ("hundredseventyeighth-training.jsonl", "hundredseventyeighth-heldout.jsonl", 20270387),
-                          ("hundredseventyninth-training.jsonl", "hundredseventyninth-heldout.jsonl", 20270388)])
+                          ("hundredseventyninth-training.jsonl", "hundredseventyninth-heldout.jsonl", 20270388),
+                          ("hundredeightieth-training.jsonl", "hundredeightieth-heldout.jsonl", 20270389)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -643,7 +647,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_seventy_ninth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_eightieth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -715,7 +719,7 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_seventy_nint
                     "hundredseventysecond-heldout.jsonl", "hundredseventythird-heldout.jsonl",
                     "hundredseventyfourth-heldout.jsonl", "hundredseventyfifth-heldout.jsonl",
                     "hundredseventysixth-heldout.jsonl", "hundredseventyseventh-heldout.jsonl",
-                    "hundredseventyeighth-heldout.jsonl"):
+                    "hundredseventyeighth-heldout.jsonl", "hundredseventyninth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1363,15 +1367,18 @@ def test_training_part_accuracy():
     # (NVSHMEM's failed init; the speculative-decoding proposer built at load). 5435 and 4591 with vLLM's config
     # module's log lines read as a load step: 24 more phases right; four fewer causes, starts whose thread reports a
     # failure their lines do not show now read as no failure yet rather than as no vLLM log.
+    # With the hundred-and-seventy-ninth round's held-out part and the hundred-and-eightieth round's training part
+    # added: 5460 and 4607 of 9293 at the split's rules (the retired part read with the changes written from it after
+    # its scoring).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5435 / 9256 and cause >= 4591 / 9256, (phase, cause)
+    assert phase >= 5460 / 9293 and cause >= 4607 / 9293, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-seventy-ninth, each time before the held-out
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-eightieth, each time before the held-out
     # part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those
     # whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-seventy-ninth-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-eightieth-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1543,7 +1550,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredseventysixth-training.jsonl", "hundredseventysixth-heldout.jsonl"),
                               ("hundredseventyseventh-training.jsonl", "hundredseventyseventh-heldout.jsonl"),
                               ("hundredseventyeighth-training.jsonl", "hundredseventyeighth-heldout.jsonl"),
-                              ("hundredseventyninth-training.jsonl", "hundredseventyninth-heldout.jsonl")):
+                              ("hundredseventyninth-training.jsonl", "hundredseventyninth-heldout.jsonl"),
+                              ("hundredeightieth-training.jsonl", "hundredeightieth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
