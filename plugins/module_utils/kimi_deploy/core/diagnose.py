@@ -541,7 +541,9 @@ _FRAME_STAGES = (
         # (Inductor's static CUDA launcher runs the compiled kernels at every step: running, not compiling)
         r"|torch/_inductor/(?!runtime/static_cuda_launcher)|torch/_dynamo/|torch/_functorch/")),
     ("load", re.compile(
-        r"\b(?:load_model|load_weights|get_model|init_device|init_worker|initialize_model_parallel"
+        r"\b_?(?:load_model|load_weights|get_model|init_device|init_worker|initialize_model_parallel"
+        # (the world group the distributed environment creates first, before the model-parallel groups)
+        r"|init_distributed_environment|init_world_group"
         r"|init_model_parallel_group|init_worker_distributed_environment|initialize_ray_cluster"
         r"|_get_executor_cls|from_pretrained|_cuda_init|_lazy_init|new_group|GroupCoordinator"
         r"|make_layers|run_mp_engine|from_engine_args|_init_engine|run_engine_core|build_async_engine_client\w*"
@@ -3791,6 +3793,21 @@ _row("unexpected_api_argument", 1,
      r"keyword argument",
      cls="dependency_error", default_phase="load",
      cause=_UNEXPECTED_ARGUMENT_CAUSE, steps=_UNEXPECTED_ARGUMENT_STEPS)
+# A setting given a value its option does not take, named with the values it does ("moe_backend='emulation' is not
+# supported for FP8 MoE. Expected one of ['triton', 'deep_gemm', ...]").
+_row("option_value_not_supported", 2, r"\b\w+='[\w.-]+' is not supported for [^.]+\. Expected one of \[",
+     cls="config_invalid", default_phase="load",
+     cause="An option was given a value this vLLM release does not support for this model or layer; the message lists "
+           "the values it takes.",
+     steps=["Set the option to one of the values the message lists (or leave it unset for vLLM's choice)"])
+# The chat endpoint given a message content part of a type it does not parse ("Unknown part type: video" for a
+# model or release without that input): the request's error, the server kept serving.
+_row("chat_content_part_unknown", 1, r"\bUnknown part type: \w+",
+     cls="request_invalid", default_phase="runtime", server_side=True,
+     cause="A chat request carried a message content part of a type this server does not accept (a video, audio or "
+           "other part the release or the model does not take): that request failed, the server kept serving.",
+     steps=["Send the part as a type the server takes (image_url, input_audio, video_url where the model supports it), "
+            "or upgrade vLLM to a release that parses it"])
 # vLLM's server builds `uvicorn.Config(app, **uvicorn_kwargs)` with the arguments of the uvicorn release it requires;
 # an older uvicorn in the environment (pinned by another package) does not take them
 _row("uvicorn_too_old", 1, r"\bConfig\.__init__\(\) got an unexpected keyword argument '\w+'",
