@@ -1101,6 +1101,17 @@ _row("attention_metadata_missing", 1, r"KeyError: '[\w.]*layers\.\d+\.\w*attn\w*
      steps=["Check the vLLM release notes and tracker for the model's architecture and upgrade to a release with the "
             "fix; do not re-download the weights for this error",
             "Run with VLLM_LOGGING_LEVEL=DEBUG to see which attention backend and KV cache group each layer got"])
+# The same KeyError naming bitsandbytes' 8-bit state ("'layers.23.mlp.down_proj.SCB'", its row scales): vLLM's
+# bitsandbytes loader does not take this prequantized 8-bit checkpoint. (A 4-bit checkpoint's ".absmax" stays a
+# weight-name mismatch: the threads read it both ways.)
+_BNB_8BIT_STATE_KEY = r"'[\w.]*\.(?:SCB|CB|weight_format)'"
+_row("bitsandbytes_8bit_state_not_loaded", 0, rf"KeyError: {_BNB_8BIT_STATE_KEY}|^{_BNB_8BIT_STATE_KEY}$",
+     cls="quantization_unsupported", default_phase="load",
+     cause="vLLM's bitsandbytes loader found an 8-bit quantization-state tensor (SCB, the row scales) it has no place "
+           "for: this vLLM release does not load this prequantized 8-bit bitsandbytes checkpoint for this model.",
+     steps=["Serve the unquantized checkpoint with --quantization bitsandbytes (vLLM quantizes it as it loads), or a "
+            "checkpoint in a format this release loads for the model (AWQ, GPTQ, FP8)",
+            "Or upgrade vLLM to a release whose bitsandbytes loader supports 8-bit prequantized checkpoints"])
 # logger.exception() logs a KeyError as its bare key: "ERROR ... 'layers.0.mlp.down_proj.weight.absmax'".
 _row("weight_name_mismatch", 1, rf"KeyError: {_WEIGHT_KEY}|^{_WEIGHT_KEY}$",
      default_phase="load",
