@@ -3804,6 +3804,15 @@ _row("unexpected_api_argument", 1,
      r"keyword argument",
      cls="dependency_error", default_phase="load",
      cause=_UNEXPECTED_ARGUMENT_CAUSE, steps=_UNEXPECTED_ARGUMENT_STEPS)
+# An attention backend without the encoder's attention (V0's HPU, ROCm and other backends for encoder-decoder models:
+# "Encoder self-attention and encoder/decoder cross-attention are not implemented for HPUAttentionImpl").
+_row("encoder_attention_not_implemented", 1,
+     r"Encoder self-attention and encoder/decoder cross-attention are not implemented for \w+",
+     cls="attention_backend_unsupported", default_phase="load",
+     cause="The attention backend chosen for this platform does not implement the encoder's self-attention or the "
+           "encoder-decoder cross-attention the model needs (an encoder-decoder or vision-encoder model).",
+     steps=["Select an attention backend that supports encoder attention on this platform (VLLM_ATTENTION_BACKEND), "
+            "or run the model on a platform or vLLM release whose backend implements it"])
 # A setting given a value its option does not take, named with the values it does ("moe_backend='emulation' is not
 # supported for FP8 MoE. Expected one of ['triton', 'deep_gemm', ...]").
 _row("option_value_not_supported", 2, r"\b\w+='[\w.-]+' is not supported for [^.]+\. Expected one of \[",
@@ -4705,6 +4714,15 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
      "placement group fails if the cluster lacks them.",
      "Check `ray status` lists enough GPUs across nodes, or set tensor_parallel_size to the GPUs per node and "
      "pipeline_parallel_size to the number of nodes"),
+    # The weight loader's note that a quantization scale in the checkpoint matched no parameter of the model ("Found
+    # k_scale in the checkpoint (e.g. layers.3.self_attn.attn.k_scale), but not found the expected name in the
+    # model"): the scale is skipped, the start goes on with default scales.
+    ("checkpoint_scale_not_loaded", r"Found \w+ in the checkpoint \(e\.g\. \S+\), but not found the expected name "
+     r"in the model", "weights_mismatch",
+     "A quantization scale in the checkpoint (k_scale, q_scale, v_scale) matched no parameter of this vLLM's model and "
+     "was not loaded: attention or the KV cache runs with default scales, which can cost accuracy.",
+     "Check the checkpoint's scale names against the vLLM release the quantizer targets (or upgrade vLLM); compare "
+     "outputs against the unquantized model"),
     ("custom_allreduce_disabled", r"Custom allreduce is disabled", None,
      "The custom all-reduce kernel is off (not supported for this GPU count or topology): tensor parallelism "
      "uses NCCL all-reduce, which is slower for small messages.",
@@ -4738,8 +4756,8 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
 )]
 _PY_USER_WARNING = re.compile(r"\b(?:User|Runtime|Future|Deprecation)Warning: ")
 # The step a warning is logged in, for a log that holds nothing else to place it (Ray places the workers while the
-# executor is built).
-_RISK_STEPS = {"ray_parallel_over_local_gpus": "load"}
+# executor is built; the weight loader skips a scale as it loads the checkpoint).
+_RISK_STEPS = {"ray_parallel_over_local_gpus": "load", "checkpoint_scale_not_loaded": "load"}
 
 
 def _risks(run: _Run) -> list[dict[str, Any]]:

@@ -1379,9 +1379,10 @@ def test_training_part_accuracy():
     # written from the retired hundred-and-eightieth held-out part after its scoring (bitsandbytes' 8-bit state).
     # With the hundred-and-eightieth round's held-out part and the hundred-and-eighty-first round's training part
     # added: 5484 and 4623 of 9322 at the split's rules (the retired part read with the change written from it after
-    # its scoring).
+    # its scoring). 5484 and 4625 with the readings written from its training entries before the held-out scoring (a
+    # checkpoint scale skipped as a risk at load; an attention backend without the encoder's attention).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5484 / 9322 and cause >= 4623 / 9322, (phase, cause)
+    assert phase >= 5484 / 9322 and cause >= 4625 / 9322, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5916,6 +5917,14 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # a prequantized 8-bit checkpoint vLLM's loader does not take (XuanYuan#46)
     ("ERROR 03-18 09:46:01 engine.py:366] 'layers.23.mlp.down_proj.SCB'", "load", "bitsandbytes_8bit_state_not_loaded",
      "quantization_unsupported"),
+    # from the hundred-and-eighty-first round's training entries, before its held-out scoring: the weight loader
+    # skipping a checkpoint's scale it has no parameter for is a risk at load (auto-round#2370); an attention backend
+    # without the encoder's attention (vllm#13053)
+    ("(Worker_TP0 pid=7609) WARNING 09-11 08:05:24 [weight_utils.py:1462] Found k_scale in the checkpoint (e.g. "
+     "layers.3.self_attn.attn.k_scale), but not found the expected name in the model (e.g. "
+     "layers.3.self_attn.attn.attn.k_scale). k_scale is not loaded.", "load", "warnings_only", "risk_only"),
+    ("Encoder self-attention and encoder/decoder cross-attention are not implemented for HPUAttentionImpl", "load",
+     "encoder_attention_not_implemented", "attention_backend_unsupported"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
