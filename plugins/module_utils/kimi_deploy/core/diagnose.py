@@ -2549,7 +2549,9 @@ _row("rocm_math_library_unreadable", 2,
 
 
 _row("worker_start_method", 1,
-     r"Cannot re-initialize CUDA in forked subprocess|start a new process before the current process has "
+     # (and the same for the other devices' runtimes: torch_npu's "Cannot re-initialize NPU", XPU's)
+     r"Cannot re-initialize (?:CUDA|NPU|XPU|MLU|MUSA) in forked subprocess"
+     r"|start a new process before the current process has "
      r"finished its bootstrapping phase"
      # (Python wraps that message over lines under a bare "RuntimeError:")
      r"|An attempt has been made to start a new process before the\s*$"
