@@ -3815,6 +3815,16 @@ _row("encoder_attention_not_implemented", 1,
            "encoder-decoder cross-attention the model needs (an encoder-decoder or vision-encoder model).",
      steps=["Select an attention backend that supports encoder attention on this platform (VLLM_ATTENTION_BACKEND), "
             "or run the model on a platform or vLLM release whose backend implements it"])
+# The engine's loop dying right after the server logged a request with an empty prompt ("prompt: '', ...,
+# prompt_token_ids: []"): releases before vLLM rejected empty prompts with a 400 let one request kill the engine.
+_row("empty_prompt_killed_engine", 0,
+     r"Engine background task failed|AsyncEngineDeadError|EngineCore encountered a fatal error",
+     context=r"prompt: '', params: .*prompt_token_ids: \[\]", context_any_process=True,
+     cls="request_invalid", default_phase="runtime",
+     cause="A request with an empty prompt reached the engine and its loop failed on it: this vLLM release does not "
+           "reject empty prompts, so one such request stops the server.",
+     steps=["Reject empty prompts before they reach the server (the client, the gateway), and upgrade vLLM to a "
+            "release that answers them with a 400 instead"])
 # A setting given a value its option does not take, named with the values it does ("moe_backend='emulation' is not
 # supported for FP8 MoE. Expected one of ['triton', 'deep_gemm', ...]").
 _row("option_value_not_supported", 2, r"\b\w+='[\w.-]+' is not supported for [^.]+\. Expected one of \[",

@@ -1388,9 +1388,10 @@ def test_training_part_accuracy():
     # the one written from the retired hundred-and-eighty-first held-out part (NPU re-initialised in a fork).
     # With the hundred-and-eighty-first round's held-out part and the hundred-and-eighty-second round's training part
     # added: 5513 and 4641 of 9360 at the split's rules (the retired part read with the change written from it after
-    # its scoring).
+    # its scoring). 5513 and 4643 with the reading written from its training entries before the held-out scoring (an
+    # empty prompt killing the engine's loop).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5513 / 9360 and cause >= 4641 / 9360, (phase, cause)
+    assert phase >= 5513 / 9360 and cause >= 4643 / 9360, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -5941,6 +5942,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     # process is the same start-method failure as CUDA's (vllm-omni#2828, torch_npu)
     ("(EngineCore_DP0 pid=14421) RuntimeError: Cannot re-initialize NPU in forked subprocess. To use NPU with "
      "multiprocessing, you must use the 'spawn' start method", "load", "worker_start_method", "worker_start_method"),
+    # from the hundred-and-eighty-second round's training entries, before its held-out scoring: the engine's loop
+    # dying right after a request with an empty prompt was logged (vllm#7746, and vllm#7283 read the same way)
+    ("INFO 08-21 14:49:19 logger.py:36] Received request cmpl-470c-0: prompt: '', params: SamplingParams(n=1, "
+     "max_tokens=20), prompt_token_ids: [], lora_request: None.\nINFO 08-21 14:49:19 async_llm_engine.py:208] Added "
+     "request cmpl-470c-0.\nERROR 08-21 14:49:19 async_llm_engine.py:65] Engine background task failed", "runtime",
+     "empty_prompt_killed_engine", "request_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
