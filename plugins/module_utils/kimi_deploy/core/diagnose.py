@@ -406,6 +406,10 @@ _SERVING_TEXT = (
     # a KV connector's record of a request the engine finished (NIXLConnector's DEBUG "request_finished(<request id>),
     # request_status=FINISHED_LENGTH_CAPPED"): a prefill or decode pod that served it
     r"|request_finished\(\S+\), request_status=FINISHED_"
+    # V0's KV connectors reporting a request's KV cache sent or received between prefill and decode instances
+    # ("[rank0]: KV send DONE.", "sent to connector LMCacheConnector", "Successfully received all KVs and hidden
+    # states, skip model forwarding")
+    r"|\[rank\d+\]: KV send DONE|sent to connector \w+Connector|Successfully received all KVs and hidden states"
 )
 _SERVING = re.compile(_SERVING_TEXT)
 # The markers a server prints once, as it starts to listen; the others (a stats line, a request's access line) repeat
@@ -488,6 +492,8 @@ _MILESTONES = (
                            # uvicorn's report of the app raising while it handled a request (its lifespan start
                            # logs "Exception in 'lifespan' protocol" instead): the server was listening
                            r"|Exception in ASGI application"
+                           # a decode instance's KV connector recomputing a request whose KV cache did not arrive
+                           r"|Failed to receive all KVs and hidden states"
                            # NIXL's connector on a prefill engine releasing the KV blocks of requests it has served
                            # that no decode instance fetched in time
                            r"|Releasing expired KV blocks for request")),
@@ -4735,6 +4741,11 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
      "was not loaded: attention or the KV cache runs with default scales, which can cost accuracy.",
      "Check the checkpoint's scale names against the vLLM release the quantizer targets (or upgrade vLLM); compare "
      "outputs against the unquantized model"),
+    ("kv_transfer_redo", r"Failed to receive all KVs and hidden states, redo model forwarding", "distributed_network",
+     "A decode instance did not receive a request's KV cache from the prefill instance and recomputed it: the "
+     "transfer between them fails or is slow; the request still finishes, slower.",
+     "Check the KV connector's transfer between the instances (the connector's own log, the network and its "
+     "transport between the nodes)"),
     ("custom_allreduce_disabled", r"Custom allreduce is disabled", None,
      "The custom all-reduce kernel is off (not supported for this GPU count or topology): tensor parallelism "
      "uses NCCL all-reduce, which is slower for small messages.",
