@@ -69,8 +69,9 @@ MAX_EVIDENCE_CHARS = 400
 # Line parsing
 # ---------------------------------------------------------------------------------------------
 
-# Colour codes, raw or as copied from a terminal ("^[[0;36m").
-_ANSI = re.compile(r"(?:\x1b|\^\[)\[[0-9;]*[A-Za-z]")
+# Colour codes, raw, as copied from a terminal ("^[[0;36m") or as rsyslog stores control characters, '#' and their
+# octal code ("#033[1;36m", a carriage return "#015" at the line's end).
+_ANSI = re.compile(r"(?:\x1b|\^\[|#033)\[[0-9;]*[A-Za-z]|#015$")
 # The same codes with their escape lost in a paste ("36m(EngineCore_DP0 pid=820)0m ERROR", "1;36m(VllmWorker ..."):
 # only around a process tag at the start of a line, where no text of a log begins with a digit and 'm('.
 _BARE_COLOUR = re.compile(r"^\[?\d{1,2}(?:;\d{1,2})*m(?=\()|(?<=\))\[?0(?:;0)?m(?= )")
@@ -2210,9 +2211,7 @@ _row("parallel_layout_invalid", 1,
      r"|invalid device ordinal|GPUs per node is not divisible"
      # initialize_model_parallel's check of the launcher's world size ("world_size (8) is not equal to
      # tensor_model_parallel_size (4) x pipeline_model_parallel_size (1)")
-     r"|world_size \(\d+\) is not equal to tensor_model_parallel_size"
-     # a layout this executor or model does not run ("Pipeline parallelism is not supported yet with multiprocessing")
-     r"|(?:Tensor|Pipeline|Data|Expert) parallelism is not (?:yet )?supported",
+     r"|world_size \(\d+\) is not equal to tensor_model_parallel_size",
      default_phase="startup",
      cause='The parallel layout does not fit the GPUs or the model: TP x PP x DP must equal the GPUs that are '
            'visible (all Ray nodes joined), and TP/EP must divide heads and experts.',
@@ -2221,6 +2220,17 @@ _row("parallel_layout_invalid", 1,
            'joined',
            'Choose tensor/pipeline/data/expert parallel sizes whose product is the GPU count and that divide '
            "the model's heads and experts (num_redundant_experts for EPLB)"])
+# A parallelism this executor or model does not run, refused when the config is checked, before any worker starts
+# ("Pipeline parallelism is not supported yet with multiprocessing", "... is not supported for this model", and
+# 0.5/0.6's "Pipeline parallelism is only supported for the following  architectures: [...]").
+_row("parallelism_not_supported", 1,
+     r"(?:Tensor|Pipeline|Data|Expert) parallelism is (?:not (?:yet )?supported|only supported for)",
+     cls="parallel_config_invalid", default_phase="load",
+     cause="This vLLM does not run the parallelism asked for with this model or executor (the message says which); "
+           "the config check refuses it before any worker starts.",
+     steps=["Use a parallelism the message allows: tensor parallelism instead of pipeline parallelism for this model, "
+            "or the executor it names (e.g. --distributed-executor-backend ray)",
+            "Or a vLLM release whose model code supports it (the model's class lists SupportsPP)"])
 # V0.7+ logs the shortfall as a WARNING and then waits for the placement group, which never forms until GPUs are
 # added: a start that cannot go on, not a risk.
 _row("placement_group_gpus_short", 1, r"number of required GPUs exceeds the total number of available GPUs",

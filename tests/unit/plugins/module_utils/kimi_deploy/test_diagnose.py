@@ -462,6 +462,23 @@ def test_prefixes_are_stripped(prefix):
     assert result["rule"] == "corrupt_safetensors" and result["phase"] == "load"
 
 
+def test_a_log_as_rsyslog_stores_it_reads_as_the_log_itself():
+    # rsyslog (and services that forward through it) writes control characters as '#' and their octal code: the
+    # colour codes around a process tag become "#033[1;36m", a carriage return "#015" (vllm#20855, vllm#24004).
+    plain = [
+        "(VllmWorkerProcess pid=2731824) INFO 10-18 16:04:07 multiproc_worker_utils.py:215] Worker ready; awaiting "
+        "tasks",
+        "(VllmWorkerProcess pid=2731824) ERROR 10-18 16:04:07 multiproc_worker_utils.py:229] Exception in worker "
+        "VllmWorkerProcess while processing method init_device.",
+    ]
+    stored = [line.replace("(VllmWorkerProcess pid=2731824)", "#033[1;36m(VllmWorkerProcess pid=2731824)#033[0;0m")
+              + "#015" for line in plain]
+    expected, result = diagnose("\n".join(plain)), diagnose("\n".join(stored))
+    assert expected["phase"] == "load" and expected["cause_class"] != "unknown"
+    assert [result[key] for key in ("phase", "rule", "cause_class")] == [
+        expected[key] for key in ("phase", "rule", "cause_class")]
+
+
 def test_hints_in_info_and_warning_lines_are_not_errors():
     text = "\n".join([
         ARGS_LINE,
