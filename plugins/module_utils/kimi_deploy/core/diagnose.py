@@ -222,16 +222,24 @@ _EMBEDDED_RECORD = re.compile(r"(?<=\S) (?=(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)
 _FLATTENED_FRAME = re.compile(r"(?<=\S) (?=\[rank\d+\]: )|(?<=\S) (?=File \"[^\"]+\", line \d+, in )")
 
 
+# A record printed right after a progress bar's redraw, on the bar's line (tqdm leaves the cursor at the bar's end):
+# "Running generate_until requests:   0%|          | 0/500 [00:00<?, ?it/s]INFO 07-09 03:51:34 [flashinfer.py:123] ...".
+_AFTER_PROGRESS_BAR = re.compile(r"(?<=(?:it/s|s/it)\]) ?(?=(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) "
+                                 r"\d\d-\d\d \d\d:\d\d:\d\d|\((?:[\w:.-]+,? )?(?:rank=\d+ )?pid=\d+)")
+
+
 def _records(log_text: str) -> list[str]:
-    """The log's records, one a line: a line holding two or more record headers is split at each."""
+    """The log's records, one a line: a line holding two or more record headers is split at each, and a record
+    printed on a progress bar's line is split from the bar."""
     records = []
-    for raw in log_text.splitlines():
-        for joined in (_EMBEDDED_RECORD, _FLATTENED_FRAME):
-            if len(joined.findall(raw)) >= 2:
-                records.extend(joined.split(raw))
-                break
-        else:
-            records.append(raw)
+    for whole in log_text.splitlines():
+        for raw in _AFTER_PROGRESS_BAR.split(whole):
+            for joined in (_EMBEDDED_RECORD, _FLATTENED_FRAME):
+                if len(joined.findall(raw)) >= 2:
+                    records.extend(joined.split(raw))
+                    break
+            else:
+                records.append(raw)
     return records
 
 
@@ -1538,9 +1546,21 @@ _row("lora_kernel_shape_unsupported", 1, r"No suitable kernel\. h_in=\d+ h_out=\
             "Or upgrade to a vLLM release whose LoRA kernels cover the model's hidden sizes"])
 
 
+# 0.5's and 0.6's CPU backend meeting a MoE layer on the first forward pass ("NotImplementedError('The CPU backend
+# currently does not support MoE.')"): the platform cannot run this model class.
+_row("platform_moe_unsupported", 1, r"\bThe \w+ backend currently does not support MoE\b",
+     cls="architecture_unsupported", default_phase="runtime",
+     cause="This vLLM's backend for the platform (the message names it) has no mixture-of-experts layer, so a MoE "
+           "model fails on its first forward pass.",
+     steps=["Serve the model on a platform whose vLLM backend runs MoE layers (CUDA, ROCm), or a dense model here",
+            "Or upgrade to a vLLM release whose backend for this platform supports MoE (the CPU backend does since "
+            "0.7)"])
+
+
 # vLLM refusing LoRA for a model class whose code has no LoRA support ("Qwen3ASRForConditionalGeneration does not
 # support LoRA yet.")
-_row("lora_unsupported_for_model", 1, r"\bdoes not support LoRA yet\b",
+# (0.3 and 0.4: "Model QWenLMHeadModel does not support LoRA, but LoRA is enabled.")
+_row("lora_unsupported_for_model", 1, r"\bdoes not support LoRA(?: yet\b|, but LoRA is enabled)",
      cls="architecture_unsupported", default_phase="load",
      cause="This vLLM release has no LoRA support for the model's architecture, so it cannot start with --enable-lora.",
      steps=["Serve the model without --enable-lora, or merge the adapter into the weights and serve the merged model",
@@ -1638,6 +1658,16 @@ _row("rdma_endpoint_handshake_failed", 2, r"\[Handshake\] Failed to modify QP to
      steps=["Name the RDMA devices both sides use (the transfer engine's device list, e.g. MC_/mooncake config or "
             "the connector's device setting) so they are on the same fabric, and check `ibv_devinfo` (port active, "
             "GID, MTU) on both hosts"])
+# UCX, the transport under NIXL's connector, failing to reach its peer or to use the NIC it was given ("sock.c:334
+# UCX  ERROR   connect(fd=120, dest_addr=10.244.13.0:34313) failed: Connection refused", "ib_device.c:1332 UCX  ERROR
+# ibv_create_ah(...) for UD mlx5 connect on mlx5_0 failed: No such device").
+_row("ucx_transport_failed", 2, r"\bUCX\s+ERROR\b.*\bfailed\b",
+     cls="distributed_network", default_phase="startup",
+     cause="UCX, the transport the KV-transfer connector (NIXL) runs on, could not reach its peer or use the network "
+           "device it picked (a refused connection, an RDMA device or address it cannot use).",
+     steps=["Check the peer instance is up and its transfer address reachable from this host, and name the devices "
+            "UCX may use (UCX_NET_DEVICES, UCX_TLS) so both sides are on the same fabric; `ucx_info -d` and "
+            "`ibv_devinfo` show what each host has"])
 # ...when the transfer engine says the transfer itself ran out of time (Mooncake: "Sync batch data transfer timeout
 # after ...ns"), the link was up and too slow or the peer stopped answering mid-transfer
 _row("kv_transfer_timeout", 1, r"Sync batch data transfer timeout after \d+ns",
@@ -4666,7 +4696,8 @@ class _Risk:
 
 
 RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern, explains, risk, step in (
-    ("shm_broadcast_wait", r"No available shared memory broadcast block found", "timeout",
+    # (0.5 and 0.6 wrote "No available block found in 60 second.")
+    ("shm_broadcast_wait", r"No available (?:shared memory broadcast )?block found", "timeout",
      "A process waited a minute or more for the other workers: one of them hangs or is busy (compilation, "
      "weight loading or quantization, a stuck collective).",
      "If it repeats for many minutes, dump the workers' stacks (py-spy dump --pid) and rerun with "
