@@ -505,7 +505,10 @@ _MILESTONES = (
                            r"|Failed to receive all KVs and hidden states"
                            # NIXL's connector on a prefill engine releasing the KV blocks of requests it has served
                            # that no decode instance fetched in time
-                           r"|Releasing expired KV blocks for request")),
+                           r"|Releasing expired KV blocks for request"
+                           # a decode instance's scheduler holding a request whose KV cache a prefill peer has not
+                           # sent yet ("chatcmpl-... is still in WAITING_FOR_REMOTE_KVS state.")
+                           r"|is still in WAITING_FOR_REMOTE_KVS state")),
 )
 # Frames of a traceback name the step that failed; the deepest step wins.
 _FRAME_STAGES = (
