@@ -1413,9 +1413,10 @@ def test_training_part_accuracy():
     # MoE, older wordings of the shared-memory wait and of the LoRA refusal, a record on a progress bar's line). With
     # the hundred-and-eighty-third round's held-out part and the hundred-and-eighty-fourth round's training part added:
     # 5566 and 4672 of 9430 at the split's rules (the retired part read with the changes written from it after its
-    # scoring).
+    # scoring). 5568 and 4672 with the reading written from its training entries before the held-out scoring (a
+    # decode instance holding a request for its remote KV cache as serving).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5566 / 9430 and cause >= 4672 / 9430, (phase, cause)
+    assert phase >= 5568 / 9430 and cause >= 4672 / 9430, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
