@@ -1615,6 +1615,7 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
 HELDOUT_FLOORS = [
     ("hundredeightysecond-heldout.jsonl", 11, 5, 15, (8, 6, 5)),
     ("hundredeightythird-heldout.jsonl", 11, 4, 16, (9, 6, 3)),
+    ("hundredeightyfourth-heldout.jsonl", 7, 5, 14, (8, 3, 4)),
     ("hundredeightyfirst-heldout.jsonl", 11, 5, 13, (4, 4, 3)),
     ("hundredeightieth-heldout.jsonl", 9, 4, 12, (6, 3, 3)),
     ("hundredseventyninth-heldout.jsonl", 9, 8, 17, (7, 3, 3)),
