@@ -1739,6 +1739,17 @@ _row("hub_access_failed", 1,
            'If a download is intended: check HF_TOKEN / gated access and the repo id; with HF_HUB_OFFLINE=1 '
            'every file (incl. tokenizer) must already be in the local cache'])
 
+# huggingface_hub's xet backend (hf_xet) failing to fetch a file's chunks from the hub's content-addressed store
+# ("RuntimeError: Data processing error: CAS service error : ReqwestMiddleware Error: Request failed after 5 retries").
+_row("hub_xet_download_failed", 1, r"CAS service error|CasObjectError",
+     cls="model_download", default_phase="load",
+     cause="Downloading the model through the hub's xet storage (hf_xet) failed: its content-addressed store did not "
+           "answer, or the connection broke mid-file.",
+     steps=["Retry; if it keeps failing, download over plain HTTP with HF_HUB_DISABLE_XET=1, or fetch the model "
+            "beforehand (`hf download`) and serve the local directory",
+            "Behind a proxy or firewall, allow the xet CAS endpoints as well as the hub's own"])
+
+
 # A file missing inside the hub's cache (a snapshot fetched in part, or its snapshots and blobs out of step): the
 # model's files are not all on this host, whatever loader asked for them.
 _row("hub_cache_file_missing", 1, r"No such file or directory: '[^']*/models--[^/']+--[^/']+/(?:blobs|snapshots)/",
@@ -3713,7 +3724,9 @@ _row("xgrammar_bitmask_signature_mismatch", 1,
            "plugin) passes: the two come from releases that do not match, and every structured-output request fails.",
      steps=["Install the xgrammar version the vLLM release (and its platform plugin, such as vllm-ascend) pins, or "
             "upgrade the one that is behind"])
-_row("compiled_op_signature_mismatch", 1, r"TypeError: \w+\(\): incompatible function arguments",
+# (torch's own bindings refuse a constructor the same way: "TypeError: __init__(): incompatible constructor arguments"
+# for a ProcessGroup built the way a newer torch takes it, vllm-ascend#924)
+_row("compiled_op_signature_mismatch", 1, r"TypeError: \w+\(\): incompatible (?:function|constructor) arguments",
      cls="dependency_error", default_phase="load",
      cause="A compiled op was called with arguments its build does not accept: the Python code and the compiled "
            "extension come from different versions (a stale build).",

@@ -1414,9 +1414,11 @@ def test_training_part_accuracy():
     # the hundred-and-eighty-third round's held-out part and the hundred-and-eighty-fourth round's training part added:
     # 5566 and 4672 of 9430 at the split's rules (the retired part read with the changes written from it after its
     # scoring). 5568 and 4672 with the reading written from its training entries before the held-out scoring (a
-    # decode instance holding a request for its remote KV cache as serving).
+    # decode instance holding a request for its remote KV cache as serving). 5569 and 4673 with the ones written from
+    # the retired hundred-and-eighty-fourth held-out part (a constructor's incompatible arguments, hf_xet's store
+    # failing: vllm#18701 in training reads as the download it was).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5568 / 9430 and cause >= 4672 / 9430, (phase, cause)
+    assert phase >= 5569 / 9430 and cause >= 4673 / 9430, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -6014,6 +6016,14 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("(EngineCore_DP0 pid=9246) DEBUG 01-06 12:06:06 [v1/core/sched/scheduler.py:348] "
      "chatcmpl-7817d6df-206c-4aca-bfac-c43df205506f is still in WAITING_FOR_REMOTE_KVS state.", "runtime",
      "no_error_not_serving", "no_failure_yet"),
+    # from the retired hundred-and-eighty-fourth held-out part: torch's bindings refusing a constructor the way they
+    # refuse a function, a torch of another release (vllm-ascend#924); hf_xet's content-addressed store failing a
+    # download (torchforge#109, and vllm#18701 read the same way)
+    ("(EngineCore_1 pid=382) ERROR 05-22 11:41:54 [core.py:396] TypeError: __init__(): incompatible constructor "
+     "arguments. The following argument types are supported:", "load", "compiled_op_signature_mismatch",
+     "dependency_error"),
+    ("[0] [0] RuntimeError: Data processing error: CAS service error : ReqwestMiddleware Error: Request failed after 5 "
+     "retries", "load", "hub_xet_download_failed", "model_download"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
