@@ -3317,6 +3317,15 @@ _row("ascend_kernel_assertion", 1, r"\[ASSERT\] \[CANN_VERSION : [^\]]*\].*Asser
      steps=["Note the input size that triggers it (the assertion names the kernel and the index) and cap it "
             "(max_model_len, max_num_batched_tokens) below that",
             "Upgrade CANN and vllm-ascend to releases that fix the kernel"])
+# torch.compile tracing a custom op (a platform plugin's or vLLM's _C op) that registered no fake (meta) implementation:
+# Dynamo cannot trace it, so graph capture or compilation fails ("_C::rotary_embedding: attempted to run this operator
+# with Meta tensors, but there was no fake impl or Meta kernel registered").
+_row("custom_op_without_fake_impl", 1, r"there was no fake impl or Meta kernel registered",
+     cls="compile_error", default_phase="startup",
+     cause="torch.compile met a custom op (the message names it) that has no fake implementation to trace with, so the "
+           "model cannot be compiled or captured in graph mode.",
+     steps=["Start with --enforce-eager (or the plugin's graph mode off) to serve without compiling",
+            "Or upgrade the plugin or vLLM to a release that registers a fake implementation for that op"])
 # AITER compiles its kernels just in time into a build directory inside its package; two processes building the same
 # kernels there (a node's workers, two nodes sharing the image's path) remove each other's files.
 _row("aiter_jit_build_dir_race", 2, r"OSError: \[Errno 39\] Directory not empty: '\S*aiter/jit/build/",
@@ -3810,6 +3819,16 @@ _row("ray_placement_group_waiting", 3, r"Waiting for creating a placement group 
      steps=["Run `ray status` and `ray list nodes`: every node joined, each with its GPUs under `GPU`",
             "Set VLLM_HOST_IP on each node to the address the Ray cluster uses; match tensor/pipeline parallel sizes "
             "to the GPUs Ray reports"])
+# ray.init() from the engine finding no node of a cluster to attach to (RAY_ADDRESS or a stale session pointing at a
+# cluster that is not there, or the node's IP not the one Ray registered): "No node info found matching attributes: ''
+# when trying to resolve node to connect to".
+_row("ray_node_not_found", 1, r"No node info found matching attributes|when trying to resolve node to connect to",
+     cls="ray_error", default_phase="load",
+     cause="The engine's ray.init() found no Ray node to attach to on this host: the cluster it was pointed at "
+           "(RAY_ADDRESS, an old session under /tmp/ray) is not running here, or the node registered another IP.",
+     steps=["Check `ray status` on this host; start the head (or join this node) before vLLM, or unset RAY_ADDRESS "
+            "and remove a stale /tmp/ray session so ray.init() starts a local cluster",
+            "On a multi-node cluster, set VLLM_HOST_IP (and Ray's --node-ip-address) to the address Ray registered"])
 _row("dense_offline_data_parallel", 1, r"Offline data parallel mode is not supported",
      cls="config_invalid", default_phase="load",
      cause="Data parallelism was asked for in offline mode for a dense model, which vLLM does not support.",

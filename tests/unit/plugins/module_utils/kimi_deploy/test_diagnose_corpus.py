@@ -1423,9 +1423,11 @@ def test_training_part_accuracy():
     # the retired hundred-and-eighty-fourth held-out part (a constructor's incompatible arguments, hf_xet's store
     # failing: vllm#18701 in training reads as the download it was). With the hundred-and-eighty-fourth round's
     # held-out part and the hundred-and-eighty-fifth round's training part added: 5589 and 4693 of 9470 at the split's
-    # rules (the retired part read with the changes written from it after its scoring).
+    # rules (the retired part read with the changes written from it after its scoring). 5590 and 4695 with the
+    # readings written from its training entries before the held-out scoring (a custom op without a fake
+    # implementation under torch.compile, ray.init() finding no node).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5589 / 9470 and cause >= 4693 / 9470, (phase, cause)
+    assert phase >= 5590 / 9470 and cause >= 4695 / 9470, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -6032,6 +6034,14 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "dependency_error"),
     ("[0] [0] RuntimeError: Data processing error: CAS service error : ReqwestMiddleware Error: Request failed after 5 "
      "retries", "load", "hub_xet_download_failed", "model_download"),
+    # from the hundred-and-eighty-fifth round's training entries, before its held-out scoring: a custom op without a
+    # fake implementation stopping torch.compile (vllm-ascend#1962); the engine's ray.init() finding no node
+    # (gpustack#5469)
+    ("ERROR 07-23 07:21:49 [core.py:586] NotImplementedError: _C::rotary_embedding: attempted to run this operator "
+     "with Meta tensors, but there was no fake impl or Meta kernel registered.", "startup",
+     "custom_op_without_fake_impl", "compile_error"),
+    ("(EngineCore pid=33) RuntimeError: No node info found matching attributes: '' when trying to resolve node to "
+     "connect to.", "load", "ray_node_not_found", "ray_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
