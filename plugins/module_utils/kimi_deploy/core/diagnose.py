@@ -508,7 +508,11 @@ _MILESTONES = (
                            r"|Releasing expired KV blocks for request"
                            # a decode instance's scheduler holding a request whose KV cache a prefill peer has not
                            # sent yet ("chatcmpl-... is still in WAITING_FOR_REMOTE_KVS state.")
-                           r"|is still in WAITING_FOR_REMOTE_KVS state")),
+                           r"|is still in WAITING_FOR_REMOTE_KVS state"
+                           # vllm-omni's API server taking a request: its orchestrator scheduling it, a stage's client
+                           # adding it, a diffusion chat request logged
+                           r"|\[AsyncOrchestrator\] Entering scheduling loop|\[StageEngineCoreClient\] stage-\d+ "
+                           r"\[rep-\d+\] add request:|Diffusion chat request \S+: prompt=")),
 )
 # Frames of a traceback name the step that failed; the deepest step wins.
 _FRAME_STAGES = (
@@ -1500,6 +1504,16 @@ def _quantization_mismatch(hit: _Hit) -> Finding:
         cause=f"--quantization disagrees with the checkpoint's quantization_config ({hit.match.group(1)}).",
         steps=["Drop --quantization (vLLM reads the method from config.json), or pass exactly the method the "
                "checkpoint declares"])
+
+
+# A quantization method's kernels refusing the model's dtype ("torch.bfloat16 is not supported for quantization method
+# awq. Supported dtypes: [torch.float16]"): the checkpoint and the GPU are fine, the dtype is not (vLLM takes
+# config.json's bfloat16, or the CPU backend casts float16 to it). Ahead of the quantization rows, which match it too.
+_row("quantization_dtype_unsupported", 1, r"torch\.\w+ is not supported for quantization method \w+",
+     cls="dtype_unsupported", default_phase="load",
+     cause="The quantization method's kernels do not take the model's dtype (the message lists the ones they take).",
+     steps=["Start with --dtype half (or the dtype the message lists); on the CPU backend, which runs bfloat16 only, "
+            "serve a checkpoint whose quantization supports it or an unquantized one"], changes={"dtype": "half"})
 
 
 @_rule("quantization_unsupported_on_gpu", 1,

@@ -1425,9 +1425,12 @@ def test_training_part_accuracy():
     # held-out part and the hundred-and-eighty-fifth round's training part added: 5589 and 4693 of 9470 at the split's
     # rules (the retired part read with the changes written from it after its scoring). 5590 and 4695 with the
     # readings written from its training entries before the held-out scoring (a custom op without a fake
-    # implementation under torch.compile, ray.init() finding no node).
+    # implementation under torch.compile, ray.init() finding no node). 5596 and 4692 with the ones written from the
+    # retired hundred-and-eighty-fifth held-out part (a quantization method refusing the dtype; vllm-omni's request
+    # lines as serving, which puts five vllm-omni logs in their phase and reads them as serving without a failure,
+    # where their labels say unknown: the failure is only in their threads' titles).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5590 / 9470 and cause >= 4695 / 9470, (phase, cause)
+    assert phase >= 5596 / 9470 and cause >= 4692 / 9470, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -6043,6 +6046,15 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "custom_op_without_fake_impl", "compile_error"),
     ("(EngineCore pid=33) RuntimeError: No node info found matching attributes: '' when trying to resolve node to "
      "connect to.", "load", "ray_node_not_found", "ray_error"),
+    # from the retired hundred-and-eighty-fifth held-out part: a quantization method refusing the model's dtype is the
+    # dtype's problem (vllm#4624, and vllm#1941 and vllm#28857 labelled the same way); vllm-omni's API server taking a
+    # request is an engine serving (Qwen3-TTS#148, and five vllm-omni logs in training)
+    ("2024-05-06 21:24:16 | ERROR | stderr | [rank0]: ValueError: torch.bfloat16 is not supported for quantization "
+     "method gptq. Supported dtypes: [torch.float16]", "load", "quantization_dtype_unsupported", "dtype_unsupported"),
+    ("(APIServer pid=68584) INFO 01-31 09:59:14 [async_omni.py:319] [AsyncOrchestrator] Entering scheduling loop: "
+     "stages=1, final_stage=0", "runtime", "no_error_not_serving", "no_failure_yet"),
+    ("(APIServer pid=182) INFO 05-06 18:35:46 [stage_engine_core_client.py:262] [StageEngineCoreClient] stage-0 "
+     "[rep-0] add request: chatcmpl-842c22ffbf0", "runtime", "no_error_not_serving", "no_failure_yet"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
