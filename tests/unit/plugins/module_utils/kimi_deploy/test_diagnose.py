@@ -482,10 +482,10 @@ def test_a_log_as_rsyslog_stores_it_reads_as_the_log_itself():
 def test_a_record_printed_on_a_progress_bars_line_reads_as_on_its_own():
     # tqdm leaves the cursor at the bar's end, so the next record lands on the bar's line (vllm#19825).
     start = "INFO 07-09 03:51:30 [llm_engine.py:1] Initializing an LLM engine (v0.6.3) with config: model='m'"
-    bar = "Processed prompts:   0%|          | 0/100 [00:00<?, ?it/s]"
+    progress = "Processed prompts:   0%|          | 0/100 [00:00<?, ?it/s]"
     warning = ("WARNING 07-09 03:51:34 [scheduler.py:1] Sequence group 0 is preempted by PreemptionMode.RECOMPUTE "
                "mode because there is not enough KV cache space.")
-    apart, glued = diagnose("\n".join([start, bar, warning])), diagnose("\n".join([start, bar + warning]))
+    apart, glued = diagnose("\n".join([start, progress, warning])), diagnose("\n".join([start, progress + warning]))
     assert [glued[key] for key in ("phase", "rule", "cause_class")] == [
         apart[key] for key in ("phase", "rule", "cause_class")] == ["runtime", "warnings_only", "risk_only"]
 
