@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredeightyfifth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-eighty-fifth round),
+The held-out part is hundredeightysixth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-eighty-sixth round),
 split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any
 rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-hundred-and-eighty-fourth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules
+hundred-and-eighty-fifth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules
 are tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed once,
 by benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -211,9 +211,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredeightysecond-training.jsonl", "hundredeightysecond-heldout.jsonl",
                                         "hundredeightythird-training.jsonl", "hundredeightythird-heldout.jsonl",
                                         "hundredeightyfourth-training.jsonl", "hundredeightyfourth-heldout.jsonl",
-                                        "hundredeightyfifth-training.jsonl", "hundredeightyfifth-heldout.jsonl")}
-HELDOUT = FILES["hundredeightyfifth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredeightyfifth-heldout.jsonl" for entry in entries]
+                                        "hundredeightyfifth-training.jsonl", "hundredeightyfifth-heldout.jsonl",
+                                        "hundredeightysixth-training.jsonl", "hundredeightysixth-heldout.jsonl")}
+HELDOUT = FILES["hundredeightysixth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredeightysixth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -444,7 +445,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredeightyfourth-training.jsonl", "hundredeightyfourth-heldout.jsonl",
            "hundredeightyfourth-heldout.sha256"),
           ("hundredeightyfifth-training.jsonl", "hundredeightyfifth-heldout.jsonl",
-           "hundredeightyfifth-heldout.sha256"))
+           "hundredeightyfifth-heldout.sha256"),
+          ("hundredeightysixth-training.jsonl", "hundredeightysixth-heldout.jsonl",
+           "hundredeightysixth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -653,7 +656,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredeightysecond-training.jsonl", "hundredeightysecond-heldout.jsonl", 20270391),
                           ("hundredeightythird-training.jsonl", "hundredeightythird-heldout.jsonl", 20270392),
                           ("hundredeightyfourth-training.jsonl", "hundredeightyfourth-heldout.jsonl", 20270393),
-                          ("hundredeightyfifth-training.jsonl", "hundredeightyfifth-heldout.jsonl", 20270394)])
+                          ("hundredeightyfifth-training.jsonl", "hundredeightyfifth-heldout.jsonl", 20270394),
+                          ("hundredeightysixth-training.jsonl", "hundredeightysixth-heldout.jsonl", 20270395)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -667,7 +671,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_eighty_fifth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_eighty_sixth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -742,7 +746,7 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_eighty_fifth
                     "hundredseventyeighth-heldout.jsonl", "hundredseventyninth-heldout.jsonl",
                     "hundredeightieth-heldout.jsonl", "hundredeightyfirst-heldout.jsonl",
                     "hundredeightysecond-heldout.jsonl", "hundredeightythird-heldout.jsonl",
-                    "hundredeightyfourth-heldout.jsonl"):
+                    "hundredeightyfourth-heldout.jsonl", "hundredeightyfifth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1428,16 +1432,18 @@ def test_training_part_accuracy():
     # implementation under torch.compile, ray.init() finding no node). 5596 and 4692 with the ones written from the
     # retired hundred-and-eighty-fifth held-out part (a quantization method refusing the dtype; vllm-omni's request
     # lines as serving, which puts five vllm-omni logs in their phase and reads them as serving without a failure,
-    # where their labels say unknown: the failure is only in their threads' titles).
+    # where their labels say unknown: the failure is only in their threads' titles). With the hundred-and-eighty-fifth
+    # round's held-out part and the hundred-and-eighty-sixth round's training part added: 5622 and 4712 of 9511 at
+    # the split's rules (the retired part read with the changes written from it after its scoring).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5596 / 9470 and cause >= 4692 / 9470, (phase, cause)
+    assert phase >= 5622 / 9511 and cause >= 4712 / 9511, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-eighty-fifth, each time before the held-out
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-eighty-sixth, each time before the held-out
     # part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those
     # whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-eighty-fifth-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-eighty-sixth-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1615,7 +1621,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredeightysecond-training.jsonl", "hundredeightysecond-heldout.jsonl"),
                               ("hundredeightythird-training.jsonl", "hundredeightythird-heldout.jsonl"),
                               ("hundredeightyfourth-training.jsonl", "hundredeightyfourth-heldout.jsonl"),
-                              ("hundredeightyfifth-training.jsonl", "hundredeightyfifth-heldout.jsonl")):
+                              ("hundredeightyfifth-training.jsonl", "hundredeightyfifth-heldout.jsonl"),
+                              ("hundredeightysixth-training.jsonl", "hundredeightysixth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -2278,6 +2285,9 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "vllm-19825-trtllm-decode-b200-lm-eval-finished": "one vLLM line (an attention backend chosen) among lm_eval's "
                                                       "progress and flashinfer's cubin loads: the run finishing is "
                                                       "lm_eval's bar, not vLLM's",
+    "lmcache-2262-qwen3-yarn-rope-scaling-first-inference-healthy": "two LMCache lines of one request's lookup under "
+                                                                    "an engine core: that the request was served is "
+                                                                    "only in the thread's words",
 }
 
 
