@@ -486,6 +486,8 @@ _MILESTONES = (
                            # `vllm run-batch` running its requests (its progress bar, then the outputs written)
                            r"|^Running batch: +\d+% Completed|Writing outputs to local file"
                            r"|seconds to fall asleep|Sleep mode freed|sleep freed [\d.]+ GiB"
+                           # ...and woken again for the next rollout, its prefix cache reset (RL trainers)
+                           r"|seconds to wake up tags|Successfully reset prefix cache"
                            r'|"(?:POST|GET|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" 5\d\d'
                            # an API client's report of a 5xx answer (the OpenAI SDK's "Error code: 500", "Internal
                            # Server Error"): the server was up and took the request
@@ -6069,7 +6071,12 @@ def _stuck_wait(log_lines: list[Line], phase: str) -> tuple[Finding, Line] | Non
 
 
 def _served_or_dumped(run: _Run, lines: list[Line], outcome: _Outcome) -> dict[str, Any] | None:
-    """A start with no error that served (healthy), or whose only sign of a failure is V1's crash dump of a step."""
+    """A start with no error that served (healthy), or whose only sign of a failure is a crash dump of a step (V0's
+    saved inputs of a failed execution, V1's dump of a step): a dump after the server served is a failure while
+    serving, not a healthy journal."""
+    failed = _failed_execution_dumped(run, lines, outcome)
+    if failed is not None:
+        return failed
     if run.serving is not None:
         outcome.healthy = True
         return _result("none", Finding(
@@ -6079,7 +6086,7 @@ def _served_or_dumped(run: _Run, lines: list[Line], outcome: _Outcome) -> dict[s
             "no_error_serving", "healthy", _evidence(lines, [lines[run.serving]]), None, outcome)
     dump = next((ln for ln in run.lines if _STEP_DUMP_LOGGER.search(ln.raw)), None)
     if dump is None:
-        return _failed_execution_dumped(run, lines, outcome)
+        return None
     # Only the crash dump of a failed step is in the lines (its error is above or below what was read): the engine
     # failed while serving.
     return _result("runtime", Finding(
