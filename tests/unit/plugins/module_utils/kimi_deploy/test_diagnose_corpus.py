@@ -1642,6 +1642,7 @@ HELDOUT_FLOORS = [
     ("hundredeightythird-heldout.jsonl", 11, 4, 16, (9, 6, 3)),
     ("hundredeightyfourth-heldout.jsonl", 7, 5, 14, (8, 3, 4)),
     ("hundredeightyfifth-heldout.jsonl", 11, 8, 16, (11, 8, 6)),
+    ("hundredeightysixth-heldout.jsonl", 7, 9, 15, (10, 5, 7)),
     ("hundredeightyfirst-heldout.jsonl", 11, 5, 13, (4, 4, 3)),
     ("hundredeightieth-heldout.jsonl", 9, 4, 12, (6, 3, 3)),
     ("hundredseventyninth-heldout.jsonl", 9, 8, 17, (7, 3, 3)),
