@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredeightysixth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-eighty-sixth round),
-split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any
-rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-hundred-and-eighty-fifth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules
+The held-out part is hundredeightyseventh-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-eighty-seventh
+round), split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256
+before any rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and
+the second to hundred-and-eighty-sixth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules
 are tuned on the training part only, so the thresholds below are asserted on it. The held-out figures are printed once,
 by benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -212,9 +212,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredeightythird-training.jsonl", "hundredeightythird-heldout.jsonl",
                                         "hundredeightyfourth-training.jsonl", "hundredeightyfourth-heldout.jsonl",
                                         "hundredeightyfifth-training.jsonl", "hundredeightyfifth-heldout.jsonl",
-                                        "hundredeightysixth-training.jsonl", "hundredeightysixth-heldout.jsonl")}
-HELDOUT = FILES["hundredeightysixth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredeightysixth-heldout.jsonl" for entry in entries]
+                                        "hundredeightysixth-training.jsonl", "hundredeightysixth-heldout.jsonl",
+                                        "hundredeightyseventh-training.jsonl", "hundredeightyseventh-heldout.jsonl")}
+HELDOUT = FILES["hundredeightyseventh-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredeightyseventh-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -447,7 +448,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredeightyfifth-training.jsonl", "hundredeightyfifth-heldout.jsonl",
            "hundredeightyfifth-heldout.sha256"),
           ("hundredeightysixth-training.jsonl", "hundredeightysixth-heldout.jsonl",
-           "hundredeightysixth-heldout.sha256"))
+           "hundredeightysixth-heldout.sha256"),
+          ("hundredeightyseventh-training.jsonl", "hundredeightyseventh-heldout.jsonl",
+           "hundredeightyseventh-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -657,7 +660,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredeightythird-training.jsonl", "hundredeightythird-heldout.jsonl", 20270392),
                           ("hundredeightyfourth-training.jsonl", "hundredeightyfourth-heldout.jsonl", 20270393),
                           ("hundredeightyfifth-training.jsonl", "hundredeightyfifth-heldout.jsonl", 20270394),
-                          ("hundredeightysixth-training.jsonl", "hundredeightysixth-heldout.jsonl", 20270395)])
+                          ("hundredeightysixth-training.jsonl", "hundredeightysixth-heldout.jsonl", 20270395),
+                          ("hundredeightyseventh-training.jsonl", "hundredeightyseventh-heldout.jsonl", 20270396)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -671,7 +675,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_eighty_sixth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_eighty_seventh_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -746,7 +750,8 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_eighty_sixth
                     "hundredseventyeighth-heldout.jsonl", "hundredseventyninth-heldout.jsonl",
                     "hundredeightieth-heldout.jsonl", "hundredeightyfirst-heldout.jsonl",
                     "hundredeightysecond-heldout.jsonl", "hundredeightythird-heldout.jsonl",
-                    "hundredeightyfourth-heldout.jsonl", "hundredeightyfifth-heldout.jsonl"):
+                    "hundredeightyfourth-heldout.jsonl", "hundredeightyfifth-heldout.jsonl",
+                    "hundredeightysixth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1437,16 +1442,17 @@ def test_training_part_accuracy():
     # the split's rules (the retired part read with the changes written from it after its scoring). 5627 and 4714
     # with the readings written from its training entries before the held-out scoring (V0's dump of a failed forward
     # pass after the server served as a failure while serving; an RL trainer's wake-up and prefix-cache reset as
-    # serving).
+    # serving). Unchanged by the retired hundred-and-eighty-sixth held-out part (no change written from it). With it
+    # and the hundred-and-eighty-seventh round's training part added: 5642 and 4729 of 9544 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5627 / 9511 and cause >= 4714 / 9511, (phase, cause)
+    assert phase >= 5642 / 9544 and cause >= 4729 / 9544, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-eighty-sixth, each time before the held-out
-    # part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those
-    # whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-eighty-sixth-round entry whose cause is not in its lines carries that mark.
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-eighty-seventh, each time before the
+    # held-out part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but
+    # those whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
+    # hundred-and-eighty-seventh-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1625,7 +1631,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredeightythird-training.jsonl", "hundredeightythird-heldout.jsonl"),
                               ("hundredeightyfourth-training.jsonl", "hundredeightyfourth-heldout.jsonl"),
                               ("hundredeightyfifth-training.jsonl", "hundredeightyfifth-heldout.jsonl"),
-                              ("hundredeightysixth-training.jsonl", "hundredeightysixth-heldout.jsonl")):
+                              ("hundredeightysixth-training.jsonl", "hundredeightysixth-heldout.jsonl"),
+                              ("hundredeightyseventh-training.jsonl", "hundredeightyseventh-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -2292,6 +2299,9 @@ HEALTHY_BY_THE_THREAD_ONLY = {
     "lmcache-2262-qwen3-yarn-rope-scaling-first-inference-healthy": "two LMCache lines of one request's lookup under "
                                                                     "an engine core: that the request was served is "
                                                                     "only in the thread's words",
+    "vllm-omni-2224-sleep-wake-api-pr-code2wav-cuda-graph-warmup": "a stage's CUDA graph warm-up lines: that the "
+                                                                   "server then served is only in the pull request's "
+                                                                   "words",
 }
 
 
