@@ -4618,8 +4618,10 @@ _row("device_index_assert", 1, r"Assertion `.{0,80}index out of bounds|index out
      steps=["Keep max_model_len within the model's limit (unset VLLM_ALLOW_LONG_MAX_MODEL_LEN, check rope "
             "overrides); check the tokenizer matches the model",
             "Rerun with CUDA_LAUNCH_BLOCKING=1 to see the failing kernel; restart the unit"])
-_row("xla_resource_exhausted", 1, r"RESOURCE_EXHAUSTED: (?:XLA|Error loading program)|Ran out of memory in memory space"
-     r"|Attempting to reserve [\d.]+[KMGT]?i?B? at the bottom of memory",
+# (PJRT's allocator too: "RESOURCE_EXHAUSTED: Error allocating device buffer: Attempting to allocate 96.00M. That was
+# not possible. There are 38.19M free.", tpu-inference#1710)
+_row("xla_resource_exhausted", 1, r"RESOURCE_EXHAUSTED: (?:XLA|Error loading program|Error allocating device buffer)"
+     r"|Ran out of memory in memory space|Attempting to reserve [\d.]+[KMGT]?i?B? at the bottom of memory",
      cls="gpu_oom", default_phase="startup",
      cause="The accelerator (TPU/XLA) ran out of memory while compiling or running the model.",
      steps=["Lower max_model_len / max_num_seqs / max_num_batched_tokens; then more chips or a smaller model"])
@@ -4753,6 +4755,15 @@ RISKS = [_Risk(rid, re.compile(pattern), explains, risk, step) for rid, pattern,
      "weight loading or quantization, a stuck collective).",
      "If it repeats for many minutes, dump the workers' stacks (py-spy dump --pid) and rerun with "
      "NCCL_DEBUG=INFO; during a first compile it is expected"),
+    # LMCache's own buffer for KV chunks full ("LMCache WARNING: Failed to allocate memory for tensor(...) because no
+    # memory is available"): its stores and loads are skipped; a failure that follows while serving is that buffer's.
+    # (its DEBUG lines of the same words are the allocator retrying, not yet full)
+    ("lmcache_buffer_full", r"\bLMCache WARN(?:ING)?\s*: Failed to allocate memory (?:for tensor|during)",
+     "resource_limit",
+     "LMCache's buffer for KV chunks (its CPU memory, or the disk or remote backend's staging buffer) is full: it "
+     "cannot hold more, so storing and loading the cache are skipped or fail.",
+     "Raise LMCache's buffer (max_local_cpu_size / LMCACHE_MAX_LOCAL_CPU_SIZE) or lower the load; a buffer that stays "
+     "full under steady load is chunks not being freed (an LMCache leak: upgrade it)"),
     # (the library it could not open being the GPU driver's own: no driver in the container, not a wrong wheel; older
     # releases write "vllm._C with ImportError(...)", newer "vllm._C: ImportError(...)")
     ("gpu_driver_library_missing", r"Failed to import from vllm\._C[ :].*libcuda\.so", "driver_or_runtime",

@@ -1444,8 +1444,10 @@ def test_training_part_accuracy():
     # pass after the server served as a failure while serving; an RL trainer's wake-up and prefix-cache reset as
     # serving). Unchanged by the retired hundred-and-eighty-sixth held-out part (no change written from it). With it
     # and the hundred-and-eighty-seventh round's training part added: 5642 and 4729 of 9544 at the split's rules.
+    # 5642 and 4731 with the readings written from its training entries before the held-out scoring (PJRT's
+    # allocator out of device memory; LMCache's buffer full as a risk that explains a failure after it).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5642 / 9544 and cause >= 4729 / 9544, (phase, cause)
+    assert phase >= 5642 / 9544 and cause >= 4731 / 9544, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -6089,6 +6091,15 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("(WorkerDict pid=3154691) INFO 04-12 12:03:22 [executor_base.py:226] It took 0.611355 seconds to wake up tags "
      "{'kv_cache', 'weights'}.\n(WorkerDict pid=3154691) INFO 04-12 12:03:23 [block_pool.py:264] Successfully reset "
      "prefix cache", "runtime", "no_error_not_serving", "no_failure_yet"),
+    # from the hundred-and-eighty-seventh round's training entries, before its held-out scoring: PJRT's allocator out
+    # of device memory (tpu-inference#1710); LMCache's buffer full, then a failure while serving (LMCache#684, and
+    # LMCache#391 read the same way)
+    ("(EngineCore_DP0 pid=344) ERROR 02-10 19:23:35 [tpu_offload_connector.py:2498] Error gathering blocks for request "
+     "cmpl-9cbf94ef9250316c-0: RESOURCE_EXHAUSTED: Error allocating device buffer: Attempting to allocate 96.00M.",
+     "runtime", "xla_resource_exhausted", "gpu_oom"),
+    ("INFO:     Application startup complete.\n[2025-05-19 18:08:26,176] LMCache WARNING: Failed to allocate memory "
+     "for tensor(torch.Size([256, 2, 1024]), torch.bfloat16) because no memory is available\nERROR 05-19 18:08:27 "
+     "[dump_input.py:69] Dumping input data", "runtime", "lmcache_buffer_full", "resource_limit"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
