@@ -1652,6 +1652,7 @@ HELDOUT_FLOORS = [
     ("hundredeightyfourth-heldout.jsonl", 7, 5, 14, (8, 3, 4)),
     ("hundredeightyfifth-heldout.jsonl", 11, 8, 16, (11, 8, 6)),
     ("hundredeightysixth-heldout.jsonl", 7, 9, 15, (10, 5, 7)),
+    ("hundredeightyseventh-heldout.jsonl", 7, 7, 13, (7, 5, 3)),
     ("hundredeightyfirst-heldout.jsonl", 11, 5, 13, (4, 4, 3)),
     ("hundredeightieth-heldout.jsonl", 9, 4, 12, (6, 3, 3)),
     ("hundredseventyninth-heldout.jsonl", 9, 8, 17, (7, 3, 3)),
