@@ -514,7 +514,12 @@ _MILESTONES = (
                            # vllm-omni's API server taking a request: its orchestrator scheduling it, a stage's client
                            # adding it, a diffusion chat request logged
                            r"|\[AsyncOrchestrator\] Entering scheduling loop|\[StageEngineCoreClient\] stage-\d+ "
-                           r"\[rep-\d+\] add request:|Diffusion chat request \S+: prompt=")),
+                           r"\[rep-\d+\] add request:|Diffusion chat request \S+: prompt="
+                           # LMCache's connector inside the engine looking up, storing or loading a request's KV
+                           # cache ("LMCache INFO: Reqid: cmpl-..., Total tokens 36, LMCache hit tokens: 0")
+                           r"|\bLMCache hit tokens: \d+|\bStor(?:ed|ing KV cache for) \d+ out of (?:total )?\d+ tokens"
+                           r"|\bRetrieved \d+ out of (?:total )?\d+"
+                           r"|number of retrieved tokens is less than the expected")),
 )
 # Frames of a traceback name the step that failed; the deepest step wins.
 _FRAME_STAGES = (
@@ -2007,6 +2012,8 @@ def _oom_sampler(hit: _Hit) -> Finding:
        # torch_npu (Ascend): its allocator's message and the error code it raises with it; the CANN runtime's own
        # allocation failure
        r"|NPU out of memory|ERR00006 PTA memory error|reason=\[driver error:out of memory\]"
+       # (CANN's own code for it, under the ACL call's "ERR00100 PTA call acl api failed")
+       r"|Memory_Allocation_Failure\(EL0004\)"
        # torch's caching allocator reporting the failed allocation itself (its own warning, before the exception)
        r"|memory allocation failed with OOM on device \d+"
        # Intel XPUs (Level Zero through the unified runtime): the device's memory or resources ran out
@@ -2763,7 +2770,7 @@ _row("ptx_newer_than_driver", 1, r"the provided PTX was compiled with an unsuppo
        # ROCm's runtime prints the fault itself, outside any traceback
        r"|Memory access fault by GPU node"
        # Ascend: a kernel's fault surfaces asynchronously when the stream is synchronised (as CUDA's does)
-       r"|ACL stream synchronize failed|The Inner error is reported as above|PTA call acl api failed"
+       r"|ACL stream synchronize failed|The Inner error is reported as above"
        # Intel GPUs: Level Zero reports the faulted device as lost when its queue or an event is waited on
        r"|UR_RESULT_ERROR_DEVICE_LOST|ZE_RESULT_ERROR_DEVICE_LOST",
        default_phase="runtime")
@@ -2776,6 +2783,17 @@ def _kernel_fault(hit: _Hit) -> Finding:
     return Finding(cause="A GPU kernel faulted (illegal memory access / device assert): a vLLM kernel bug "
                          "for this model, GPU or parallel layout.",
                    steps=steps)
+
+
+# torch_npu's wrapper of a failed ACL call ("ERR00100 PTA call acl api failed"): a kernel's fault when nothing more is
+# said, but CANN writes the error it wraps on the next lines (an allocation failure, EL0004), which then ranks first.
+_row("ascend_acl_call_failed", 2, r"PTA call acl api failed",
+     cls="gpu_kernel_fault", default_phase="runtime",
+     cause="An Ascend ACL call failed inside torch_npu (a kernel's fault on the NPU); the CANN error it wraps, when "
+           "the log shows it, follows on the next lines.",
+     steps=["Read the CANN error code after the line (EL/EE codes; the plog under ~/ascend/log has the rest); rerun "
+            "with ASCEND_LAUNCH_BLOCKING=1 to find the failing operator",
+            "Start with --enforce-eager (no graph mode) to rule out graph capture"])
 
 
 # A hosting platform's own start deadline (Cloud Run's revision check): the container did not listen on its port in

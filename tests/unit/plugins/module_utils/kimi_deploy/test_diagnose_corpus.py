@@ -1445,9 +1445,12 @@ def test_training_part_accuracy():
     # serving). Unchanged by the retired hundred-and-eighty-sixth held-out part (no change written from it). With it
     # and the hundred-and-eighty-seventh round's training part added: 5642 and 4729 of 9544 at the split's rules.
     # 5642 and 4731 with the readings written from its training entries before the held-out scoring (PJRT's
-    # allocator out of device memory; LMCache's buffer full as a risk that explains a failure after it).
+    # allocator out of device memory; LMCache's buffer full as a risk that explains a failure after it). 5651 and
+    # 4730 with the ones written from the retired hundred-and-eighty-seventh held-out part (CANN's allocation failure
+    # ranked above the ACL wrapper; LMCache's per-request lines as serving, which puts nine LMCache logs in their phase
+    # and reads one whose failure is only in its title as serving without a failure).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5642 / 9544 and cause >= 4731 / 9544, (phase, cause)
+    assert phase >= 5651 / 9544 and cause >= 4730 / 9544, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -1652,7 +1655,10 @@ HELDOUT_FLOORS = [
     ("hundredeightyfourth-heldout.jsonl", 7, 5, 14, (8, 3, 4)),
     ("hundredeightyfifth-heldout.jsonl", 11, 8, 16, (11, 8, 6)),
     ("hundredeightysixth-heldout.jsonl", 7, 9, 15, (10, 5, 7)),
-    ("hundredeightyseventh-heldout.jsonl", 7, 7, 13, (7, 5, 3)),
+    # (7 phases at its scoring, 5 of the 7 in the lines; 6 and 4 since CANN's allocation failure outranks the ACL
+    # wrapper: vllm-omni-705 reads as the NPU out of memory its thread reports, at startup where its lines show no
+    # step and its thread says the second request)
+    ("hundredeightyseventh-heldout.jsonl", 6, 7, 13, (7, 4, 3)),
     ("hundredeightyfirst-heldout.jsonl", 11, 5, 13, (4, 4, 3)),
     ("hundredeightieth-heldout.jsonl", 9, 4, 12, (6, 3, 3)),
     ("hundredseventyninth-heldout.jsonl", 9, 8, 17, (7, 3, 3)),
@@ -6101,6 +6107,15 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("INFO:     Application startup complete.\n[2025-05-19 18:08:26,176] LMCache WARNING: Failed to allocate memory "
      "for tensor(torch.Size([256, 2, 1024]), torch.bfloat16) because no memory is available\nERROR 05-19 18:08:27 "
      "[dump_input.py:69] Dumping input data", "runtime", "lmcache_buffer_full", "resource_limit"),
+    # from the retired hundred-and-eighty-seventh held-out part: CANN's allocation failure under torch_npu's wrapper of
+    # the failed ACL call is the NPU out of memory (vllm-omni#705); LMCache's connector looking up, storing or loading
+    # a request's KV cache is an engine serving (LMCache#1770 and #1686, and twelve LMCache logs in training)
+    ("[Stage-0] ERROR 01-16 10:20:16 [gpu_worker.py:226] [ERROR] 2026-01-16-10:20:16 (PID:5393, Device:0, RankID:0) "
+     "ERR00100 PTA call acl api failed.\n[Stage-0] ERROR 01-16 10:20:16 [gpu_worker.py:226] [PID: 5393] "
+     "2026-01-16-10:20:15.729.456 Memory_Allocation_Failure(EL0004): Failed to allocate memory.", "startup",
+     "gpu_out_of_memory", "gpu_oom"),
+    ("(VllmWorker rank=1 pid=421) [2025-09-24 07:10:25,908] LMCache ERROR: The number of retrieved tokens is less than "
+     "the expected number of tokens! This should not happen!", "runtime", "unclassified_error", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
