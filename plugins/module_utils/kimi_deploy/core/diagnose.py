@@ -468,6 +468,8 @@ _MILESTONES = (
         # (newer releases' wording of the compile's timings: "torch.compile took 50.86 s in total", "Compiling a graph
         # for compile range (1, 8192) takes 25.23 s")
         r"|torch\.compile took|Compiling a graph for \w+"
+        # V1's memory profile sizing the encoder cache of a multi-modal model before its dummy encoder run
+        r"|Encoder cache will be initialized with a budget"
         # V1 warms its kernels up after the KV cache is sized (FlashInfer, DeepGEMM); the API server lists the tasks
         # the engine reported once it is up and warms its multi-modal processor before it listens
         r"|Warming up FlashInfer|Supported tasks: \[|Multi-modal warmup completed"
@@ -3988,8 +3990,10 @@ _row("transformers_module_import_failed", 1, r"Failed to import transformers\.[\
      steps=["Read the error under the failed import, then install versions that agree in the vLLM venv (upgrade "
             "accelerate, deepspeed and peft for pydantic 2, or reinstall the kernel package for the installed torch)"])
 # vLLM's tool parsers log this (with the parser's own traceback) when a streamed tool call cannot be parsed; the
-# request fails, the engine keeps serving
-_row("tool_call_parse_failed", 1, r"Error trying to handle streaming tool call",
+# request fails, the engine keeps serving (the xLAM, Apertus and K3-era parsers word it their own way)
+_row("tool_call_parse_failed", 1,
+     r"Error trying to handle streaming tool call|Error in (?:\w+ )?streaming tool calls?\b"
+     r"|Error extracting (?:[\w-]+ )*streaming tool calls",
      cls="request_invalid", default_phase="runtime", quiet_levels=True, server_side=True,
      cause="The tool-call parser failed on a request's streamed output (the model's tool-call text did not have the "
            "shape the parser expects, or the parser has a bug); that request failed, the server kept serving.",
@@ -4399,7 +4403,9 @@ _row("hccl_resource_failure", 0, r"fails to invoke the \w+ function of the hccl 
             "HCCL_IF_IP / HCCL_SOCKET_IFNAME and that every node's NPUs see each other (hccn_tool)"])
 # A tool parser that cannot decode the model's tool call logs this (and its JSON error) and answers the request
 # without tool calls.
-_row("tool_call_extraction_failed", 1, r"Error in extracting tool call(?:s)? from response",
+_row("tool_call_extraction_failed", 1,
+     r"Error in extracting tool call(?:s)? from response"
+     r"|Error extracting (?!(?:[\w-]+ )*streaming)(?:[\w-]+ )*tool calls\b",
      cls="request_invalid", default_phase="runtime", quiet_levels=True, server_side=True,
      cause="The tool-call parser could not decode a tool call in the model's output (malformed JSON, or a format the "
            "parser does not expect); that request came back without its tool calls, the server kept serving.",
