@@ -1072,6 +1072,17 @@ _row("trust_remote_code_required", 1,
            '(trust_remote_code: true); Kimi K2/K3 always need it'])
 
 
+# transformers builds the `transformers_modules` package from a remote-code model's *.py files in the process that
+# reads its config; a Ray or spawned worker unpickling that config without the package cannot import it.
+_row("remote_code_module_missing", 1, r"No module named '?transformers_modules\b",
+     cls="remote_code_required", default_phase="load",
+     cause="A worker could not import the model's remote code: the `transformers_modules` package transformers "
+           "builds from the model's custom *.py files exists in the process that read the config, not in the worker "
+           "that unpickled it (an old vLLM under Ray, or an HF_MODULES_CACHE the workers do not share).",
+     steps=["Serve with --trust-remote-code on a vLLM that initialises the remote code in every worker, and give every "
+            "worker (every Ray node) the same HF_HOME / HF_MODULES_CACHE"])
+
+
 @_rule("missing_weight_files", 1,
        r"Weight files referenced in index but missing|Cannot find any model weights"
        r"|No such file or directory:? .{0,200}\.(?:safetensors|bin|pt)\b|does not appear to have (?:a )?files? named"
@@ -5250,12 +5261,17 @@ _STEP_DUMP_LOGGER = re.compile(r"\[dump_input\.py:\d+\]")
 # dummy run or a served step failed, its error below what was read.
 _V0_FAILED_EXECUTION_DUMP = re.compile(r"Writing input of failed execution to \S+")
 _ANSWERED = re.compile(r'"(?:GET|POST|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" \d{3}')
+# V1's engine core logs a client's utility call that raised (collective_rpc: an RL trainer's weight sync) only once it
+# is up and serving: an error logged just before it failed that call.
+_UTILITY_CALL_FAILED = re.compile(r"Invocation of \w+ method failed")
 
 
 def _phase_told_by_the_engine(run: _Run, lines: list[Line], line: Line, limit: int = 40) -> str | None:
     after = [ln.message for ln in lines[line.index + 1:line.index + 1 + limit] if not ln.ignored]
     if any(_ANSWERED.search(text) for text in after):
         return "runtime"  # the request that hit the error was answered (a 500): the server was serving
+    if any(_UTILITY_CALL_FAILED.search(text) for text in after):
+        return "runtime"  # the engine was up and ran a client's call, which this error failed
     if any(_FAILED_TO_START.search(text) for text in after):
         return "before serving"
     if any(_DIED_WHILE_SERVING.search(ln.message) or _STEP_DUMP_LOGGER.search(ln.raw) for ln in run.lines):
