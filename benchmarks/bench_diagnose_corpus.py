@@ -1,12 +1,12 @@
 #!/usr/bin/env python
-"""Accuracy of diagnose() on the real-failure corpus: the hundred-and-eighty-eighth held-out part, the training part,
+"""Accuracy of diagnose() on the real-failure corpus: the hundred-and-eighty-ninth held-out part, the training part,
 k-fold over it.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]
 
-The held-out part is hundredeightyeighth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-eighty-eighth round)
-and split off (a stratified third, fixed seed) before any rule saw them; its sha256 (hundredeightyeighth-heldout.sha256)
-was committed with it, and this script checks it first, so a changed held-out entry cannot slip through. Everything else
+The held-out part is hundredeightyninth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-eighty-ninth round) and
+split off (a stratified third, fixed seed) before any rule saw them; its sha256 (hundredeightyninth-heldout.sha256) was
+committed with it, and this script checks it first, so a changed held-out entry cannot slip through. Everything else
 is training: corpus.jsonl (its first held-out third, seen-heldout-ids.txt,
 was read while rules were written), training-additions.jsonl, fresh-training.jsonl, fresh-heldout.jsonl (the second
 round's held-out part, measured once and listed in the README, so training now), third-training.jsonl,
@@ -115,8 +115,8 @@ hundredeightyfirst-heldout.jsonl, hundredeightysecond-training.jsonl, hundredeig
 hundredeightythird-training.jsonl, hundredeightythird-heldout.jsonl, hundredeightyfourth-training.jsonl,
 hundredeightyfourth-heldout.jsonl, hundredeightyfifth-training.jsonl, hundredeightyfifth-heldout.jsonl,
 hundredeightysixth-training.jsonl, hundredeightysixth-heldout.jsonl, hundredeightyseventh-training.jsonl,
-hundredeightyseventh-heldout.jsonl (the fifth to hundred-and-eighty-seventh rounds' held-out parts, likewise) and
-hundredeightyeighth-training.jsonl.
+hundredeightyseventh-heldout.jsonl, hundredeightyeighth-training.jsonl, hundredeightyeighth-heldout.jsonl (the fifth to
+hundred-and-eighty-eighth rounds' held-out parts, likewise) and hundredeightyninth-training.jsonl.
 The retired held-out parts keep their hash checks, so their history stays verifiable.
 No two entries share an id, and no source appears in two files. `--training-only` leaves the held-out part unscored
 (use it while tuning); `--misses` lists the training misses; `--heldout-misses` lists the held-out misses for the
@@ -124,7 +124,7 @@ final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
 label's cause; both are also broken down by labelled phase and by cause family (the README's taxonomy table).
-A secondary held-out figure, fixed with the eighth split and kept for the ninth to the hundred-and-eighty-eighth, each
+A secondary held-out figure, fixed with the eighth split and kept for the ninth to the hundred-and-eighty-ninth, each
 time before the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure,
 that is, all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in
 the lines).
@@ -325,10 +325,12 @@ TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.js
                   "hundredeightyfifth-training.jsonl", "hundredeightyfifth-heldout.jsonl",
                   "hundredeightysixth-training.jsonl", "hundredeightysixth-heldout.jsonl",
                   "hundredeightyseventh-training.jsonl", "hundredeightyseventh-heldout.jsonl",
-                  "hundredeightyeighth-training.jsonl")
-HELDOUT_FILE = "hundredeightyeighth-heldout.jsonl"
+                  "hundredeightyeighth-training.jsonl", "hundredeightyeighth-heldout.jsonl",
+                  "hundredeightyninth-training.jsonl")
+HELDOUT_FILE = "hundredeightyninth-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"hundredeightyeighth-heldout.jsonl": "hundredeightyeighth-heldout.sha256",
+HASHED_FILES = {"hundredeightyninth-heldout.jsonl": "hundredeightyninth-heldout.sha256",
+                "hundredeightyeighth-heldout.jsonl": "hundredeightyeighth-heldout.sha256",
                 "hundredeightyseventh-heldout.jsonl": "hundredeightyseventh-heldout.sha256",
                 "hundredeightysixth-heldout.jsonl": "hundredeightysixth-heldout.sha256",
                 "hundredeightyfifth-heldout.jsonl": "hundredeightyfifth-heldout.sha256",
