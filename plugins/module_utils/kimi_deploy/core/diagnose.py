@@ -1540,6 +1540,8 @@ _row("quantization_dtype_unsupported", 1, r"torch\.\w+ is not supported for quan
        r"not supported for the current GPU|Min(?:imum)? capability: \d+|is not supported for quantization"
        r"|Quantization scheme is not supported"
        r"|Unknown quantization method|quantization method .{0,60} is not supported"
+       # the platform's own refusal ("fp8 quantization is currently not supported in tpu.")
+       r"|quantization is currently not supported in \w+"
        # compressed-tensors finds no kernel scheme for the checkpoint's weights/activations on this GPU and build
        r"|No compressed-tensors compatible scheme was found"
        # no fused-MoE kernel of this build takes the experts' format (MXFP4, NVFP4, ...) on this GPU and layout
@@ -4387,6 +4389,20 @@ _row("quantized_layer_has_no_weight", 2,
      steps=["Check the model's quantization method (quantization_config in config.json) against what this vLLM's "
             "implementation supports; upgrade vLLM, or serve another quantization (FP8, GPTQ) or the unquantized "
             "checkpoint"])
+# A model's config class (transformers' or the checkpoint's remote code's) without a field vLLM's implementation of the
+# model reads ("'ChatGLMConfig' object has no attribute 'num_hidden_layers'"): the checkpoint's config.json was written
+# for another release of the model code. vLLM's own config classes are left to the package-mismatch row below.
+_VLLM_CONFIG_CLASSES = (r"(?:Vllm|Model|Parallel|Cache|Scheduler|Compilation|Device|Load|LoRA|Lora|Speculative"
+                        r"|Observability|KVTransfer|KVEvents|Decoding|StructuredOutputs|MultiModal|Pooler|Kernel"
+                        r"|Attention|Profiler|ECTransfer)Config'")
+_row("model_config_field_missing", 2,
+     rf"^(?:\w+\.)*AttributeError: '(?!{_VLLM_CONFIG_CLASSES})\w+Config' object has no attribute '\w+'",
+     cls="config_invalid", default_phase="load",
+     cause="The model's config (its config.json as the transformers or remote-code config class reads it) lacks a "
+           "field this vLLM's implementation of the model reads: the checkpoint's config was written for another "
+           "release of the model code.",
+     steps=["Compare the checkpoint's config.json with the model's current one on its hub page (re-download it, or "
+            "add the missing field), or use the vLLM and transformers releases the model card names"])
 # An object without an attribute its caller expects: most often two packages of different releases (an integration
 # built for another vLLM, a library's renamed field). A last resort: a rule that knows the message wins.
 _row("attribute_missing_between_packages", 3,

@@ -1463,9 +1463,11 @@ def test_training_part_accuracy():
     # parsers' wording of a failed tool call; the encoder cache's sizing as a step of the start). 5675 and 4746 with
     # the ones written from the retired hundred-and-eighty-eighth held-out part (a worker missing the remote code's
     # package; an error before a failed utility call as the serving engine's). With it and the
-    # hundred-and-eighty-ninth round's training part added: 5704 and 4769 of 9618 at the split's rules.
+    # hundred-and-eighty-ninth round's training part added: 5704 and 4769 of 9618 at the split's rules. 5704 and
+    # 4775 with the readings written from its training entries before the held-out scoring (a model's config class
+    # without a field; the platform's refusal of a quantization method).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5704 / 9618 and cause >= 4769 / 9618, (phase, cause)
+    assert phase >= 5704 / 9618 and cause >= 4775 / 9618, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -6157,6 +6159,17 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("[2025-08-01 10:48:03] host:30344:30344 [0] transport/p2p.cc:298 NCCL WARN Cuda failure 'invalid argument'\n"
      "ERROR 08-01 10:48:03 [core.py:459] Invocation of collective_rpc method failed", "runtime", "nccl_error",
      "nccl_error"),
+    # from the hundred-and-eighty-ninth round's training entries: a model's config class without a field vLLM's model
+    # code reads is the checkpoint's config, not two packages out of step (vllm#17180, and four ChatGLM, Phi-2 and
+    # MiniCPM-V logs in training), while vLLM's own config classes stay a package mismatch; the platform's refusal of
+    # a quantization method is that method unsupported, under pydantic's wrapper (tpu-inference#680)
+    ("ERROR 04-25 02:35:23 [core.py:395] AttributeError: 'Gemma2Config' object has no attribute "
+     "'interleaved_sliding_window'", "load", "model_config_field_missing", "config_invalid"),
+    ("AttributeError: 'PoolerConfig' object has no attribute 'pooling_norm'", "load",
+     "attribute_missing_between_packages", "dependency_error"),
+    ("pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n  Value error, fp8 "
+     "quantization is currently not supported in tpu. [type=value_error]", "load", "quantization_unsupported_on_gpu",
+     "quantization_unsupported"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
