@@ -568,7 +568,10 @@ _FRAME_STAGES = (
         r"|warmup_model|warmup_graphs|warmup_scenario|kernel_warmup|deep_gemm_warmup"
         # the API server waiting for its engine core to report ready (the engine-start wrapper's family)
         r"|wait_for_engine_startup|_wait_for_engine_startup|launch_core_engines"
-        r"|_?check_enough_kv_cache_memory|get_kv_cache_configs?|compile_or_warm_up_model)\b"
+        r"|_?check_enough_kv_cache_memory|get_kv_cache_configs?|compile_or_warm_up_model"
+        # V1's engine core builds its scheduler and KV cache manager once the KV cache is sized
+        r"|get_kv_cache_coordinator)\b"
+        r"|vllm/v1/core/(?:sched/scheduler|kv_cache_manager|kv_cache_coordinator)\.py\", line \d+, in __init__"
         # (Inductor's static CUDA launcher runs the compiled kernels at every step: running, not compiling)
         r"|torch/_inductor/(?!runtime/static_cuda_launcher)|torch/_dynamo/|torch/_functorch/")),
     ("load", re.compile(
