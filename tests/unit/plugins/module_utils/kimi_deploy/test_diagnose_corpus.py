@@ -1690,6 +1690,7 @@ HELDOUT_FLOORS = [
     ("hundredeightyseventh-heldout.jsonl", 6, 7, 13, (7, 4, 3)),
     ("hundredeightyeighth-heldout.jsonl", 10, 7, 14, (6, 4, 5)),
     ("hundredeightyninth-heldout.jsonl", 11, 7, 20, (9, 5, 4)),
+    ("hundredninetieth-heldout.jsonl", 5, 5, 7, (5, 3, 5)),
     ("hundredeightyfirst-heldout.jsonl", 11, 5, 13, (4, 4, 3)),
     ("hundredeightieth-heldout.jsonl", 9, 4, 12, (6, 3, 3)),
     ("hundredseventyninth-heldout.jsonl", 9, 8, 17, (7, 3, 3)),
