@@ -1,11 +1,11 @@
 #!/usr/bin/env python
-"""Accuracy of diagnose() on the real-failure corpus: the hundred-and-ninetieth held-out part, the training part, k-fold
-over it.
+"""Accuracy of diagnose() on the real-failure corpus: the hundred-and-ninety-first held-out part, the training part,
+k-fold over it.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]
 
-The held-out part is hundredninetieth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-ninetieth round) and
-split off (a stratified third, fixed seed) before any rule saw them; its sha256 (hundredninetieth-heldout.sha256) was
+The held-out part is hundredninetyfirst-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-ninety-first round) and
+split off (a stratified third, fixed seed) before any rule saw them; its sha256 (hundredninetyfirst-heldout.sha256) was
 committed with it, and this script checks it first, so a changed held-out entry cannot slip through. Everything else
 is training: corpus.jsonl (its first held-out third, seen-heldout-ids.txt,
 was read while rules were written), training-additions.jsonl, fresh-training.jsonl, fresh-heldout.jsonl (the second
@@ -116,8 +116,9 @@ hundredeightythird-training.jsonl, hundredeightythird-heldout.jsonl, hundredeigh
 hundredeightyfourth-heldout.jsonl, hundredeightyfifth-training.jsonl, hundredeightyfifth-heldout.jsonl,
 hundredeightysixth-training.jsonl, hundredeightysixth-heldout.jsonl, hundredeightyseventh-training.jsonl,
 hundredeightyseventh-heldout.jsonl, hundredeightyeighth-training.jsonl, hundredeightyeighth-heldout.jsonl,
-hundredeightyninth-training.jsonl, hundredeightyninth-heldout.jsonl (the fifth to hundred-and-eighty-ninth rounds'
-held-out parts, likewise) and hundredninetieth-training.jsonl.
+hundredeightyninth-training.jsonl, hundredeightyninth-heldout.jsonl, hundredninetieth-training.jsonl,
+hundredninetieth-heldout.jsonl (the fifth to hundred-and-ninetieth rounds' held-out parts, likewise) and
+hundredninetyfirst-training.jsonl.
 The retired held-out parts keep their hash checks, so their history stays verifiable.
 No two entries share an id, and no source appears in two files. `--training-only` leaves the held-out part unscored
 (use it while tuning); `--misses` lists the training misses; `--heldout-misses` lists the held-out misses for the
@@ -125,10 +126,10 @@ final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
 label's cause; both are also broken down by labelled phase and by cause family (the README's taxonomy table).
-A secondary held-out figure, fixed with the eighth split and kept for the ninth to the hundred-and-ninetieth, each time
-before the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure, that
-is, all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in the
-lines).
+A secondary held-out figure, fixed with the eighth split and kept for the ninth to the hundred-and-ninety-first, each
+time before the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure,
+that is, all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in
+the lines).
 From the tenth split on, the held-out third is drawn per (labelled phase, title-only mark), so both kinds keep their
 share of the held-out part.
 k-fold: the training part split into k folds by the sha256 of the id. The rules have no fitted parameters, so
@@ -328,10 +329,12 @@ TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.js
                   "hundredeightyseventh-training.jsonl", "hundredeightyseventh-heldout.jsonl",
                   "hundredeightyeighth-training.jsonl", "hundredeightyeighth-heldout.jsonl",
                   "hundredeightyninth-training.jsonl", "hundredeightyninth-heldout.jsonl",
-                  "hundredninetieth-training.jsonl")
-HELDOUT_FILE = "hundredninetieth-heldout.jsonl"
+                  "hundredninetieth-training.jsonl", "hundredninetieth-heldout.jsonl",
+                  "hundredninetyfirst-training.jsonl")
+HELDOUT_FILE = "hundredninetyfirst-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"hundredninetieth-heldout.jsonl": "hundredninetieth-heldout.sha256",
+HASHED_FILES = {"hundredninetyfirst-heldout.jsonl": "hundredninetyfirst-heldout.sha256",
+                "hundredninetieth-heldout.jsonl": "hundredninetieth-heldout.sha256",
                 "hundredeightyninth-heldout.jsonl": "hundredeightyninth-heldout.sha256",
                 "hundredeightyeighth-heldout.jsonl": "hundredeightyeighth-heldout.sha256",
                 "hundredeightyseventh-heldout.jsonl": "hundredeightyseventh-heldout.sha256",

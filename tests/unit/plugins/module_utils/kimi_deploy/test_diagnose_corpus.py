@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredninetieth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-ninetieth round), split
-off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any rule saw
-them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-hundred-and-eighty-ninth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the
+The held-out part is hundredninetyfirst-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-ninety-first round),
+split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any
+rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
+hundred-and-ninetieth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the
 training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -216,9 +216,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredeightyseventh-training.jsonl", "hundredeightyseventh-heldout.jsonl",
                                         "hundredeightyeighth-training.jsonl", "hundredeightyeighth-heldout.jsonl",
                                         "hundredeightyninth-training.jsonl", "hundredeightyninth-heldout.jsonl",
-                                        "hundredninetieth-training.jsonl", "hundredninetieth-heldout.jsonl")}
-HELDOUT = FILES["hundredninetieth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredninetieth-heldout.jsonl" for entry in entries]
+                                        "hundredninetieth-training.jsonl", "hundredninetieth-heldout.jsonl",
+                                        "hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl")}
+HELDOUT = FILES["hundredninetyfirst-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredninetyfirst-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -459,7 +460,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredeightyninth-training.jsonl", "hundredeightyninth-heldout.jsonl",
            "hundredeightyninth-heldout.sha256"),
           ("hundredninetieth-training.jsonl", "hundredninetieth-heldout.jsonl",
-           "hundredninetieth-heldout.sha256"))
+           "hundredninetieth-heldout.sha256"),
+          ("hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl",
+           "hundredninetyfirst-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -675,7 +678,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredeightyseventh-training.jsonl", "hundredeightyseventh-heldout.jsonl", 20270396),
                           ("hundredeightyeighth-training.jsonl", "hundredeightyeighth-heldout.jsonl", 20270397),
                           ("hundredeightyninth-training.jsonl", "hundredeightyninth-heldout.jsonl", 20270398),
-                          ("hundredninetieth-training.jsonl", "hundredninetieth-heldout.jsonl", 20270399)])
+                          ("hundredninetieth-training.jsonl", "hundredninetieth-heldout.jsonl", 20270399),
+                          ("hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl", 20270400)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -689,7 +693,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_ninetieth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_ninety_first_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -766,7 +770,8 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_ninetieth_is
                     "hundredeightysecond-heldout.jsonl", "hundredeightythird-heldout.jsonl",
                     "hundredeightyfourth-heldout.jsonl", "hundredeightyfifth-heldout.jsonl",
                     "hundredeightysixth-heldout.jsonl", "hundredeightyseventh-heldout.jsonl",
-                    "hundredeightyeighth-heldout.jsonl", "hundredeightyninth-heldout.jsonl"):
+                    "hundredeightyeighth-heldout.jsonl", "hundredeightyninth-heldout.jsonl",
+                    "hundredninetieth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1474,16 +1479,17 @@ def test_training_part_accuracy():
     # without a field; the platform's refusal of a quantization method). Unchanged by the one written from the retired
     # hundred-and-eighty-ninth held-out part (the scheduler's and KV cache manager's construction as a step of the
     # start). With it and the hundred-and-ninetieth round's training part added: 5722 and 4789 of 9647 at the
-    # split's rules.
+    # split's rules. With the retired hundred-and-ninetieth held-out part and the hundred-and-ninety-first round's
+    # training part added: 5743 and 4812 of 9685 at that split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5722 / 9647 and cause >= 4789 / 9647, (phase, cause)
+    assert phase >= 5743 / 9685 and cause >= 4812 / 9685, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-ninetieth, each time before the held-out
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-ninety-first, each time before the held-out
     # part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those
     # whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-ninetieth-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-ninety-first-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1666,7 +1672,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredeightyseventh-training.jsonl", "hundredeightyseventh-heldout.jsonl"),
                               ("hundredeightyeighth-training.jsonl", "hundredeightyeighth-heldout.jsonl"),
                               ("hundredeightyninth-training.jsonl", "hundredeightyninth-heldout.jsonl"),
-                              ("hundredninetieth-training.jsonl", "hundredninetieth-heldout.jsonl")):
+                              ("hundredninetieth-training.jsonl", "hundredninetieth-heldout.jsonl"),
+                              ("hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
@@ -2347,6 +2354,10 @@ HEALTHY_BY_THE_THREAD_ONLY = {
                                                             "run then served is only in the pull request's words",
     "tpu-inference-1021-qwen3-30b-a3b-ep-offline-shared-experts-stream-off-healthy": (
         "an offline run whose progress bar stops at 0 %: that it finished is only in the thread's words"),
+    "vllmomni-1463-orchestrator-debug-log-healthy-request": "vllm-omni's DEBUG lines of one request being run: that it "
+                                                            "finished is in the pull request's words",
+    "vllmomni-813-rebase-0140-qwen3-omni-offline-healthy": "an offline vllm-omni run and a request's metrics record: "
+                                                           "its serving is in the words",
 }
 
 
