@@ -598,6 +598,9 @@ _FRAME_STAGES = (
         r"|vllm/model_executor/(?:models|layers)/\S+\", line \d+, in __init__|vllm/platforms/__init__\.py"
         # the model runner building its speculative-decoding proposer (EAGLE, MTP, n-gram) with the model
         r"|vllm/v1/spec_decode/\S+\", line \d+, in __init__"
+        # a worker's constructor, vLLM's or a platform plugin's (tpu_inference's, vllm_ascend's): before its device
+        # is set up and its model loaded
+        r"|/worker/\w*worker\w*\.py\", line \d+, in __init__"
         r"|run_server|init_process_group|_create_c10d_store|_tcp_rendezvous_handler|init_model"
         # the executor's shared-memory message queues, created as its workers start
         r"|create_from_process_group\w*)\b"
@@ -2785,6 +2788,9 @@ _row("ptx_newer_than_driver", 1, r"the provided PTX was compiled with an unsuppo
        r"illegal memory access|device-side assert|unspecified launch failure|cudaErrorIllegalAddress"
        r"|misaligned address|CUDA error: (?!out of memory|operation not permitted when stream is capturing)"
        r"|AcceleratorError"
+       # CUDA's core dump on a kernel's exception (CUDA_ENABLE_COREDUMP_ON_EXCEPTION, or the lightweight core dump
+       # vLLM's CI turns on) names the exception and the kernel before any Python error is raised
+       r"|Detected an exception of type CUDBG_EXCEPTION_\w+"
        # ROCm's runtime prints the fault itself, outside any traceback
        r"|Memory access fault by GPU node"
        # Ascend: a kernel's fault surfaces asynchronously when the stream is synchronised (as CUDA's does)
@@ -3522,6 +3528,19 @@ _row("vllm_source_build_summary", 3,
            "summary, which these lines do not show.",
      steps=["Install a prebuilt vLLM wheel that matches the host's Python and CUDA instead of building, or show the "
             "build's first 'error:' or 'FAILED:' line (pip install -v)"])
+# pip asking a source tree for its build requirements (vLLM's setup.py run in pip's isolated build environment, before
+# anything compiles) and the tree's code failing there: torch absent from that environment, CUDA_HOME or the target
+# device unset, a setuptools or setuptools-scm the sources do not accept. The traceback under pip's summary names which.
+_row("build_requirements_failed", 3,
+     r"Getting requirements to build (?:wheel|editable) (?:\.\.\. error|did not run successfully)",
+     cls="dependency_error", default_phase="load",
+     cause="pip could not get the build requirements of the package it was building from source (vLLM itself for an "
+           "editable install or a source archive): its setup code failed before anything compiled, in pip's isolated "
+           "build environment, so nothing was installed.",
+     steps=["Install a prebuilt vLLM wheel for this host's Python, CUDA and platform instead of building it",
+            "If it must be built: read the traceback under pip's summary; install torch first and build with "
+            "--no-build-isolation, set CUDA_HOME (or VLLM_TARGET_DEVICE for another platform), and use the "
+            "setuptools and setuptools-scm versions the release's pyproject.toml names"])
 # pip's summary of a dependency it had to build from source and could not (xformers, flash-attn): no prebuilt wheel
 # of the version vLLM pins matches this host's Python, torch, CUDA or platform, so installing vLLM fails with it
 # BuildKit checks every file a COPY or a bind mount names before it runs a step; a path that is not in the build

@@ -1469,20 +1469,22 @@ def test_training_part_accuracy():
     # 4730 with the ones written from the retired hundred-and-eighty-seventh held-out part (CANN's allocation failure
     # ranked above the ACL wrapper; LMCache's per-request lines as serving, which puts nine LMCache logs in their phase
     # and reads one whose failure is only in its title as serving without a failure). With it and the
-    # hundred-and-eighty-eighth round's training part added: 5672 and 4745 of 9574 at the split's rules. 5674 and
-    # 4746 with the readings written from its training entries before the held-out scoring (the xLAM and K3 tool
-    # parsers' wording of a failed tool call; the encoder cache's sizing as a step of the start). 5675 and 4746 with
-    # the ones written from the retired hundred-and-eighty-eighth held-out part (a worker missing the remote code's
-    # package; an error before a failed utility call as the serving engine's). With it and the
-    # hundred-and-eighty-ninth round's training part added: 5704 and 4769 of 9618 at the split's rules. 5704 and
-    # 4775 with the readings written from its training entries before the held-out scoring (a model's config class
-    # without a field; the platform's refusal of a quantization method). Unchanged by the one written from the retired
-    # hundred-and-eighty-ninth held-out part (the scheduler's and KV cache manager's construction as a step of the
-    # start). With it and the hundred-and-ninetieth round's training part added: 5722 and 4789 of 9647 at the
-    # split's rules. With the retired hundred-and-ninetieth held-out part and the hundred-and-ninety-first round's
-    # training part added: 5743 and 4812 of 9685 at that split's rules.
+    # hundred-and-eighty-eighth round's training part added: 5672 and 4745 of 9574 at the split's rules. 5674 and 4746
+    # with the readings written from its training entries before the held-out scoring (the xLAM and K3 tool parsers'
+    # wording of a failed tool call; the encoder cache's sizing as a step of the start). 5675 and 4746 with the ones
+    # written from the retired hundred-and-eighty-eighth held-out part (a worker missing the remote code's package; an
+    # error before a failed utility call as the serving engine's). With it and the hundred-and-eighty-ninth round's
+    # training part added: 5704 and 4769 of 9618 at the split's rules. 5704 and 4775 with the readings written from its
+    # training entries before the held-out scoring (a model's config class without a field; the platform's refusal of a
+    # quantization method). Unchanged by the one written from the retired hundred-and-eighty-ninth held-out part (the
+    # scheduler's and KV cache manager's construction as a step of the start). With it and the hundred-and-ninetieth
+    # round's training part added: 5722 and 4789 of 9647 at the split's rules. With the retired hundred-and-ninetieth
+    # held-out part and the hundred-and-ninety-first round's training part added: 5743 and 4812 of 9685 at that split's
+    # rules. 5759 and 4823 with the readings written from its training entries before the held-out scoring (pip failing
+    # to get a source tree's build requirements; CUDA's core dump of a kernel's exception; a platform plugin's worker
+    # constructor as a step of the load).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5743 / 9685 and cause >= 4812 / 9685, (phase, cause)
+    assert phase >= 5759 / 9685 and cause >= 4823 / 9685, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -1763,7 +1765,9 @@ HELDOUT_FLOORS = [
     ("hundredtwentyfirst-heldout.jsonl", 7, 8, 14, (7, 4, 4)),
     ("hundredtwentieth-heldout.jsonl", 9, 5, 12, (4, 3, 1)),
     ("hundrednineteenth-heldout.jsonl", 5, 5, 12, (5, 3, 3)),
-    ("hundredeighteenth-heldout.jsonl", 8, 6, 13, (6, 3, 4)),
+    # measured 8 and 6 of 13; 7 and 5 since pip's failed build-requirements step reads as a dependency error (fourteen
+    # of the corpus's seventeen such logs are labelled so; this part's title-only one is labelled unknown)
+    ("hundredeighteenth-heldout.jsonl", 7, 5, 13, (6, 3, 4)),
     ("hundredseventeenth-heldout.jsonl", 6, 6, 13, (7, 5, 5)),
     ("hundredsixteenth-heldout.jsonl", 6, 4, 12, (6, 2, 2)),
     ("hundredfifteenth-heldout.jsonl", 9, 12, 21, (8, 7, 5)),
@@ -6199,6 +6203,20 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      'get_kv_cache_coordinator\n(EngineCore pid=80536)     return HybridKVCacheCoordinator(\n(EngineCore pid=80536) '
      "AssertionError: Each KV cache group's real block_size must be divisible by hash_block_size.", "startup",
      "unclassified_error", "unknown"),
+    # from the hundred-and-ninety-first round's training part: pip failing to get a source tree's build requirements
+    # (vLLM's setup.py run in pip's isolated environment) installs nothing (wangshuai09/vllm#8, and fourteen older
+    # threads of the corpus)
+    ("  Getting requirements to build editable ... error\n  error: subprocess-exited-with-error\n  \n  \u00d7 Getting "
+     "requirements to build editable did not run successfully.\n  \u2502 exit code: 1", "load",
+     "build_requirements_failed", "dependency_error"),
+    # ...CUDA's core dump naming a kernel's exception (vllm#39522, skyrl#428)
+    ("[06:41:07.520334] coredump: Detected an exception of type CUDBG_EXCEPTION_WARP_ILLEGAL_ADDRESS (14)\n"
+     "[06:41:07.520340] coredump:   - Device: 0", "runtime", "gpu_kernel_fault", "gpu_kernel_fault"),
+    # ...a platform plugin's worker constructor runs before its device and model are set up (tpu-inference#812)
+    ('(EngineCore_DP0 pid=303) ERROR 10-09 17:35:27 [core.py:778]   File "/workspace/tpu-inference/tpu_inference/'
+     'worker/tpu_worker_jax.py", line 104, in __init__\n(EngineCore_DP0 pid=303) ERROR 10-09 17:35:27 [core.py:778]'
+     "     if use_jax_profiler_server and jax.devices()[0] == self.devices[0]:\n(EngineCore_DP0 pid=303) ERROR 10-09 "
+     "17:35:27 [core.py:778] IndexError: list index out of range", "load", "unclassified_error", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
