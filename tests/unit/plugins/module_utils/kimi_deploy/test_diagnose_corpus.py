@@ -1700,6 +1700,7 @@ HELDOUT_FLOORS = [
     ("hundredeightyeighth-heldout.jsonl", 10, 7, 14, (6, 4, 5)),
     ("hundredeightyninth-heldout.jsonl", 11, 7, 20, (9, 5, 4)),
     ("hundredninetieth-heldout.jsonl", 5, 5, 7, (5, 3, 5)),
+    ("hundredninetyfirst-heldout.jsonl", 16, 13, 21, (14, 12, 10)),
     ("hundredeightyfirst-heldout.jsonl", 11, 5, 13, (4, 4, 3)),
     ("hundredeightieth-heldout.jsonl", 9, 4, 12, (6, 3, 3)),
     ("hundredseventyninth-heldout.jsonl", 9, 8, 17, (7, 3, 3)),
