@@ -153,11 +153,14 @@ class Line:
 # last)" and whose frames read "│ /path/file.py:36 in get_tokenizer   │"; read as Python's own lines
 _RICH_HEADER = re.compile(r"^╭─+ Traceback \(most recent call last\) ─+╮\s*$")
 _RICH_FRAME = re.compile(r"^│ (\S+\.py):(\d+) in (\S+?)\s*│?\s*$")
-# Other renderings of a frame, read as Python's own line ('  File "path", line N, in func'):
+# Other renderings of a frame, read as Python's own line ('  File "path", line N, in func') (pytest's below):
 # IPython/Jupyter's ("File /path/llm.py:157, in LLM.generate(self, prompts)", older "/path/llm.py in generate(self)"),
 # and Colab's link form ("[/usr/lib/.../utils.py](https://localhost:8080/#) in inner(*args)").
 _NOTEBOOK_FRAME = re.compile(r"^File (\S+?\.py):(\d+), in (?:\w+\.)*(\w+)\(")
 _NOTEBOOK_OLD_FRAME = re.compile(r"^\[?(/\S+?\.py)\]?(?:\(\S*\))? in (\w+)\(")
+# pytest's long traceback of a failed test ("vllm/entrypoints/llm.py:243: in __init__"); its failing test's own
+# location line ("tests/test_x.py:123: ") names no function and stays as it is.
+_PYTEST_FRAME = re.compile(r"^(\S+\.py):(\d+): in (\w+)\s*$")
 # The source lines IPython prints around a frame ("    155   token_ids = ...", "--> 157 return self._run_engine()").
 _NOTEBOOK_SOURCE = re.compile(r"^(?:-+>|\s+)\s*\d+\s")
 # A log pasted inside a Markdown quote in an issue comment ("> (VllmWorkerProcess pid=1) ERROR ...").
@@ -198,6 +201,8 @@ def _parse_line(index: int, raw: str) -> Line:
         text = f'  File "{notebook.group(1)}", line {notebook.group(2)}, in {notebook.group(3)}'
     elif notebook := _NOTEBOOK_OLD_FRAME.match(text):
         text = f'  File "{notebook.group(1)}", line 0, in {notebook.group(2)}'
+    elif pytest_frame := _PYTEST_FRAME.match(text):
+        text = f'  File "{pytest_frame.group(1)}", line {pytest_frame.group(2)}, in {pytest_frame.group(3)}'
     level = None
     for header in (_VLLM_HEADER, _BARE_HEADER, _UVICORN_HEADER, _RAY_HEADER):
         found = header.match(text)
@@ -2605,6 +2610,18 @@ _row("gpu_arch_not_in_build", 1,
      steps=[
            'Install a vLLM and torch build compiled for this GPU (check torch.cuda.get_arch_list() against '
            'nvidia-smi --query-gpu=compute_cap), or run on GPUs the build supports'])
+
+
+# Building vLLM's CPU backend on a processor whose instruction set it has no kernels for: CMake stops at its ISA check
+# ("vLLM CPU backend requires AVX512 ISA support.", later releases listing AVX2, Power9+, S390X, ARMv8 and RISC-V).
+_row("cpu_isa_unsupported", 1, r"vLLM CPU backend requires (?:AVX|X86|\w+ ISA)",
+     cls="gpu_arch_unsupported", default_phase="load",
+     cause="vLLM's CPU backend was being built for a processor without an instruction set it supports (the message "
+           "lists them): this CPU lacks it, or the build runs where its flags are hidden (a VM without the host's CPU "
+           "flags, an emulated architecture).",
+     steps=["Check the CPU's flags (lscpu | grep -o 'avx512[a-z_]*\\|avx2' on x86) against the message's list",
+            "Build a vLLM release whose CPU backend lists this instruction set, or run on a host that has one it "
+            "lists; in a VM, pass the host's CPU model through"])
 
 
 # An optional kernel extension of vLLM's (FlashMLA's) was not compiled into this build: its message says the nvcc

@@ -1482,9 +1482,10 @@ def test_training_part_accuracy():
     # held-out part and the hundred-and-ninety-first round's training part added: 5743 and 4812 of 9685 at that split's
     # rules. 5759 and 4823 with the readings written from its training entries before the held-out scoring (pip failing
     # to get a source tree's build requirements; CUDA's core dump of a kernel's exception; a platform plugin's worker
-    # constructor as a step of the load).
+    # constructor as a step of the load). 5763 and 4824 with the two written from its held-out part after its one
+    # scoring (a CPU build's instruction-set check; pytest's rendering of a traceback's frames).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5759 / 9685 and cause >= 4823 / 9685, (phase, cause)
+    assert phase >= 5763 / 9685 and cause >= 4824 / 9685, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -6218,6 +6219,18 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      'worker/tpu_worker_jax.py", line 104, in __init__\n(EngineCore_DP0 pid=303) ERROR 10-09 17:35:27 [core.py:778]'
      "     if use_jax_profiler_server and jax.devices()[0] == self.devices[0]:\n(EngineCore_DP0 pid=303) ERROR 10-09 "
      "17:35:27 [core.py:778] IndexError: list index out of range", "load", "unclassified_error", "unknown"),
+    # from the retired hundred-and-ninety-first held-out part: CMake stops a CPU build at its ISA check (vllm#5317, and
+    # vllm#4654 in training; later releases list more instruction sets)
+    ("CMake Error at cmake/cpu_extension.cmake:57 (message):\n  vLLM CPU backend requires AVX512 ISA support.\nCall "
+     "Stack (most recent call first):\n  CMakeLists.txt:88 (include)", "load", "cpu_isa_unsupported",
+     "gpu_arch_unsupported"),
+    ("CMake Error at cmake/cpu_extension.cmake:188 (message):\n  vLLM CPU backend requires AVX512, AVX2, Power9+ ISA, "
+     "S390X ISA, ARMv8 or\n  RISC-V support.", "load", "cpu_isa_unsupported", "gpu_arch_unsupported"),
+    # ...pytest's long traceback names the frames as "path:line: in function" (vllm-ascend#2522's CI, and three older
+    # corpus logs)
+    ("vllm-empty/vllm/entrypoints/llm.py:243: in __init__\n    engine_args = EngineArgs(\nvllm-empty/vllm/engine/"
+     "arg_utils.py:449: in __post_init__\n    load_general_plugins()\nvllm-empty/vllm/plugins/__init__.py:81: in "
+     "load_general_plugins\n    func()", "load", "truncated_traceback", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
