@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredninetyfirst-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-ninety-first round),
+The held-out part is hundredninetysecond-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-ninety-second round),
 split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any
 rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-hundred-and-ninetieth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the
+hundred-and-ninety-first rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the
 training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -217,9 +217,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredeightyeighth-training.jsonl", "hundredeightyeighth-heldout.jsonl",
                                         "hundredeightyninth-training.jsonl", "hundredeightyninth-heldout.jsonl",
                                         "hundredninetieth-training.jsonl", "hundredninetieth-heldout.jsonl",
-                                        "hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl")}
-HELDOUT = FILES["hundredninetyfirst-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredninetyfirst-heldout.jsonl" for entry in entries]
+                                        "hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl",
+                                        "hundredninetysecond-training.jsonl", "hundredninetysecond-heldout.jsonl")}
+HELDOUT = FILES["hundredninetysecond-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredninetysecond-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -462,7 +463,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredninetieth-training.jsonl", "hundredninetieth-heldout.jsonl",
            "hundredninetieth-heldout.sha256"),
           ("hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl",
-           "hundredninetyfirst-heldout.sha256"))
+           "hundredninetyfirst-heldout.sha256"),
+          ("hundredninetysecond-training.jsonl", "hundredninetysecond-heldout.jsonl",
+           "hundredninetysecond-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -679,7 +682,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredeightyeighth-training.jsonl", "hundredeightyeighth-heldout.jsonl", 20270397),
                           ("hundredeightyninth-training.jsonl", "hundredeightyninth-heldout.jsonl", 20270398),
                           ("hundredninetieth-training.jsonl", "hundredninetieth-heldout.jsonl", 20270399),
-                          ("hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl", 20270400)])
+                          ("hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl", 20270400),
+                          ("hundredninetysecond-training.jsonl", "hundredninetysecond-heldout.jsonl", 20270401)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -693,7 +697,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_ninety_first_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_ninety_second_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -771,7 +775,7 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_ninety_first
                     "hundredeightyfourth-heldout.jsonl", "hundredeightyfifth-heldout.jsonl",
                     "hundredeightysixth-heldout.jsonl", "hundredeightyseventh-heldout.jsonl",
                     "hundredeightyeighth-heldout.jsonl", "hundredeightyninth-heldout.jsonl",
-                    "hundredninetieth-heldout.jsonl"):
+                    "hundredninetieth-heldout.jsonl", "hundredninetyfirst-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1483,16 +1487,17 @@ def test_training_part_accuracy():
     # rules. 5759 and 4823 with the readings written from its training entries before the held-out scoring (pip failing
     # to get a source tree's build requirements; CUDA's core dump of a kernel's exception; a platform plugin's worker
     # constructor as a step of the load). 5763 and 4824 with the two written from its held-out part after its one
-    # scoring (a CPU build's instruction-set check; pytest's rendering of a traceback's frames).
+    # scoring (a CPU build's instruction-set check; pytest's rendering of a traceback's frames). With that part and
+    # the hundred-and-ninety-second round's training part added: 5797 and 4852 of 9733 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5763 / 9685 and cause >= 4824 / 9685, (phase, cause)
+    assert phase >= 5797 / 9733 and cause >= 4852 / 9733, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-ninety-first, each time before the held-out
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-ninety-second, each time before the held-out
     # part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those
     # whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-ninety-first-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-ninety-second-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1676,7 +1681,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredeightyeighth-training.jsonl", "hundredeightyeighth-heldout.jsonl"),
                               ("hundredeightyninth-training.jsonl", "hundredeightyninth-heldout.jsonl"),
                               ("hundredninetieth-training.jsonl", "hundredninetieth-heldout.jsonl"),
-                              ("hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl")):
+                              ("hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl"),
+                              ("hundredninetysecond-training.jsonl", "hundredninetysecond-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
