@@ -395,6 +395,9 @@ _LOAD_DONE_TEXT = (
     r"|Memory profiling takes|init engine \(profile|KV cache size:|# (?:GPU|CPU|cuda) blocks:"
     r"|Available KV cache memory|Maximum concurrency for|Capturing CUDA graph|Graph capturing finished"
     r"|CUDA graphs can take additional|Estimated CUDA graph memory|Explicitly set \([\d.]+/[\d.]+\) GiB for KV"
+    # (the graphs' pool measured once they are captured: "CUDA graph pool memory: 0.09 GiB (actual), 0.13 GiB
+    # (estimated)")
+    r"|CUDA graph pool memory: [\d.]+ GiB \(actual\)"
 )
 _LOAD_DONE = re.compile(_LOAD_DONE_TEXT)
 _SERVING_TEXT = (
@@ -528,6 +531,11 @@ _MILESTONES = (
                            r"|\bRetrieved \d+ out of (?:total )?\d+"
                            r"|number of retrieved tokens is less than the expected")),
 )
+# A function torch keeps from being compiled (torch.manual_seed under torch._disable_dynamo) is called through
+# torch/_compile.py's `inner` and Dynamo's frame wrapper `_fn`: that wrapper's frame is a call, not a compilation, so it
+# is taken out before the frames are read.
+_DISABLED_DYNAMO_CALL = re.compile(r'(torch/_compile\.py", line \d+, in inner\n(?:[^\n]*\n){0,2}?)[^\n]*'
+                                   r'torch/_dynamo/eval_frame\.py", line \d+, in _fn\b[^\n]*')
 # Frames of a traceback name the step that failed; the deepest step wins.
 _FRAME_STAGES = (
     ("runtime", re.compile(
@@ -638,6 +646,7 @@ _SERVER_WARMUP_WORDS = re.compile(r"\bwarm-?up\b", re.IGNORECASE)
 
 
 def _frame_stage(text: str) -> str | None:
+    text = _DISABLED_DYNAMO_CALL.sub(r"\1", text)
     if _SERVER_WARMUP_FRAME.search(text):
         return "startup"
     for stage, pattern in _FRAME_STAGES:
@@ -2073,8 +2082,11 @@ def _gpu_oom(hit: _Hit) -> Finding:
                "Then more GPUs (tensor_parallel_size) or a quantized checkpoint"])
 
 
+# (Ray's message for any worker that died lists "(1) the process was killed by the OOM killer due to high memory usage"
+# among its common causes: a guess, not the kernel's report)
 _row("host_out_of_memory", 1,
-     r"killed by the OOM killer|oom-kill|Out of memory: Killed process|Failed with result 'oom-kill'"
+     r"(?<!Some common causes include: \(1\) the process was )killed by the OOM killer"
+     r"|oom-kill|Out of memory: Killed process|Failed with result 'oom-kill'"
      r"|\bMemoryError\b|Cannot allocate memory \(12\)|\[Errno 12\] Cannot allocate memory"
      # a container's or job's exit status 137 (128 + SIGKILL, the OOM killer's signal), Kubernetes' reason; `kubectl
      # describe pod` aligns its value ("Exit Code:    137")
@@ -3461,6 +3473,15 @@ _row("compile_failed", 2, r"InductorError|BackendCompilerFailed|torch\._dynamo\.
      cause="torch.compile (Dynamo/Inductor/Triton) failed while compiling the model.",
      steps=["Start with --enforce-eager or -O0 to skip compilation; clear VLLM_CACHE_ROOT's torch_compile_cache",
             "Check the Triton/torch build supports this GPU; report the compile error upstream"])
+# LLVM aborting the process as it lowers a kernel (Triton's "LLVM ERROR: Failed to compute parent layout for slice
+# layout"): a compiler failure for that kernel, dtype and GPU, printed by the native code before Python can raise.
+_row("llvm_fatal_error", 2, r"^LLVM ERROR: (?!out of memory)",
+     cls="compile_error", default_phase="startup",
+     cause="LLVM (under Triton or torch.compile's code generation) aborted the process while compiling a kernel: a "
+           "compiler failure for that kernel with this dtype and GPU, which takes the engine down.",
+     steps=["Start with --enforce-eager to skip compiled graphs; if a Triton kernel of vLLM's is compiling, try "
+            "another dtype (bfloat16 where the GPU has it) or attention backend",
+            "Upgrade to the Triton release the installed torch pins, and report the kernel and GPU upstream"])
 # torch.compile failing inside a Ray worker: Ray cannot rebuild torch's BackendCompilerFailed on the caller's side
 # (its __init__ needs an argument pickling drops), so the caller sees "Failed to unpickle serialized exception" (or
 # Ray's RaySystemError) over this TypeError, and the compile error itself is only in the worker's log.
@@ -3545,6 +3566,23 @@ _row("vllm_source_build_summary", 3,
            "summary, which these lines do not show.",
      steps=["Install a prebuilt vLLM wheel that matches the host's Python and CUDA instead of building, or show the "
             "build's first 'error:' or 'FAILED:' line (pip install -v)"])
+# numba caches a compiled function next to its source file; in a read-only install (a container's site-packages) it
+# finds nowhere to write and raises at import ("cannot cache function 'create_fsm_info': no locator available for
+# file '.../outlines/fsm/regex.py'"), so what imports it (outlines' guided decoding, under vLLM's server) fails.
+_row("numba_cache_unwritable", 1, r"cannot cache function '?[\w.]+'?: no locator available for file",
+     cls="config_invalid", default_phase="load",
+     cause="numba could not cache a function it compiles (a library vLLM imports, such as outlines, asks it to): the "
+           "package's directory is not writable and no cache directory is set, so the import fails.",
+     steps=["Set NUMBA_CACHE_DIR to a directory the service's user can write (for example under the service's cache "
+            "root) and start again"])
+# A CUDA library loaded without a symbol its caller looks up ("Invalid handle. Cannot load symbol cublasLtGetVersion"):
+# two builds of the library (torch's wheels, the system toolkit, another package's) are mixed in one process.
+_row("cuda_library_symbol_missing", 1, r"Cannot load symbol (?:cublas|cudnn|cusparse|cufft|curand|nccl|nvrtc|cu)\w*",
+     cls="dependency_error", default_phase="load",
+     cause="A CUDA library was loaded without a symbol its caller needs (the line names it): a different build of "
+           "that library (the system toolkit's, another package's) is found before the one torch was built with.",
+     steps=["Check which copy is loaded (LD_LIBRARY_PATH, ldconfig -p | grep the library) and let torch's own wheels "
+            "(nvidia-* packages) come first; install the vLLM and torch builds for one CUDA release"])
 # pip asking a source tree for its build requirements (vLLM's setup.py run in pip's isolated build environment, before
 # anything compiles) and the tree's code failing there: torch absent from that environment, CUDA_HOME or the target
 # device unset, a setuptools or setuptools-scm the sources do not accept. The traceback under pip's summary names which.
@@ -5774,6 +5812,7 @@ def _or_family_phase(phase: str, cls: str) -> str:
 
 
 def _frame_cause(text: str) -> tuple[str, Finding] | None:
+    text = _DISABLED_DYNAMO_CALL.sub(r"\1", text)
     for pattern, cls, cause, steps in _FRAME_CAUSES:
         if pattern.search(text + "\n"):
             return cls, Finding(cause=cause, steps=[*steps, *_gather_more(text)[1:]])

@@ -1487,10 +1487,14 @@ def test_training_part_accuracy():
     # rules. 5759 and 4823 with the readings written from its training entries before the held-out scoring (pip failing
     # to get a source tree's build requirements; CUDA's core dump of a kernel's exception; a platform plugin's worker
     # constructor as a step of the load). 5763 and 4824 with the two written from its held-out part after its one
-    # scoring (a CPU build's instruction-set check; pytest's rendering of a traceback's frames). With that part and
-    # the hundred-and-ninety-second round's training part added: 5797 and 4852 of 9733 at the split's rules.
+    # scoring (a CPU build's instruction-set check; pytest's rendering of a traceback's frames). With that part and the
+    # hundred-and-ninety-second round's training part added: 5797 and 4852 of 9733 at the split's rules. 5800 and 4857
+    # with the readings written from its training entries before the held-out scoring (Dynamo's frame wrapper under
+    # torch's disable wrapper as a call, not a compilation; LLVM's abort; numba's unwritable cache; a CUDA library
+    # without a symbol; Ray's list of a dead worker's common causes as no kernel report of an OOM kill; the CUDA graphs'
+    # pool as a step of the start).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5797 / 9733 and cause >= 4852 / 9733, (phase, cause)
+    assert phase >= 5800 / 9733 and cause >= 4857 / 9733, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -6237,6 +6241,33 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("vllm-empty/vllm/entrypoints/llm.py:243: in __init__\n    engine_args = EngineArgs(\nvllm-empty/vllm/engine/"
      "arg_utils.py:449: in __post_init__\n    load_general_plugins()\nvllm-empty/vllm/plugins/__init__.py:81: in "
      "load_general_plugins\n    func()", "load", "truncated_traceback", "unknown"),
+    # from the hundred-and-ninety-second round's training part: Dynamo's frame wrapper alone is a call, not a
+    # compilation (torch.manual_seed runs under it; gpustack#1096)
+    ('  File "/vllm-workspace/vllm/vllm/worker/worker.py", line 152, in init_device\n    set_random_seed(self.model_'
+     'config.seed)\n  File "/usr/local/lib/python3.10/dist-packages/torch/_compile.py", line 32, in inner\n    return '
+     'disable_fn(*args, **kwargs)\n  File "/usr/local/lib/python3.10/dist-packages/torch/_dynamo/eval_frame.py", line '
+     '721, in _fn\n    return fn(*args, **kwargs)\n  File "/usr/local/lib/python3.10/dist-packages/torch/random.py", '
+     "line 46, in manual_seed\n    torch.cuda.manual_seed_all(seed)", "load", "truncated_traceback", "unknown"),
+    # ...LLVM aborting as it compiles a kernel (vllm#17449, Mooncake#436)
+    ("INFO 04-30 14:30:44 [engine.py:310] Added request chatcmpl-dbc9987ce4734f5b8321adfdb5ae22b7.\nLLVM ERROR: Failed "
+     "to compute parent layout for slice layout.\nERROR 04-30 14:30:50 [client.py:305] RuntimeError('Engine process "
+     "(pid 2837204) died.')", "runtime", "llvm_fatal_error", "compile_error"),
+    # ...numba finding no writable cache for a function it compiles (an Aphrodite container, sonar#310)
+    ("RuntimeError: cannot cache function 'create_fsm_info': no locator available for file '/usr/local/lib/python3.10/"
+     "dist-packages/outlines/fsm/regex.py'", "load", "numba_cache_unwritable", "config_invalid"),
+    # ...a CUDA library without the symbol its caller loads (verl#5659); Ray's list of a dead worker's common causes
+    # is Ray's suspicion of an OOM kill (ray_worker_killed), not the kernel's report of one (host_out_of_memory)
+    ("(WorkerDict pid=23189) Invalid handle. Cannot load symbol cublasLtGetVersion [repeated 7x across cluster]\n"
+     "(WorkerDict pid=23189) *** SIGABRT received at time=1773825404 on cpu 49 *** [repeated 7x across cluster]",
+     "load", "cuda_library_symbol_missing", "dependency_error"),
+    ("(raylet) A worker died or was killed while executing a task by an unexpected system error. Worker exit type: "
+     "SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file. Some "
+     "common causes include: (1) the process was killed by the OOM killer due to high memory usage, (2) ray stop "
+     "--force was called, or (3) the worker crashed unexpectedly due to SIGSEGV or another unexpected error.", "load",
+     "ray_worker_killed", "host_oom"),
+    # ...the CUDA graphs' pool measured once they are captured (club-3090#1087)
+    ("(Worker_TP1 pid=238) INFO 08-22 04:42:13 [gpu_worker.py:726] CUDA graph pool memory: 0.09 GiB (actual), 0.13 "
+     "GiB (estimated), difference: 0.04 GiB (51.1%).", "startup", "no_error_not_serving", "no_failure_yet"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
