@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredninetysecond-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-ninety-second round),
+The held-out part is hundredninetythird-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-ninety-third round),
 split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any
 rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-hundred-and-ninety-first rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the
+hundred-and-ninety-second rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the
 training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -218,9 +218,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredeightyninth-training.jsonl", "hundredeightyninth-heldout.jsonl",
                                         "hundredninetieth-training.jsonl", "hundredninetieth-heldout.jsonl",
                                         "hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl",
-                                        "hundredninetysecond-training.jsonl", "hundredninetysecond-heldout.jsonl")}
-HELDOUT = FILES["hundredninetysecond-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredninetysecond-heldout.jsonl" for entry in entries]
+                                        "hundredninetysecond-training.jsonl", "hundredninetysecond-heldout.jsonl",
+                                        "hundredninetythird-training.jsonl", "hundredninetythird-heldout.jsonl")}
+HELDOUT = FILES["hundredninetythird-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredninetythird-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -465,7 +466,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl",
            "hundredninetyfirst-heldout.sha256"),
           ("hundredninetysecond-training.jsonl", "hundredninetysecond-heldout.jsonl",
-           "hundredninetysecond-heldout.sha256"))
+           "hundredninetysecond-heldout.sha256"),
+          ("hundredninetythird-training.jsonl", "hundredninetythird-heldout.jsonl",
+           "hundredninetythird-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -683,7 +686,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredeightyninth-training.jsonl", "hundredeightyninth-heldout.jsonl", 20270398),
                           ("hundredninetieth-training.jsonl", "hundredninetieth-heldout.jsonl", 20270399),
                           ("hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl", 20270400),
-                          ("hundredninetysecond-training.jsonl", "hundredninetysecond-heldout.jsonl", 20270401)])
+                          ("hundredninetysecond-training.jsonl", "hundredninetysecond-heldout.jsonl", 20270401),
+                          ("hundredninetythird-training.jsonl", "hundredninetythird-heldout.jsonl", 20270402)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -697,7 +701,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_ninety_second_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_ninety_third_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -775,7 +779,8 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_ninety_secon
                     "hundredeightyfourth-heldout.jsonl", "hundredeightyfifth-heldout.jsonl",
                     "hundredeightysixth-heldout.jsonl", "hundredeightyseventh-heldout.jsonl",
                     "hundredeightyeighth-heldout.jsonl", "hundredeightyninth-heldout.jsonl",
-                    "hundredninetieth-heldout.jsonl", "hundredninetyfirst-heldout.jsonl"):
+                    "hundredninetieth-heldout.jsonl", "hundredninetyfirst-heldout.jsonl",
+                    "hundredninetysecond-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1492,16 +1497,17 @@ def test_training_part_accuracy():
     # with the readings written from its training entries before the held-out scoring (Dynamo's frame wrapper under
     # torch's disable wrapper as a call, not a compilation; LLVM's abort; numba's unwritable cache; a CUDA library
     # without a symbol; Ray's list of a dead worker's common causes as no kernel report of an OOM kill; the CUDA graphs'
-    # pool as a step of the start).
+    # pool as a step of the start). With that part and the hundred-and-ninety-third round's training part added: 5829
+    # and 4872 of 9777 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5800 / 9733 and cause >= 4857 / 9733, (phase, cause)
+    assert phase >= 5829 / 9777 and cause >= 4872 / 9777, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-ninety-second, each time before the held-out
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-ninety-third, each time before the held-out
     # part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those
     # whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-ninety-second-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-ninety-third-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1686,7 +1692,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredeightyninth-training.jsonl", "hundredeightyninth-heldout.jsonl"),
                               ("hundredninetieth-training.jsonl", "hundredninetieth-heldout.jsonl"),
                               ("hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl"),
-                              ("hundredninetysecond-training.jsonl", "hundredninetysecond-heldout.jsonl")):
+                              ("hundredninetysecond-training.jsonl", "hundredninetysecond-heldout.jsonl"),
+                              ("hundredninetythird-training.jsonl", "hundredninetythird-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
