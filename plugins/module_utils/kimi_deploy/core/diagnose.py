@@ -584,6 +584,8 @@ _FRAME_STAGES = (
         r"|_?check_enough_kv_cache_memory|get_kv_cache_configs?|compile_or_warm_up_model"
         # V1's engine core builds its scheduler and KV cache manager once the KV cache is sized
         r"|get_kv_cache_coordinator)\b"
+        # the multi-modal profiler building the memory profile's dummy images, audio or video
+        r"|vllm/multimodal/profiling\.py\", line \d+, in \w+"
         r"|vllm/v1/core/(?:sched/scheduler|kv_cache_manager|kv_cache_coordinator)\.py\", line \d+, in __init__"
         # (Inductor's static CUDA launcher runs the compiled kernels at every step: running, not compiling)
         r"|torch/_inductor/(?!runtime/static_cuda_launcher)|torch/_dynamo/|torch/_functorch/")),
@@ -1878,6 +1880,16 @@ def _missing_module(hit: _Hit) -> Finding:
                "requirements), or use a vLLM image/release that includes it"])
 
 
+# A script (a model's own example) importing a model implementation from vLLM that the installed release does not have
+# ("No module named 'vllm.model_executor.models.deepseek_ocr'"): the model came to vLLM in a later release.
+_row("model_module_not_in_release", 1, r"No module named '?vllm\.model_executor\.models\.(\w+)'?",
+     cls="architecture_unsupported", default_phase="load",
+     cause="The code imports a model implementation that the installed vLLM release does not have: the model was "
+           "added to vLLM in a later release.",
+     steps=["Install the vLLM release the model's instructions name (or a newer one), whose supported models list it; "
+            "or run the example written for the installed release"])
+
+
 # transformers raising its own ImportError for an optional library a tokenizer or processor needs: the message
 # ("LlamaTokenizer requires the protobuf library but it was not found in your environment") follows a bare
 # "ImportError:" line, and the frame above it raises one of its *_IMPORT_ERROR texts.
@@ -2432,6 +2444,18 @@ _row("distributed_network", 1,
            "Set VLLM_HOST_IP / --master-addr to the node's reachable address (host networking in containers) "
            'and NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME to the right interface',
            'Check the port is open between nodes'])
+
+
+# Ascend's LLMDataDist linking a prefill instance's NPUs to a decode instance's for the KV cache transfer
+# ("llm_datadist.status.LLMException: [link] failed, error code is LLMStatusCode.LLM_LINK_FAILED"): the two clusters'
+# devices could not reach each other over the HCCS/RoCE network the rank table names.
+_row("kv_transfer_link_failed", 1, r"\bLLM_LINK_FAILED\b|LLMException: \[link\] failed",
+     cls="distributed_network", default_phase="runtime",
+     cause="The KV-cache transfer link between a prefill and a decode instance (Ascend's LLMDataDist) could not be "
+           "made: their devices cannot reach each other on the network their rank table names.",
+     steps=["Check the device IPs in the rank table on both instances (hccn_tool -i N -ip -g) and that the NPUs "
+            "ping each other (hccn_tool -i N -ping -g address X); both sides must use the same network and ports",
+            "Start both instances with the same vllm-ascend and CANN versions"])
 
 
 _row("first_collective_never_completed", 1, r"WorkNCCL\(SeqNum=1, .{0,120}ran for \d+ milliseconds before timing out",
