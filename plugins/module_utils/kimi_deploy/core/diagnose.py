@@ -1880,6 +1880,19 @@ def _missing_module(hit: _Hit) -> Finding:
                "requirements), or use a vLLM image/release that includes it"])
 
 
+# torchcodec, the video and audio decoder vLLM imports for multi-modal inputs, loads FFmpeg's libraries and its own
+# build for the installed torch when it is imported ("RuntimeError: Could not load libtorchcodec. Likely causes: ...").
+_row("torchcodec_libraries_not_loaded", 1, r"Could not load libtorchcodec",
+     cls="dependency_error", default_phase="load",
+     cause="torchcodec (the media decoder vLLM imports for video and audio inputs) could not load its libraries: "
+           "FFmpeg is not installed, or its version, or torchcodec's build, does not match the installed torch and "
+           "CUDA.",
+     steps=["Install FFmpeg's shared libraries (a version torchcodec supports) on the host or in the image, and the "
+            "torchcodec release built for the installed torch",
+            "If the model takes no video or audio, install the vLLM variant without it or pin the torchcodec the vLLM "
+            "release was tested with"])
+
+
 # A script (a model's own example) importing a model implementation from vLLM that the installed release does not have
 # ("No module named 'vllm.model_executor.models.deepseek_ocr'"): the model came to vLLM in a later release.
 _row("model_module_not_in_release", 1, r"No module named '?vllm\.model_executor\.models\.(\w+)'?",
@@ -3536,7 +3549,10 @@ _row("triton_llvm_assertion", 2, r"\.triton/llvm/\S+:\d+:",
 # its failure is the build's, whatever the wrapper around it says.
 # A kernel library that builds its kernels on first use (FlashInfer, torch's C++ extensions) needs ninja on the PATH
 _row("kernel_build_tool_missing", 1,
-     r"ninja \(build tool\) not found|Ninja is required to load C\+\+ extensions",
+     r"ninja \(build tool\) not found|Ninja is required to load C\+\+ extensions"
+     # (the library running ninja and finding no binary: "FileNotFoundError: [Errno 2] No such file or directory:
+     # 'ninja'")
+     r"|No such file or directory: '(?:[^']*/)?ninja'",
      cls="dependency_error", default_phase="load",
      cause="A kernel library must build its kernels on first use and the ninja build tool is not installed (or "
            "not on the PATH of the serving process).",
