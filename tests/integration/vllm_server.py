@@ -84,6 +84,9 @@ def base_env(kv_space_gib: int = 1) -> dict[str, str]:
         # would bind itself to core 0, where one busy-polling between requests starves the others
         # (molecule/shared/group_vars/gpu_nodes.yml says what was measured).
         VLLM_CPU_OMP_THREADS_BIND="nobind",
+        # One process less per start: the worker in the engine core's process, as on one GPU (the
+        # molecule hosts' group_vars say what it saves).
+        VLLM_ENABLE_V1_MULTIPROCESSING="0",
     )
     return env
 
