@@ -883,7 +883,8 @@ _CLASS_OF_RULE = {
     "request_unknown_field": "request_invalid", "request_unknown_model": "request_invalid",
     "index_out_of_range": "gpu_kernel_fault", "kv_cache_preemption": "kv_cache_insufficient",
     "http_400_responses": "healthy", "http_5xx_responses": "engine_died_unexplained",
-    "config_validation": "config_invalid", "engine_startup_failed": "engine_died_unexplained",
+    "config_validation": "config_invalid", "config_validation_header": "config_invalid",
+    "engine_startup_failed": "engine_died_unexplained",
     "engine_dead": "engine_died_unexplained", "process_exited": "engine_died_unexplained",
 }
 # Client errors: a serving engine whose only errors are these is healthy.
@@ -2991,10 +2992,11 @@ def _v1_option(hit: _Hit) -> Finding:
 
 
 # The attention backend's implementation does not take a feature argument the model's layers pass it (gpt-oss's
-# attention sinks, ALiBi slopes, a soft cap, a sliding window, KV sharing): the backend in this build lacks it.
+# attention sinks, ALiBi slopes, a soft cap, a sliding window, KV sharing, Llama 4's interleaved RoPE layers): the
+# backend in this build lacks it.
 _row("attention_backend_feature_argument_unknown", 1,
      r"\w+Impl\.__init__\(\) got an unexpected keyword argument '(?:sinks|alibi_slopes|logits_soft_cap|sliding_window"
-     r"|kv_sharing_target_layer_name|attn_type)'",
+     r"|kv_sharing_target_layer_name|attn_type|use_irope)'",
      cls="attention_backend_unsupported", default_phase="load",
      cause="The selected attention backend does not accept a feature the model's attention layers need (the "
            "argument named): this backend, in this build, cannot run the model.",
@@ -3323,11 +3325,21 @@ _row("http_5xx_responses", 4, r'"(?:POST|GET|PUT) /\S+ HTTP/[\d.]+" 5\d\d', defa
            'the unit if /health fails'])
 
 
-@_rule("config_validation", 2, r"^\s*Value error, (.+)|validation errors? for \w*Config", default_phase="load")
+# A field's own message ("Value error, ...") names what was rejected. pydantic's header ("1 validation error for
+# ModelConfig") only says a check failed, so it reads the same only where no message under it says more: the
+# architecture inspection's failure arrives as a ModelConfig "Value error" too, and is that rule's wrapper, not a flag.
+_CONFIG_FIX = ["Fix the flag or config.json field the message names, then start again"]
+
+
+@_rule("config_validation", 2, r"^\s*Value error, (?!Model architectures \[[^\]]*\] failed to be inspected)(.+)",
+       default_phase="load")
 def _config_validation(hit: _Hit) -> Finding:
-    detail = hit.match.group(1) or hit.line.message.strip()
-    return Finding(cause=f"vLLM rejected its configuration: {detail[:300]}",
-                   steps=["Fix the flag or config.json field the message names, then start again"])
+    return Finding(cause=f"vLLM rejected its configuration: {hit.match.group(1)[:300]}", steps=list(_CONFIG_FIX))
+
+
+@_rule("config_validation_header", 3, r"validation errors? for \w*Config", default_phase="load")
+def _config_validation_header(hit: _Hit) -> Finding:
+    return Finding(cause=f"vLLM rejected its configuration: {hit.line.message.strip()[:300]}", steps=list(_CONFIG_FIX))
 
 
 # ----- wordings from the corpus's training part (tests/fixtures/vllm-failure-corpus) and vLLM's sources

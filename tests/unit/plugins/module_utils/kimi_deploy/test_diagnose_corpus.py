@@ -1506,9 +1506,12 @@ def test_training_part_accuracy():
     # the held-out scoring (a model module the installed release does not have; LLMDataDist's failed link; the
     # multi-modal profiler's dummy inputs as a step of the start). Unchanged by the two written from its held-out part
     # after its one scoring (a kernel library's JIT without ninja; torchcodec's libraries). With that part and the
-    # hundred-and-ninety-fourth round's training part added: 5858 and 4893 of 9812 at the split's rules.
+    # hundred-and-ninety-fourth round's training part added: 5858 and 4893 of 9812 at the split's rules. 5858 and 4898
+    # with the readings written from its training entries before the held-out scoring (Llama 4's interleaved RoPE
+    # argument refused by an attention backend; the architecture inspection's failure under ModelConfig's validation
+    # error as that wrapper).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5858 / 9812 and cause >= 4893 / 9812, (phase, cause)
+    assert phase >= 5858 / 9812 and cause >= 4898 / 9812, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -6304,6 +6307,21 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ('  File "/ssd/Projects/opensource/vllm/.venv/lib/python3.10/site-packages/torchcodec/_internally_replaced_utils.'
      'py", line 111, in load_torchcodec_shared_libraries\n    raise RuntimeError(\nRuntimeError: Could not load '
      "libtorchcodec. Likely causes:", "load", "torchcodec_libraries_not_loaded", "dependency_error"),
+    # from the hundred-and-ninety-fourth round's training part: an attention backend without Llama 4's interleaved
+    # RoPE layers, its TypeError logged without the type by V0's engine (vllm#16189)
+    ("ERROR 04-07 07:17:37 [engine.py:448] XFormersImpl.__init__() got an unexpected keyword argument 'use_irope'",
+     "load", "attention_backend_feature_argument_unknown", "attention_backend_unsupported"),
+    # ...the architecture inspection's failure arriving as ModelConfig's validation error is that wrapper, not a flag
+    # (vllm-omni#1190 and three older corpus logs); another field's message under the header still is
+    ("pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n  Value error, Model "
+     "architectures ['Qwen3TTSForConditionalGeneration'] failed to be inspected. Please check the logs for more "
+     "details. [type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]", "load",
+     "architecture_inspection_failed", "unknown"),
+    ("pydantic_core._pydantic_core.ValidationError: 1 validation error for VllmConfig\n  Value error, Unknown "
+     "reasoning parser: foo [type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]", "load",
+     "config_validation", "config_invalid"),
+    ("pydantic_core._pydantic_core.ValidationError: 1 validation error for SpeculativeConfig", "load",
+     "config_validation_header", "config_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
