@@ -1177,6 +1177,15 @@ _row("bitsandbytes_8bit_state_not_loaded", 0, rf"KeyError: {_BNB_8BIT_STATE_KEY}
      steps=["Serve the unquantized checkpoint with --quantization bitsandbytes (vLLM quantizes it as it loads), or a "
             "checkpoint in a format this release loads for the model (AWQ, GPTQ, FP8)",
             "Or upgrade vLLM to a release whose bitsandbytes loader supports 8-bit prequantized checkpoints"])
+# A fused-MoE layer with no parameter for a block-FP8 checkpoint's scales ("experts.w2_weight_scale_inv", DeepSeek's
+# format): the MoE quantization method this platform or release picked does not take block-wise FP8 (Ascend, XPU).
+_MOE_BLOCK_FP8_SCALE_KEY = r"'[\w.]*experts\.w\d+_weight_scale_inv'"
+_row("moe_block_fp8_scales_not_taken", 0, rf"KeyError: {_MOE_BLOCK_FP8_SCALE_KEY}|^{_MOE_BLOCK_FP8_SCALE_KEY}$",
+     cls="quantization_unsupported", default_phase="load",
+     cause="The MoE layers have no parameter for the checkpoint's block-wise FP8 scales (weight_scale_inv): the "
+           "fused-MoE quantization method this platform or vLLM release uses does not load block-FP8 experts.",
+     steps=["Serve a checkpoint in a quantization this platform's MoE kernels take (its platform plugin lists them), "
+            "or a vLLM release or platform plugin with block-FP8 MoE support"])
 # logger.exception() logs a KeyError as its bare key: "ERROR ... 'layers.0.mlp.down_proj.weight.absmax'".
 _row("weight_name_mismatch", 1, rf"KeyError: {_WEIGHT_KEY}|^{_WEIGHT_KEY}$",
      default_phase="load",
@@ -4691,6 +4700,16 @@ _row("host_name_not_resolved", 2, r"getaddrinfo\(\) failed for endpoint|Temporar
 # a Triton kernel configuration that needs more shared memory than this GPU has (consumer and older GPUs), an
 # assertion in Triton's compiler, cuBLAS(Lt) refusing an operation on this GPU or dtype, and Ascend kernels built for
 # another chip.
+# vLLM's own CUDA ops check their shared memory against the device's per-block limit ("Shared memory usage exceeds
+# device limit, and global memory fallback is not implemented yet": the MoE and MoE-LoRA alignment kernels, which
+# scale with the experts and LoRA slots): a size of this deployment, not a build or a driver.
+_row("kernel_shared_memory_over_device_limit", 1, r"Shared memory usage exceeds device limit",
+     cls="resource_limit", default_phase="startup",
+     cause="A vLLM kernel needs more shared memory per block than this GPU allows for this deployment's sizes (the "
+           "MoE or MoE-LoRA alignment kernel, which grows with the experts and the LoRA slots per GPU).",
+     steps=["Lower what the kernel scales with: --max-loras (and --max-lora-rank) for MoE LoRA, or the experts per "
+            "GPU (expert parallelism)",
+            "Or use a vLLM release whose kernel falls back to global memory for these sizes"])
 _row("triton_kernel_out_of_resources", 1, r"OutOfResources: out of resource: shared memory"
      r"|mlir::triton::\w+.{0,300}Assertion .{0,200} failed",
      cls="compile_error", default_phase="startup",

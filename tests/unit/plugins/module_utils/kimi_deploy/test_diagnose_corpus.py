@@ -1509,9 +1509,10 @@ def test_training_part_accuracy():
     # hundred-and-ninety-fourth round's training part added: 5858 and 4893 of 9812 at the split's rules. 5858 and 4898
     # with the readings written from its training entries before the held-out scoring (Llama 4's interleaved RoPE
     # argument refused by an attention backend; the architecture inspection's failure under ModelConfig's validation
-    # error as that wrapper).
+    # error as that wrapper). 5858 and 4899 with the two written from its held-out part after its one scoring (a kernel
+    # over the GPU's shared memory per block; block-FP8 expert scales a platform's MoE layers do not take).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5858 / 9812 and cause >= 4898 / 9812, (phase, cause)
+    assert phase >= 5858 / 9812 and cause >= 4899 / 9812, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -6323,6 +6324,15 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "config_validation", "config_invalid"),
     ("pydantic_core._pydantic_core.ValidationError: 1 validation error for SpeculativeConfig", "load",
      "config_validation_header", "config_invalid"),
+    # from the hundred-and-ninety-fourth held-out part after its one scoring: a vLLM kernel over the GPU's shared
+    # memory per block (vllm#30026's MoE LoRA alignment), and a block-FP8 checkpoint's expert scales that the MoE
+    # layers of an XPU build have no parameter for (llm-scaler#277, and vllm-ascend#183 in training)
+    ("(Worker_TP5 pid=116613) ERROR 12-04 04:49:03 [multiproc_executor.py:822] RuntimeError: Shared memory usage "
+     "exceeds device limit, and global memory fallback is not implemented yet.", "startup",
+     "kernel_shared_memory_over_device_limit", "resource_limit"),
+    ("(EngineCore_DP0 pid=686) ERROR 02-05 02:55:25 [core.py:842] KeyError: 'layers.0.mlp.experts.w2_weight_scale_inv'",
+     "load", "moe_block_fp8_scales_not_taken", "quantization_unsupported"),
+    ("KeyError: 'layers.0.mlp.down_proj.weight_scale'", "load", "weight_name_mismatch", "weights_mismatch"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
