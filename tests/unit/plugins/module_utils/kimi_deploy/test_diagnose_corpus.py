@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredninetyfourth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-ninety-fourth round),
+The held-out part is hundredninetyfifth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-ninety-fifth round),
 split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any
 rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-hundred-and-ninety-third rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the
+hundred-and-ninety-fourth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the
 training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -220,9 +220,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl",
                                         "hundredninetysecond-training.jsonl", "hundredninetysecond-heldout.jsonl",
                                         "hundredninetythird-training.jsonl", "hundredninetythird-heldout.jsonl",
-                                        "hundredninetyfourth-training.jsonl", "hundredninetyfourth-heldout.jsonl")}
-HELDOUT = FILES["hundredninetyfourth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredninetyfourth-heldout.jsonl" for entry in entries]
+                                        "hundredninetyfourth-training.jsonl", "hundredninetyfourth-heldout.jsonl",
+                                        "hundredninetyfifth-training.jsonl", "hundredninetyfifth-heldout.jsonl")}
+HELDOUT = FILES["hundredninetyfifth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredninetyfifth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -471,7 +472,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredninetythird-training.jsonl", "hundredninetythird-heldout.jsonl",
            "hundredninetythird-heldout.sha256"),
           ("hundredninetyfourth-training.jsonl", "hundredninetyfourth-heldout.jsonl",
-           "hundredninetyfourth-heldout.sha256"))
+           "hundredninetyfourth-heldout.sha256"),
+          ("hundredninetyfifth-training.jsonl", "hundredninetyfifth-heldout.jsonl",
+           "hundredninetyfifth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -691,7 +694,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl", 20270400),
                           ("hundredninetysecond-training.jsonl", "hundredninetysecond-heldout.jsonl", 20270401),
                           ("hundredninetythird-training.jsonl", "hundredninetythird-heldout.jsonl", 20270402),
-                          ("hundredninetyfourth-training.jsonl", "hundredninetyfourth-heldout.jsonl", 20270403)])
+                          ("hundredninetyfourth-training.jsonl", "hundredninetyfourth-heldout.jsonl", 20270403),
+                          ("hundredninetyfifth-training.jsonl", "hundredninetyfifth-heldout.jsonl", 20270404)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -705,7 +709,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_ninety_fourth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_ninety_fifth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -784,7 +788,8 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_ninety_fourt
                     "hundredeightysixth-heldout.jsonl", "hundredeightyseventh-heldout.jsonl",
                     "hundredeightyeighth-heldout.jsonl", "hundredeightyninth-heldout.jsonl",
                     "hundredninetieth-heldout.jsonl", "hundredninetyfirst-heldout.jsonl",
-                    "hundredninetysecond-heldout.jsonl", "hundredninetythird-heldout.jsonl"):
+                    "hundredninetysecond-heldout.jsonl", "hundredninetythird-heldout.jsonl",
+                    "hundredninetyfourth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1510,16 +1515,17 @@ def test_training_part_accuracy():
     # with the readings written from its training entries before the held-out scoring (Llama 4's interleaved RoPE
     # argument refused by an attention backend; the architecture inspection's failure under ModelConfig's validation
     # error as that wrapper). 5858 and 4899 with the two written from its held-out part after its one scoring (a kernel
-    # over the GPU's shared memory per block; block-FP8 expert scales a platform's MoE layers do not take).
+    # over the GPU's shared memory per block; block-FP8 expert scales a platform's MoE layers do not take). With that
+    # part and the hundred-and-ninety-fifth round's training part added: 5880 and 4913 of 9841 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5858 / 9812 and cause >= 4899 / 9812, (phase, cause)
+    assert phase >= 5880 / 9841 and cause >= 4913 / 9841, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-ninety-fourth, each time before the held-out
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-ninety-fifth, each time before the held-out
     # part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those
     # whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-ninety-fourth-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-ninety-fifth-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1706,7 +1712,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredninetyfirst-training.jsonl", "hundredninetyfirst-heldout.jsonl"),
                               ("hundredninetysecond-training.jsonl", "hundredninetysecond-heldout.jsonl"),
                               ("hundredninetythird-training.jsonl", "hundredninetythird-heldout.jsonl"),
-                              ("hundredninetyfourth-training.jsonl", "hundredninetyfourth-heldout.jsonl")):
+                              ("hundredninetyfourth-training.jsonl", "hundredninetyfourth-heldout.jsonl"),
+                              ("hundredninetyfifth-training.jsonl", "hundredninetyfifth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
