@@ -2760,6 +2760,15 @@ _row("vllm_import_guarded_away", 2, r"NameError: name '(?:LLM|SamplingParams|Asy
            "or CUDA); its later use of vLLM's classes then fails with a NameError.",
      steps=["Run `python -c 'import vllm'` in the same environment: its error is the cause (install the vLLM wheel "
             "for this torch and CUDA, or the caller's pinned vLLM)"])
+# The same for another library's class (a CamelCase name such as transformers' BaseModelOutputWithPast) or vLLM's
+# compiled ops module (vllm_cache_ops): the import that should have defined it failed under a guard, or the installed
+# release of that library no longer has the name.
+_row("library_import_guarded_away", 2, r"NameError: name '(?:[A-Z][a-z0-9]+[A-Z]\w*|vllm_\w*ops)' is not defined",
+     cls="dependency_error", default_phase="load",
+     cause="A name the code imports from a library is not defined: the import failed under a guard (the library "
+           "missing, or built for another torch or CUDA), or the installed release of the library does not have it.",
+     steps=["Import the library in the same environment (`python -c 'from <module> import <name>'`): its error, or "
+            "the release that has the name, is the cause; install the versions the calling project pins"])
 # V1 runs no per-request logits processors (V0 did): a request, or a caller that builds its SamplingParams with them,
 # is refused.
 _row("v1_per_request_logits_processors", 1, r"V1 does not support per request user provided logits processors",

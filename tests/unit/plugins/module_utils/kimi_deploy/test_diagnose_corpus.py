@@ -1517,8 +1517,10 @@ def test_training_part_accuracy():
     # error as that wrapper). 5858 and 4899 with the two written from its held-out part after its one scoring (a kernel
     # over the GPU's shared memory per block; block-FP8 expert scales a platform's MoE layers do not take). With that
     # part and the hundred-and-ninety-fifth round's training part added: 5880 and 4913 of 9841 at the split's rules.
+    # 5881 and 4915 with the reading written from its training entries before the held-out scoring (another library's
+    # class, or vLLM's compiled ops, undefined where the code uses it).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5880 / 9841 and cause >= 4913 / 9841, (phase, cause)
+    assert phase >= 5881 / 9841 and cause >= 4915 / 9841, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -6340,6 +6342,13 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("(EngineCore_DP0 pid=686) ERROR 02-05 02:55:25 [core.py:842] KeyError: 'layers.0.mlp.experts.w2_weight_scale_inv'",
      "load", "moe_block_fp8_scales_not_taken", "quantization_unsupported"),
     ("KeyError: 'layers.0.mlp.down_proj.weight_scale'", "load", "weight_name_mismatch", "weights_mismatch"),
+    # from the hundred-and-ninety-fifth round's training part: another library's class, or vLLM's compiled ops, not
+    # defined where the code uses it (MInference#145's patch of transformers, and vllm#4083 in training); a name of
+    # the program's own is not read so
+    ("NameError: name 'BaseModelOutputWithPast' is not defined", "load", "library_import_guarded_away",
+     "dependency_error"),
+    ("NameError: name 'vllm_cache_ops' is not defined", "load", "library_import_guarded_away", "dependency_error"),
+    ("NameError: name 'detect_gpus' is not defined", "unknown", "unclassified_error", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
