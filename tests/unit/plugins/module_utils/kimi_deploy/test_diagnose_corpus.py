@@ -1744,6 +1744,7 @@ HELDOUT_FLOORS = [
     ("hundredninetysecond-heldout.jsonl", 10, 6, 17, (8, 5, 4)),
     ("hundredninetythird-heldout.jsonl", 11, 12, 17, (10, 6, 7)),
     ("hundredninetyfourth-heldout.jsonl", 13, 5, 15, (6, 4, 4)),
+    ("hundredninetyfifth-heldout.jsonl", 6, 9, 12, (7, 4, 7)),
     ("hundredeightyfirst-heldout.jsonl", 11, 5, 13, (4, 4, 3)),
     ("hundredeightieth-heldout.jsonl", 9, 4, 12, (6, 3, 3)),
     ("hundredseventyninth-heldout.jsonl", 9, 8, 17, (7, 3, 3)),
