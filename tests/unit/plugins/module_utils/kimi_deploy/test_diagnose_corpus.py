@@ -1,9 +1,9 @@
 """diagnose() on the real-failure corpus (tests/fixtures/vllm-failure-corpus), and what issue 14 adds.
 
-The held-out part is hundredninetyfifth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-ninety-fifth round),
+The held-out part is hundredninetysixth-heldout.jsonl: logs collected on 2026-12-07 (hundred-and-ninety-sixth round),
 split off (a third of each labelled phase and title-only mark, fixed seed) and committed with their sha256 before any
 rule saw them. Everything else is training, including the earlier held-out parts (seen-heldout-ids.txt and the second to
-hundred-and-ninety-fourth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the
+hundred-and-ninety-fifth rounds' *-heldout.jsonl, ROUNDS below), which were measured and read. Rules are tuned on the
 training part only, so the thresholds below are asserted on it. The held-out figures are printed once, by
 benchmarks/bench_diagnose_corpus.py, after the last rule change; the tests that score held-out parts are regression
 floors at their measured figures, each added after its part's one measurement.
@@ -221,9 +221,10 @@ FILES = {name: _read(name) for name in ("corpus.jsonl", "training-additions.json
                                         "hundredninetysecond-training.jsonl", "hundredninetysecond-heldout.jsonl",
                                         "hundredninetythird-training.jsonl", "hundredninetythird-heldout.jsonl",
                                         "hundredninetyfourth-training.jsonl", "hundredninetyfourth-heldout.jsonl",
-                                        "hundredninetyfifth-training.jsonl", "hundredninetyfifth-heldout.jsonl")}
-HELDOUT = FILES["hundredninetyfifth-heldout.jsonl"]
-TRAIN = [entry for name, entries in FILES.items() if name != "hundredninetyfifth-heldout.jsonl" for entry in entries]
+                                        "hundredninetyfifth-training.jsonl", "hundredninetyfifth-heldout.jsonl",
+                                        "hundredninetysixth-training.jsonl", "hundredninetysixth-heldout.jsonl")}
+HELDOUT = FILES["hundredninetysixth-heldout.jsonl"]
+TRAIN = [entry for name, entries in FILES.items() if name != "hundredninetysixth-heldout.jsonl" for entry in entries]
 # Each round collected after a split: (its training file, its held-out file, the held-out file's committed hash).
 ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"),
           ("third-training.jsonl", "third-heldout.jsonl", "third-heldout.sha256"),
@@ -474,7 +475,9 @@ ROUNDS = (("fresh-training.jsonl", "fresh-heldout.jsonl", "fresh-heldout.sha256"
           ("hundredninetyfourth-training.jsonl", "hundredninetyfourth-heldout.jsonl",
            "hundredninetyfourth-heldout.sha256"),
           ("hundredninetyfifth-training.jsonl", "hundredninetyfifth-heldout.jsonl",
-           "hundredninetyfifth-heldout.sha256"))
+           "hundredninetyfifth-heldout.sha256"),
+          ("hundredninetysixth-training.jsonl", "hundredninetysixth-heldout.jsonl",
+           "hundredninetysixth-heldout.sha256"))
 TITLE_ONLY_MARK = "(title-only: the cause is not in the lines)"
 TAXONOMY_TABLE = (CORPUS / "README.md").read_text().split("## Cause taxonomy")[1].split("## Held-out")[0]
 CAUSES = set(re.findall(r"`([a-z_]+)`", TAXONOMY_TABLE)) | {"unknown"}
@@ -695,7 +698,8 @@ def test_each_rounds_heldout_part_is_its_committed_stratified_third(training, he
                           ("hundredninetysecond-training.jsonl", "hundredninetysecond-heldout.jsonl", 20270401),
                           ("hundredninetythird-training.jsonl", "hundredninetythird-heldout.jsonl", 20270402),
                           ("hundredninetyfourth-training.jsonl", "hundredninetyfourth-heldout.jsonl", 20270403),
-                          ("hundredninetyfifth-training.jsonl", "hundredninetyfifth-heldout.jsonl", 20270404)])
+                          ("hundredninetyfifth-training.jsonl", "hundredninetyfifth-heldout.jsonl", 20270404),
+                          ("hundredninetysixth-training.jsonl", "hundredninetysixth-heldout.jsonl", 20270405)])
 def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(training, heldout, seed):
     collected = FILES[training] + FILES[heldout]
     strata = {}
@@ -709,7 +713,7 @@ def test_a_heldout_part_is_the_seeded_draw_per_phase_and_title_only_mark(trainin
     assert drawn == {entry["id"] for entry in FILES[heldout]}
 
 
-def test_the_retired_heldout_parts_are_training_and_the_hundred_and_ninety_fifth_is_not():
+def test_the_retired_heldout_parts_are_training_and_the_hundred_and_ninety_sixth_is_not():
     train_ids = {entry["id"] for entry in TRAIN}
     for retired in ("fresh-heldout.jsonl", "third-heldout.jsonl", "fourth-heldout.jsonl", "fifth-heldout.jsonl",
                     "sixth-heldout.jsonl", "seventh-heldout.jsonl", "eighth-heldout.jsonl", "ninth-heldout.jsonl",
@@ -789,7 +793,7 @@ def test_the_retired_heldout_parts_are_training_and_the_hundred_and_ninety_fifth
                     "hundredeightyeighth-heldout.jsonl", "hundredeightyninth-heldout.jsonl",
                     "hundredninetieth-heldout.jsonl", "hundredninetyfirst-heldout.jsonl",
                     "hundredninetysecond-heldout.jsonl", "hundredninetythird-heldout.jsonl",
-                    "hundredninetyfourth-heldout.jsonl"):
+                    "hundredninetyfourth-heldout.jsonl", "hundredninetyfifth-heldout.jsonl"):
         assert {entry["id"] for entry in FILES[retired]} <= train_ids, retired
     assert not {entry["id"] for entry in HELDOUT} & train_ids
 
@@ -1518,16 +1522,17 @@ def test_training_part_accuracy():
     # over the GPU's shared memory per block; block-FP8 expert scales a platform's MoE layers do not take). With that
     # part and the hundred-and-ninety-fifth round's training part added: 5880 and 4913 of 9841 at the split's rules.
     # 5881 and 4915 with the reading written from its training entries before the held-out scoring (another library's
-    # class, or vLLM's compiled ops, undefined where the code uses it).
+    # class, or vLLM's compiled ops, undefined where the code uses it). With that part and the hundred-and-ninety-sixth
+    # round's training part added: 5899 and 4932 of 9872 at the split's rules.
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5881 / 9841 and cause >= 4915 / 9841, (phase, cause)
+    assert phase >= 5899 / 9872 and cause >= 4932 / 9872, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
-    # Fixed with the eighth split and kept for the ninth to the hundred-and-ninety-fifth, each time before the held-out
+    # Fixed with the eighth split and kept for the ninth to the hundred-and-ninety-sixth, each time before the held-out
     # part was scored: the benchmark also reports the held-out entries whose lines contain the failure, all but those
     # whose note marks them title-only (the cause is only in the thread's title or words). Every eighth- to
-    # hundred-and-ninety-fifth-round entry whose cause is not in its lines carries that mark.
+    # hundred-and-ninety-sixth-round entry whose cause is not in its lines carries that mark.
     for training, heldout in (("eighth-training.jsonl", "eighth-heldout.jsonl"),
                               ("ninth-training.jsonl", "ninth-heldout.jsonl"),
                               ("tenth-training.jsonl", "tenth-heldout.jsonl"),
@@ -1715,7 +1720,8 @@ def test_the_secondary_heldout_figure_is_defined_before_scoring():
                               ("hundredninetysecond-training.jsonl", "hundredninetysecond-heldout.jsonl"),
                               ("hundredninetythird-training.jsonl", "hundredninetythird-heldout.jsonl"),
                               ("hundredninetyfourth-training.jsonl", "hundredninetyfourth-heldout.jsonl"),
-                              ("hundredninetyfifth-training.jsonl", "hundredninetyfifth-heldout.jsonl")):
+                              ("hundredninetyfifth-training.jsonl", "hundredninetyfifth-heldout.jsonl"),
+                              ("hundredninetysixth-training.jsonl", "hundredninetysixth-heldout.jsonl")):
         collected = FILES[training] + FILES[heldout]
         marked = [entry for entry in collected if "title-only" in entry.get("note", "")]
         assert 0 < len(marked) < len(collected), heldout
