@@ -546,8 +546,9 @@ _FRAME_STAGES = (
         r"|start_worker_execution_loop"
         r"|chat_completion_stream_generator|process_inputs|_validate_model_inputs?"
         r"|add_request|generate|_validate_and_add_requests|_preprocess_chat|_preprocess_completion"
-        # an RL trainer's rollout step (verl's and its forks' worker groups): the engine generating on its prompts
-        r"|generate_sequences"
+        # an RL trainer's rollout step (verl's and its forks' worker groups; TRL's GRPO trainer and the trainers built
+        # on it, ms-swift's among them) and the trainer's training step around it: the engine is up and generating
+        r"|generate_sequences|_generate_and_score_completions|training_step"
         # V0's async engine takes a request in and preprocesses it (tokens, multimodal inputs) as it arrives
         r"|add_request_async|preprocess_async"
         # V0's multiprocessing executor runs the driver worker's step for execute_model_async (requests only)
