@@ -168,6 +168,9 @@ _QUOTE_PREFIX = re.compile(r"^(?:> ?)+")
 # An error line its reporter set in Markdown bold ("[rank1]: **RuntimeError: world_size (8) is not equal to ...**").
 # (Not glog's "*** SIGSEGV received at ... ***", whose stars are the message's own.)
 _MARKDOWN_BOLD = re.compile(r"^\*\*(?=[^\s*])(.*[^\s*])\*\*\s*$")
+# xoscar (Xinference's actor framework) re-raises an actor's exception in its caller with the actor's address put
+# before the message: "TypeError: [address=0.0.0.0:43633, pid=157] f() takes 1 positional argument but 2 were given".
+_ACTOR_ADDRESS = re.compile(r"^((?:\w+\.)*\w+: )\[address=[^\]\s]+, pid=\d+\] ")
 
 
 def _parse_line(index: int, raw: str) -> Line:
@@ -215,6 +218,7 @@ def _parse_line(index: int, raw: str) -> Line:
         if glog:
             level = _GLOG_LEVELS[glog.group(1)]
             text = _COMPILE_ID.sub("", text[glog.end():], count=1)
+    text = _ACTOR_ADDRESS.sub(r"\1", text, count=1)
     return Line(index=index, raw=raw.rstrip(), message=text, level=level, tag=tag)
 
 
@@ -3993,6 +3997,14 @@ _row("prompt_too_long", 1, r"(?:Prompt|decoder prompt) (?:length of |\(length )?
      cause="A prompt was longer than max_model_len; the request was rejected. The server itself is healthy.",
      steps=["Truncate prompts client-side (prompt + max_tokens <= max_model_len), or raise max_model_len if the "
             "KV cache holds it"])
+# vllm-omni's diffusion pipelines check a prompt against their text encoder's sequence limit before generating.
+_row("prompt_over_text_encoder_limit", 1, r"`?prompt`? is too long for [^:]{1,80}: got \d+ tokens, but "
+     r"`?max_sequence_length`? is \d+",
+     cls="request_invalid", default_phase="runtime",
+     cause="A prompt was longer than the model's text encoder takes (its max_sequence_length); the request was "
+           "rejected. The server itself is healthy.",
+     steps=["Shorten the prompt client-side, or raise the pipeline's max_sequence_length where the model allows it "
+            "(up to the limit the message names)"])
 _row("prompt_over_scheduler_limit", 1, r"Input prompt \(\d+ tokens\) is too long and exceeds (?:the )?(?:capacity"
      r" of block_manager|limit of \d+)",
      cls="request_invalid", default_phase="runtime", quiet_levels=True,
@@ -4903,6 +4915,17 @@ _row("requests_failed_engine_dead", 4, r"Request \S+ failed \(engine dead\)",
            "the root cause was printed above them, outside the lines read.",
      steps=["Read more of the journal for the engine core's first ERROR/Traceback above these lines",
             "The process exits after this; systemd restarts it (Restart=on-failure)"])
+
+
+# Xinference runs each model (its vLLM engine with it) in an actor process; the caller's "Remote server ... closed"
+# says that process is gone, not why.
+_row("model_actor_process_closed", 4, r"xoscar\.errors\.ServerClosed: Remote server \S+ closed",
+     cls="engine_died_unexplained", default_phase="unknown",
+     cause="The process that held the model (Xinference's model actor, with the vLLM engine in it) went away; the "
+           "caller's error says only that its connection closed.",
+     steps=["Read the worker's log above this line for the actor's own traceback (a GPU error, an out-of-memory kill: "
+            "`journalctl -k | grep -i oom`)",
+            "Relaunch the model once the cause is fixed; Xinference does not restart a dead model actor by itself"])
 
 
 _row("process_exited", 4, _WRAPPER_SYSTEMD, default_phase="unknown",

@@ -1531,9 +1531,11 @@ def test_training_part_accuracy():
     # round's training part added: 5899 and 4932 of 9872 at the split's rules. 5906 and 4932 with the reading written
     # from its training entries before the held-out scoring (a GRPO trainer's training step and rollout generation as
     # the engine's run). With that part and the hundred-and-ninety-seventh round's training part added: 5930 and 4953 of
-    # 9913 at the split's rules.
+    # 9913 at the split's rules. 5931 and 4956 with the readings written from its training entries before the held-out
+    # scoring (xoscar's actor address before an exception's message; Xinference's model actor gone; a prompt over a
+    # diffusion pipeline's text-encoder limit).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5930 / 9913 and cause >= 4953 / 9913, (phase, cause)
+    assert phase >= 5931 / 9913 and cause >= 4956 / 9913, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -6371,6 +6373,16 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ('[rank0]:   File "/usr/local/lib/python3.12/dist-packages/trl/trainer/grpo_trainer.py", line 1038, in '
      "training_step\n[rank0]:     output = super().training_step(model, inputs, num_items_in_batch)", "runtime",
      "truncated_traceback", "unknown"),
+    # from the hundred-and-ninety-seventh round's training part: xoscar's actor address before the message of an
+    # exception Xinference re-raises (inference#4809), Xinference's model actor process gone (inference#1896), and a
+    # prompt over a diffusion pipeline's text-encoder limit (vllm-omni#2874)
+    ("TypeError: [address=0.0.0.0:43633, pid=157] layer_type_validation() takes 1 positional argument but 2 were given",
+     "load", "signature_mismatch_between_packages", "dependency_error"),
+    ("xoscar.errors.ServerClosed: Remote server 0.0.0.0:44339 closed", "unknown", "model_actor_process_closed",
+     "engine_died_unexplained"),
+    ("ERROR 04-17 06:47:59 [diffusion_worker.py:502] Error processing RPC: `prompt` is too long for Wan2.2 text "
+     "encoding: got 654 tokens, but `max_sequence_length` is 512. Shorten the prompt or increase `max_sequence_length` "
+     "up to 512.", "runtime", "prompt_over_text_encoder_limit", "request_invalid"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
