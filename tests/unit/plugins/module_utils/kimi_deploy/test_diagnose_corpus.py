@@ -1763,6 +1763,7 @@ HELDOUT_FLOORS = [
     ("hundredninetyfourth-heldout.jsonl", 13, 5, 15, (6, 4, 4)),
     ("hundredninetyfifth-heldout.jsonl", 6, 9, 12, (7, 4, 7)),
     ("hundredninetysixth-heldout.jsonl", 9, 7, 13, (3, 3, 2)),
+    ("hundredninetyseventh-heldout.jsonl", 8, 8, 17, (7, 3, 4)),
     ("hundredeightyfirst-heldout.jsonl", 11, 5, 13, (4, 4, 3)),
     ("hundredeightieth-heldout.jsonl", 9, 4, 12, (6, 3, 3)),
     ("hundredseventyninth-heldout.jsonl", 9, 8, 17, (7, 3, 3)),
