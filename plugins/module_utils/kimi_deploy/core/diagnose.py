@@ -4510,6 +4510,23 @@ _row("signature_mismatch_between_packages", 3,
      steps=["Read the frame that made the call and the package that defines the callee: install the versions that "
             "belong together (the integration's pinned vLLM, the transformers release the model names); `pip check` "
             "lists conflicts"])
+# Intel Gaudi's runtime (Synapse) found no HPU to open: no device passed into the container, the driver not loaded,
+# or every device held by another process.
+_row("hpu_device_not_acquired", 2, r"synStatus=\d+ \[Device not found\]|Device acquire failed",
+     cls="driver_or_runtime", default_phase="startup",
+     cause="Gaudi's runtime could not open an HPU: none is visible to the process (not passed into the container, the "
+           "habanalabs driver not loaded) or another process holds them.",
+     steps=["Run `hl-smi` where vLLM runs: it lists the devices and the processes holding them",
+            "Pass the devices into the container (the habana runtime, HABANA_VISIBLE_DEVICES) and stop whatever holds "
+            "them"])
+# A wrapper that patches the installed vLLM (a mod, a patch set) with git: hunks that no longer apply mean the patch
+# was written for another vLLM release.
+_row("vllm_patch_not_applicable", 2, r"^error: (?:patch failed: \S*vllm/\S+:\d+|\S*vllm/\S+: patch does not apply)",
+     cls="dependency_error", default_phase="load",
+     cause="A patch to vLLM's files (a wrapper's mod or patch set) does not apply to the installed vLLM: it was "
+           "written for another release.",
+     steps=["Use the patch set's release made for this vLLM, or pin vLLM to the release the patch names; without it, "
+            "start without the mod"])
 # A kernel library probing its toolkit's version at import (Hygon's lightop reads DTK's version under ROCM_HOME) gets
 # None where the toolkit is not installed where the variable points: a None, not two packages' releases.
 _row("toolkit_version_probe_empty", 1, r"^(?:\w+\.)*AttributeError: 'NoneType' object has no attribute '\w+'",

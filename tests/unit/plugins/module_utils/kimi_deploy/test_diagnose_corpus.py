@@ -1533,7 +1533,8 @@ def test_training_part_accuracy():
     # the engine's run). With that part and the hundred-and-ninety-seventh round's training part added: 5930 and 4953 of
     # 9913 at the split's rules. 5931 and 4956 with the readings written from its training entries before the held-out
     # scoring (xoscar's actor address before an exception's message; Xinference's model actor gone; a prompt over a
-    # diffusion pipeline's text-encoder limit).
+    # diffusion pipeline's text-encoder limit). 5931 and 4956 with the two written from its held-out part after its one
+    # scoring (Gaudi's runtime finding no HPU to open; a wrapper's patches to vLLM's files that no longer apply).
     phase, cause = _accuracy(TRAIN)
     assert phase >= 5931 / 9913 and cause >= 4956 / 9913, (phase, cause)
 
@@ -6384,6 +6385,12 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("ERROR 04-17 06:47:59 [diffusion_worker.py:502] Error processing RPC: `prompt` is too long for Wan2.2 text "
      "encoding: got 654 tokens, but `max_sequence_length` is 512. Shorten the prompt or increase `max_sequence_length` "
      "up to 512.", "runtime", "prompt_over_text_encoder_limit", "request_invalid"),
+    # from the hundred-and-ninety-seventh held-out part after its one scoring: Gaudi's runtime finding no HPU to open
+    # (GenAIComps#1038), and a wrapper's git patches to vLLM's files that no longer apply (spark-vllm-docker#261)
+    ("RuntimeError: synStatus=8 [Device not found] Device acquire failed.", "startup", "hpu_device_not_acquired",
+     "driver_or_runtime"),
+    ("error: patch failed: vllm/config/compilation.py:1455\nerror: vllm/config/compilation.py: patch does not apply",
+     "load", "vllm_patch_not_applicable", "dependency_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
