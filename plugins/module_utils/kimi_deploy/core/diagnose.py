@@ -5517,6 +5517,17 @@ _ENGINE_START_FRAMES = re.compile(r"\b(?:run_engine_core|run_mp_engine|from_engi
                                   r"|build_async_engine_client\w*|run_server)\b")
 
 
+# A serving stack launching a model (Xinference's worker, whose model actor builds the engine; GPUStack's worker
+# starting a model instance's server): the engine had not finished starting, so a failure under these frames alone,
+# with nothing else to place it, is taken at the start's first step.
+_STACK_MODEL_LAUNCH_FRAMES = re.compile(r"\b(?:launch_builtin_model|_serve_model_instance)\b")
+
+
+def _stack_launch_stage(frames: str) -> str | None:
+    """"load" for frames that only say a serving stack was launching the model, else None."""
+    return "load" if _STACK_MODEL_LAUNCH_FRAMES.search(frames) else None
+
+
 # The error an API server answers with once its engine's loop has died, quoting the error that killed it.
 _DEAD_ENGINE_QUOTING = re.compile(r"Engine loop is not running\. Inspect the stacktrace to find the original error")
 
@@ -5562,7 +5573,10 @@ def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
     if stage is None and default == "runtime":
         return default  # a family that strikes while serving (a kernel fault): a bare forward pass is a request's
     stage = stage or _forward_stage(_frame_text(lines, line.index))
-    return stage or _step_any_process_names(run) or default
+    stage = stage or _step_any_process_names(run)
+    if stage is None and default == "unknown":
+        stage = _stack_launch_stage(_frame_text(lines, line.index))
+    return stage or default
 
 
 def _promoted(risks: list[dict[str, Any]], before: int) -> dict[str, Any] | None:
@@ -5956,7 +5970,8 @@ def _truncated_traceback(run: _Run, lines: list[Line], outcome: _Outcome) -> dic
              if line.index + 1 < len(lines) and lines[line.index + 1].tag == line.tag]
     picked = sorted({ln.index: ln for ln in [*frames, *under]}.values(), key=lambda ln: ln.index)
     text = "\n".join(line.message for line in picked)
-    phase = _later(run.stage_at(last.index), _frame_stage(text)) or _forward_stage(text) or "unknown"
+    phase = (_later(run.stage_at(last.index), _frame_stage(text)) or _forward_stage(text) or _stack_launch_stage(text)
+             or "unknown")
     risk = _promoted(outcome.risks, last.index)
     if risk is not None:
         return _result(phase, _risk_finding(risk, "a traceback whose error line is not in the lines read"),

@@ -1534,9 +1534,11 @@ def test_training_part_accuracy():
     # 9913 at the split's rules. 5931 and 4956 with the readings written from its training entries before the held-out
     # scoring (xoscar's actor address before an exception's message; Xinference's model actor gone; a prompt over a
     # diffusion pipeline's text-encoder limit). 5931 and 4956 with the two written from its held-out part after its one
-    # scoring (Gaudi's runtime finding no HPU to open; a wrapper's patches to vLLM's files that no longer apply).
+    # scoring (Gaudi's runtime finding no HPU to open; a wrapper's patches to vLLM's files that no longer apply). 5947
+    # and 4956 with the reading written from the training part after that scoring (a serving stack's model-launch frames
+    # alone as the start's first step).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5931 / 9913 and cause >= 4956 / 9913, (phase, cause)
+    assert phase >= 5947 / 9913 and cause >= 4956 / 9913, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -6391,6 +6393,16 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "driver_or_runtime"),
     ("error: patch failed: vllm/config/compilation.py:1455\nerror: vllm/config/compilation.py: patch does not apply",
      "load", "vllm_patch_not_applicable", "dependency_error"),
+    # ...a serving stack's model-launch frames alone (Xinference's launch_builtin_model, GPUStack's
+    # _serve_model_instance): the engine had not started, so the start's first step (xinference#3107 and fifteen more
+    # corpus logs); a rule's own phase still wins over them (inference#1622)
+    ('  File "/usr/local/lib/python3.10/dist-packages/xinference/core/supervisor.py", line 1190, in '
+     'launch_builtin_model\n    await _launch_model()\n  File "/usr/local/lib/python3.10/dist-packages/xoscar/backends/'
+     'context.py", line 231, in send\n    return self._process_result_message(result)', "load", "truncated_traceback",
+     "unknown"),
+    ("Error while creating shared memory segment /dev/shm/nccl-jaXv5Z (size 5767520)\nTraceback (most recent call "
+     'last):\n  File "/opt/conda/lib/python3.10/site-packages/xinference/core/supervisor.py", line 1190, in '
+     "launch_builtin_model\n    await _launch_model()", "startup", "nccl_shared_memory", "nccl_error"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
