@@ -25,7 +25,7 @@ How it reads a log:
   milestone vLLM printed before it (_MILESTONES: args/config -> load, weights loaded/profiling/KV
   cache/graphs -> startup, listening/served -> runtime), or of the step its traceback frames name
   (_FRAME_STAGES), whichever is later; a bare line takes its rule's family phase. Only binding the
-  port keeps a fixed phase.
+  port keeps a fixed phase. Frames that only make a step likely (_WEAK_FRAME_STAGES) are read last.
 - Rules are regexes over the stable parts of messages, so several vLLM versions' wordings match.
   Constant ones are rows of a table (``_row``); functions remain where a value is computed. Each
   rule has a cause class (the taxonomy of tests/fixtures/vllm-failure-corpus/README.md) and a tier:
@@ -5517,15 +5517,23 @@ _ENGINE_START_FRAMES = re.compile(r"\b(?:run_engine_core|run_mp_engine|from_engi
                                   r"|build_async_engine_client\w*|run_server)\b")
 
 
-# A serving stack launching a model (Xinference's worker, whose model actor builds the engine; GPUStack's worker
-# starting a model instance's server): the engine had not finished starting, so a failure under these frames alone,
-# with nothing else to place it, is taken at the start's first step.
-_STACK_MODEL_LAUNCH_FRAMES = re.compile(r"\b(?:launch_builtin_model|_serve_model_instance)\b")
+# Frames that only make a step likely, read when nothing else places a failure (the deepest of them wins):
+# - a serving stack launching a model (Xinference's worker, whose model actor builds the engine; GPUStack's worker
+#   starting a model instance's server): the engine had not finished starting, so the start's first step;
+# - the engine's step (execute_model), a V1 worker's RPC loop and the executor's call into it, an evaluation harness's
+#   evaluation run: most often the engine running requests (V0's memory profile also ran execute_model, but its
+#   profile_run frame places that).
+_WEAK_FRAME_STAGES = re.compile(r"\b(?P<load>launch_builtin_model|_serve_model_instance)\b"
+                                r"|\b(?P<runtime>execute_model|worker_busy_loop|collective_rpc|cli_evaluate"
+                                r"|simple_evaluate)\b")
 
 
-def _stack_launch_stage(frames: str) -> str | None:
-    """"load" for frames that only say a serving stack was launching the model, else None."""
-    return "load" if _STACK_MODEL_LAUNCH_FRAMES.search(frames) else None
+def _weak_frame_stage(frames: str) -> str | None:
+    """The step the deepest weak frame makes likely (None: no such frame)."""
+    deepest = None
+    for match in _WEAK_FRAME_STAGES.finditer(frames):
+        deepest = match.lastgroup
+    return deepest
 
 
 # The error an API server answers with once its engine's loop has died, quoting the error that killed it.
@@ -5575,7 +5583,7 @@ def _phase_of(run: _Run, lines: list[Line], line: Line, default: str) -> str:
     stage = stage or _forward_stage(_frame_text(lines, line.index))
     stage = stage or _step_any_process_names(run)
     if stage is None and default == "unknown":
-        stage = _stack_launch_stage(_frame_text(lines, line.index))
+        stage = _weak_frame_stage(_frame_text(lines, line.index))
     return stage or default
 
 
@@ -5970,7 +5978,7 @@ def _truncated_traceback(run: _Run, lines: list[Line], outcome: _Outcome) -> dic
              if line.index + 1 < len(lines) and lines[line.index + 1].tag == line.tag]
     picked = sorted({ln.index: ln for ln in [*frames, *under]}.values(), key=lambda ln: ln.index)
     text = "\n".join(line.message for line in picked)
-    phase = (_later(run.stage_at(last.index), _frame_stage(text)) or _forward_stage(text) or _stack_launch_stage(text)
+    phase = (_later(run.stage_at(last.index), _frame_stage(text)) or _forward_stage(text) or _weak_frame_stage(text)
              or "unknown")
     risk = _promoted(outcome.risks, last.index)
     if risk is not None:

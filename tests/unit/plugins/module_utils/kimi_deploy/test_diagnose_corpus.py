@@ -1536,9 +1536,10 @@ def test_training_part_accuracy():
     # diffusion pipeline's text-encoder limit). 5931 and 4956 with the two written from its held-out part after its one
     # scoring (Gaudi's runtime finding no HPU to open; a wrapper's patches to vLLM's files that no longer apply). 5947
     # and 4956 with the reading written from the training part after that scoring (a serving stack's model-launch frames
-    # alone as the start's first step).
+    # alone as the start's first step). 5984 and 4956 with weak frames read last (the engine's step, a V1 worker's RPC
+    # loop, an evaluation harness's run as running requests).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 5947 / 9913 and cause >= 4956 / 9913, (phase, cause)
+    assert phase >= 5984 / 9913 and cause >= 4956 / 9913, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -3394,9 +3395,13 @@ def test_v1_runs_execute_model_for_requests_only():
     v1 = _frames(("vllm/v1/executor/multiproc_executor.py", "worker_busy_loop"),
                  ("vllm/v1/worker/gpu_worker.py", "execute_model"))
     assert diagnose(v1 + "\nZorkError: boom")["phase"] == "runtime"
-    # V0's memory profile went through execute_model too: its frame names no step
+    # V0's memory profile went through execute_model too: its frame alone names no step for sure, so it is read last,
+    # as running requests (the likelier, in the corpus), and the profile's own frame above it still places the profile
     v0 = _frames(("vllm/worker/model_runner.py", "execute_model"))
-    assert diagnose(v0 + "\nZorkError: boom")["phase"] != "runtime"
+    assert diagnose(v0 + "\nZorkError: boom")["phase"] == "runtime"
+    profiled = _frames(("vllm/worker/worker.py", "determine_num_available_blocks"),
+                       ("vllm/worker/model_runner.py", "profile_run"), ("vllm/worker/model_runner.py", "execute_model"))
+    assert diagnose(profiled + "\nZorkError: boom")["phase"] == "startup"
 
 
 def test_a_ray_placement_warning_alone_is_a_risk_of_the_load_step():
@@ -6403,6 +6408,20 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("Error while creating shared memory segment /dev/shm/nccl-jaXv5Z (size 5767520)\nTraceback (most recent call "
      'last):\n  File "/opt/conda/lib/python3.10/site-packages/xinference/core/supervisor.py", line 1190, in '
      "launch_builtin_model\n    await _launch_model()", "startup", "nccl_shared_memory", "nccl_error"),
+    # ...frames that only make running requests likely, read when nothing else places the failure: an evaluation
+    # harness's evaluation run (lm-eval's cli_evaluate, in eleven corpus logs), a V1 worker's RPC loop, the engine's
+    # step; the engine being built under the same harness is still its load
+    ('Traceback (most recent call last):\n  File "/usr/local/bin/lm_eval", line 8, in <module>\n    sys.exit('
+     'cli_evaluate())\n  File "/usr/local/lib/python3.10/site-packages/lm_eval/__main__.py", line 382, in '
+     "cli_evaluate\n    results = evaluator.simple_evaluate(", "runtime", "truncated_traceback", "unknown"),
+    ('(VllmWorker rank=0 pid=2101) ERROR 05-02 10:11:12 [multiproc_executor.py:527]   File "/usr/local/lib/python3.12/'
+     'dist-packages/vllm/v1/executor/multiproc_executor.py", line 522, in worker_busy_loop\n(VllmWorker rank=0 '
+     "pid=2101) ERROR 05-02 10:11:12 [multiproc_executor.py:527]     output = func(*args, **kwargs)", "runtime",
+     "truncated_traceback", "unknown"),
+    ('Traceback (most recent call last):\n  File "/usr/local/lib/python3.10/site-packages/lm_eval/evaluator.py", line '
+     "201, in simple_evaluate\n    lm = lm_eval.api.registry.get_model(model).create_from_arg_string(\n  File "
+     '"/usr/local/lib/python3.10/site-packages/vllm/entrypoints/llm.py", line 155, in __init__\n    self.llm_engine = '
+     "LLMEngine.from_engine_args(", "load", "truncated_traceback", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
