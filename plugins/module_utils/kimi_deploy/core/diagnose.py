@@ -500,6 +500,8 @@ _MILESTONES = (
                            # `vllm run-batch` running its requests (its progress bar, then the outputs written)
                            r"|^Running batch: +\d+% Completed|Writing outputs to local file"
                            r"|seconds to fall asleep|Sleep mode freed|sleep freed [\d.]+ GiB"
+                           # V0's scheduler preempting a running request when the KV cache fills: requests were running
+                           r"|is preempted by PreemptionMode"
                            # ...and woken again for the next rollout, its prefix cache reset (RL trainers)
                            r"|seconds to wake up tags|Successfully reset prefix cache"
                            r'|"(?:POST|GET|PUT|DELETE|PATCH) /\S* HTTP/[\d.]+" 5\d\d'
@@ -2908,6 +2910,26 @@ _row("ascend_acl_call_failed", 2, r"PTA call acl api failed",
      steps=["Read the CANN error code after the line (EL/EE codes; the plog under ~/ascend/log has the rest); rerun "
             "with ASCEND_LAUNCH_BLOCKING=1 to find the failing operator",
             "Start with --enforce-eager (no graph mode) to rule out graph capture"])
+
+
+# A stream synchronisation on the NPU failing with a CANN code: an operator queued before it faulted (the code names
+# how: 507011 and 507014 are stream and task exceptions), reported where the host waited on the stream.
+_row("ascend_stream_sync_failed", 2, r"AclrtSynchronizeStream\w*\(|ACL stream synchronize failed",
+     cls="gpu_kernel_fault", default_phase="runtime",
+     cause="Waiting on an NPU stream failed: an operator queued on it before the wait faulted on the device (the CANN "
+           "error code says how).",
+     steps=["Look the error code up in CANN's error-code list and read the plog under ~/ascend/log for the operator; "
+            "rerun with ASCEND_LAUNCH_BLOCKING=1 so the failing operator raises where it runs",
+            "Start with --enforce-eager (no graph mode) to rule out graph capture"])
+# CANN's watchdog on a device task: the task ran past its time limit (a hung collective, an operator that never
+# finished), not an operator's wrong result.
+_row("ascend_task_timed_out", 1, r"The execution of the internal task times out",
+     cls="timeout", default_phase="runtime",
+     cause="A task on the NPU ran past CANN's time limit: a collective waiting on a rank that never came (a hung or "
+           "slower peer), or an operator that did not finish.",
+     steps=["Read the plog under ~/ascend/log on every rank for the task that hung; check the other ranks were alive "
+            "and in the same step (HCCL's own log names the peer)",
+            "If steps are just long (very long prompts, a first compile), raise HCCL_EXEC_TIMEOUT"])
 
 
 # A hosting platform's own start deadline (Cloud Run's revision check): the container did not listen on its port in
