@@ -595,7 +595,9 @@ _FRAME_STAGES = (
         r"|vllm/multimodal/profiling\.py\", line \d+, in \w+"
         r"|vllm/v1/core/(?:sched/scheduler|kv_cache_manager|kv_cache_coordinator)\.py\", line \d+, in __init__"
         # (Inductor's static CUDA launcher runs the compiled kernels at every step: running, not compiling)
-        r"|torch/_inductor/(?!runtime/static_cuda_launcher)|torch/_dynamo/|torch/_functorch/")),
+        r"|torch/_inductor/(?!runtime/static_cuda_launcher)|torch/_dynamo/|torch/_functorch/"
+        # vLLM's own compilation backend splitting and compiling the captured graph
+        r"|vllm/compilation/backends\.py\", line \d+, in (?:split_graph|compile)\b")),
     ("load", re.compile(
         r"\b_?(?:load_model|load_weights|get_model|init_device|init_worker|initialize_model_parallel"
         # (the world group the distributed environment creates first, before the model-parallel groups)
@@ -4109,6 +4111,15 @@ _UNEXPECTED_ARGUMENT_STEPS = [
 _row("unexpected_engine_argument", 1, r"unexpected keyword argument '\w+'",
      cls="dependency_error", default_phase="load", context=r"EngineArgs|LLM\(|entrypoints",
      cause=_UNEXPECTED_ARGUMENT_CAUSE, steps=_UNEXPECTED_ARGUMENT_STEPS)
+# A call into torch's own API (the frame's last line, `torch.fx.passes.split_module.split_module(`) refused an
+# argument: the code was written for another torch release than the one installed.
+_row("torch_api_argument_unknown", 1, r"\w+\(\) got an unexpected keyword argument '\w+'",
+     context=r"\btorch\.(?:\w+\.)+\w+\(\s*(?:\n\s*[\^~]+\s*)?\Z",
+     cls="dependency_error", default_phase="load",
+     cause="A call into torch's API passed an argument the installed torch does not take: vLLM (or the package "
+           "making the call) was built for another torch release.",
+     steps=["Install the torch release this vLLM release pins (its requirements), or the vLLM build made for the "
+            "installed torch; `pip check` lists the mismatch"])
 # The same, named by the call's own message when no traceback is shown: vLLM's public API (`LLM.chat()`, the
 # server's `build_async_engine_client_from_engine_args()`).
 # (and the OpenAI server's classes, which wrappers such as BentoML's construct themselves, and SamplingParams, which

@@ -1544,9 +1544,11 @@ def test_training_part_accuracy():
     # loop, an evaluation harness's run as running requests). With that part and the hundred-and-ninety-eighth round's
     # training part added: 6019 and 4976 of 9960 at the split's rules. 6021 and 4979 with the readings written from its
     # training entries before the held-out scoring (an NPU stream's synchronisation failing; CANN's task watchdog; V0's
-    # preemption of a running request as requests running).
+    # preemption of a running request as requests running). 6022 and 4979 with the two written from its held-out part
+    # after its one scoring (a call into torch's own API refusing an argument; vLLM's compilation backend splitting the
+    # graph as a step of the start).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 6021 / 9960 and cause >= 4979 / 9960, (phase, cause)
+    assert phase >= 6022 / 9960 and cause >= 4979 / 9960, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -6442,6 +6444,17 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("WARNING 11-27 02:04:48 scheduler.py:1481] Sequence group cmpl-f5a9-0 is preempted by PreemptionMode.SWAP mode "
      "because there is not enough KV cache space.\nERROR 11-27 02:04:48 engine.py:135] AssertionError()", "runtime",
      "kv_cache_preempting", "kv_cache_insufficient"),
+    # from the hundred-and-ninety-eighth held-out part after its one scoring: a call into torch's own API refusing an
+    # argument (spark-vllm-docker#175's split_module), in vLLM's compilation backend splitting the graph (a step of the
+    # start); the same message from a call that is not torch's stays unread (vllm#11986)
+    ('(EngineCore pid=115) ERROR 04-09 21:26:02 [core.py:1110]   File "/usr/local/lib/python3.12/dist-packages/vllm/'
+     'compilation/backends.py", line 581, in split_graph\n(EngineCore pid=115) ERROR 04-09 21:26:02 [core.py:1110]     '
+     "split_gm = torch.fx.passes.split_module.split_module(\n(EngineCore pid=115) ERROR 04-09 21:26:02 [core.py:1110] "
+     "TypeError: split_module() got an unexpected keyword argument 'tuple_return'", "startup",
+     "torch_api_argument_unknown", "dependency_error"),
+    ('  File "/usr/lib/python3/site-packages/vllm/worker/worker_base.py", line 455, in init_worker\n    self.worker = '
+     "worker_class(*args, **kwargs)\nTypeError: Worker.__init__() got an unexpected keyword argument 'kv_cache_dtype'",
+     "load", "unclassified_error", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
