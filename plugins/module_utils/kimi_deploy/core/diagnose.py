@@ -4638,6 +4638,22 @@ _row("hccl_resource_failure", 0, r"fails to invoke the \w+ function of the hccl 
            "between the NPUs does not fit.",
      steps=["Rerun with ASCEND_GLOBAL_LOG_LEVEL=1 and HCCL's logs (plog) for the failing rank; check HCCL_BUFFSIZE, "
             "HCCL_IF_IP / HCCL_SOCKET_IFNAME and that every node's NPUs see each other (hccn_tool)"])
+# NCCL's own report of the CUDA error under its failure: error 2 is an allocation that did not fit (its buffers, a
+# communicator's set-up, an expert rebalance), the GPU's memory, not the network.
+_row("nccl_cuda_out_of_memory", 1, r"Cuda failure 2 'out of memory'",
+     cls="gpu_oom", default_phase="startup",
+     cause="NCCL could not allocate GPU memory for its buffers: the GPU was full (the KV cache and graphs sized to "
+           "gpu_memory_utilization leave NCCL too little).",
+     steps=["Lower gpu_memory_utilization so NCCL's buffers fit beside the KV cache (or NCCL_BUFFSIZE for its "
+            "per-peer buffers); check no other process holds memory on the GPU"])
+# Disaggregated serving stacks (NVIDIA Dynamo, Mooncake's metadata) keep their discovery and leases in etcd: a worker
+# that cannot reach it stops before it serves.
+_row("etcd_unreachable", 1, r"Failed to connect to etcd server|Unable to create lease\. Check etcd server status",
+     cls="distributed_network", default_phase="load",
+     cause="The serving stack's worker could not reach etcd (its discovery and lease store): etcd is not running at "
+           "the address the worker was given, or the network or a firewall is in the way.",
+     steps=["Check etcd is up and answers at that address (`etcdctl --endpoints=<url> endpoint health`), and give "
+            "every worker the same etcd endpoint (the stack's ETCD_ENDPOINTS)"])
 # A tool parser that cannot decode the model's tool call logs this (and its JSON error) and answers the request
 # without tool calls.
 _row("tool_call_extraction_failed", 1,
@@ -5539,8 +5555,9 @@ def _stage_of_progress_after(lines: list[Line], index: int, limit: int = 6) -> s
 
 
 # The logger of the API server's per-request code, in the record's header ("ERROR 07-15 01:39:25 [serving.py:1007]").
-_REQUEST_LOGGER = re.compile(r"[\[ ](?:serving(?:_chat|_completion|_engine|_responses|_embedding)?|api_router)"
-                             r"\.py:\d+\]")
+# (a tool parser logs from the API server as it parses one request's output: "[hermes_tool_parser.py:111]")
+_REQUEST_LOGGER = re.compile(r"[\[ ](?:serving(?:_chat|_completion|_engine|_responses|_embedding)?|api_router"
+                             r"|\w+_tool_parser)\.py:\d+\]")
 # An error that names the request it failed for ("Failed to advance FSM for request resp_2021...", "Handshake failed
 # for request chatcmpl-..."): requests were being served.
 _FOR_A_REQUEST = re.compile(r"\bfor request (?:id )?['\"]?(?:chatcmpl|cmpl-|resp_|[0-9a-f]{8})"

@@ -1552,9 +1552,11 @@ def test_training_part_accuracy():
     # preemption of a running request as requests running). 6022 and 4979 with the two written from its held-out part
     # after its one scoring (a call into torch's own API refusing an argument; vLLM's compilation backend splitting the
     # graph as a step of the start). With that part and the hundred-and-ninety-ninth round's training part added: 6051
-    # and 4996 of 10012 at the split's rules.
+    # and 4996 of 10012 at the split's rules. 6054 and 4999 with the readings written from its training entries before
+    # the held-out scoring (a serving stack's worker without its etcd; NCCL's CUDA error 2 as the GPU's memory; a tool
+    # parser's logger as a request's).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 6051 / 10012 and cause >= 4996 / 10012, (phase, cause)
+    assert phase >= 6054 / 10012 and cause >= 4999 / 10012, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -6462,6 +6464,18 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ('  File "/usr/lib/python3/site-packages/vllm/worker/worker_base.py", line 455, in init_worker\n    self.worker = '
      "worker_class(*args, **kwargs)\nTypeError: Worker.__init__() got an unexpected keyword argument 'kv_cache_dtype'",
      "load", "unclassified_error", "unknown"),
+    # from the hundred-and-ninety-ninth round's training part: a serving stack's worker without its etcd (dynamo#1188,
+    # and beam#36966 in training), NCCL's CUDA error 2 as the GPU's memory (vllm#19865), and a tool parser's logger as
+    # the API server parsing one request's output (Gym#161)
+    ('ERROR dynamo_runtime::worker: Application shutdown with error: Failed to connect to etcd server with config '
+     'ClientOptions { etcd_url: ["http://localhost:2379"], etcd_connect_options: None, attach_lease: true }', "load",
+     "etcd_unreachable", "distributed_network"),
+    ("(VllmWorker rank=3 pid=15164) ERROR 06-19 07:06:13 [multiproc_executor.py:527] torch.distributed."
+     "DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:77, unhandled cuda error\n"
+     "node-1:15164:15391 [3] include/alloc.h:228 NCCL WARN Cuda failure 2 'out of memory'", "startup",
+     "nccl_cuda_out_of_memory", "gpu_oom"),
+    ("(VllmAsyncGenerationWorker pid=1034256) ERROR 10-13 23:15:32 [hermes_tool_parser.py:111] json.decoder."
+     "JSONDecodeError: Expecting value: line 2 column 30 (char 30)", "runtime", "unclassified_error", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
