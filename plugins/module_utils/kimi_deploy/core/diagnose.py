@@ -489,6 +489,8 @@ _MILESTONES = (
         # [204/416] batch_size:224 num_blocks:384 free_mem:14.93 GiB")
         # (newer forks name the graph bucket: "[Warmup][Graph/mix/decode][1/112]")
         r"|\[Warmup\]\[[\w/]+\]\[\d+/\d+\]"
+        # FlashInfer's autotuner timing its MoE and GEMM kernels in vLLM's kernel warm-up, after the KV cache is sized
+        r"|\[Auto[Tt]uner\]: (?:Autotuning process starts|Tuning flashinfer::)"
         # the memory profile's summary, one figure a line (0.6.5+: "Memory profiling results:", "model weights take")
         r"|Memory profiling results|available_kv_cache_memory|the current vLLM instance can use")),
     # "Processed prompts: 0%|": the offline LLM.generate progress bar, printed once requests run.
@@ -2915,8 +2917,10 @@ _row("ascend_acl_call_failed", 2, r"PTA call acl api failed",
 
 
 # A stream synchronisation on the NPU failing with a CANN code: an operator queued before it faulted (the code names
-# how: 507011 and 507014 are stream and task exceptions), reported where the host waited on the stream.
-_row("ascend_stream_sync_failed", 2, r"AclrtSynchronizeStream\w*\(|ACL stream synchronize failed",
+# how: 507011 and 507014 are stream and task exceptions), reported where the host waited on the stream (torch_npu's
+# words, or the CANN runtime's own when its rtStreamSynchronize call returns the code).
+_row("ascend_stream_sync_failed", 2, r"AclrtSynchronizeStream\w*\(|ACL stream synchronize failed"
+     r"|rtStreamSynchronize\w* execution failed|synchronize stream with timeout failed",
      cls="gpu_kernel_fault", default_phase="runtime",
      cause="Waiting on an NPU stream failed: an operator queued on it before the wait faulted on the device (the CANN "
            "error code says how).",
@@ -3072,7 +3076,10 @@ _row("attention_backend_unsupported", 1,
 
 @_rule("request_over_context_length", 1,
        r"maximum context length is (\d+)|longer than the maximum model length(?: of)? (\d+)|max_tokens must be at "
-       r"least 1, got -?\d+|cannot be greater than max_model_len|'max_tokens' or 'max_completion_tokens' is too large",
+       r"least 1, got -?\d+|cannot be greater than max_model_len|'max_tokens' or 'max_completion_tokens' is too large"
+       # a hardware fork's own limit for a model on its device (Tenstorrent's: "does not support prompts longer than
+       # 8192 tokens on N300")
+       r"|does not support prompts longer than (\d+) tokens",
        default_phase="runtime")
 def _over_context(hit: _Hit) -> Finding:
     limit = next((int(g) for g in hit.match.groups() if g), None) or hit.param("max_model_len")
@@ -5570,12 +5577,12 @@ _ENGINE_START_FRAMES = re.compile(r"\b(?:run_engine_core|run_mp_engine|from_engi
 # Frames that only make a step likely, read when nothing else places a failure (the deepest of them wins):
 # - a serving stack launching a model (Xinference's worker, whose model actor builds the engine; GPUStack's worker
 #   starting a model instance's server): the engine had not finished starting, so the start's first step;
-# - the engine's step (execute_model), a V1 worker's RPC loop and the executor's call into it, an evaluation harness's
-#   evaluation run: most often the engine running requests (V0's memory profile also ran execute_model, but its
-#   profile_run frame places that).
+# - the engine's step (execute_model, and V1's sample_tokens after it, where a drafter proposes its tokens), a V1
+#   worker's RPC loop and the executor's call into it, an evaluation harness's evaluation run: most often the engine
+#   running requests (V0's memory profile also ran execute_model, but its profile_run frame places that).
 _WEAK_FRAME_STAGES = re.compile(r"\b(?P<load>launch_builtin_model|_serve_model_instance)\b"
-                                r"|\b(?P<runtime>execute_model|worker_busy_loop|collective_rpc|cli_evaluate"
-                                r"|simple_evaluate)\b")
+                                r"|\b(?P<runtime>execute_model|sample_tokens|worker_busy_loop|collective_rpc"
+                                r"|cli_evaluate|simple_evaluate)\b")
 
 
 def _weak_frame_stage(frames: str) -> str | None:

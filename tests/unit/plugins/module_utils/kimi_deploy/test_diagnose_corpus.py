@@ -1559,9 +1559,11 @@ def test_training_part_accuracy():
     # and 4996 of 10012 at the split's rules. 6054 and 4999 with the readings written from its training entries before
     # the held-out scoring (a serving stack's worker without its etcd; NCCL's CUDA error 2 as the GPU's memory; a tool
     # parser's logger as a request's). With that part and the two-hundredth round's training part added: 6083 and 5021
-    # of 10058 at the split's rules.
+    # of 10058 at the split's rules. 6090 and 5023 with the readings written from its training entries before the
+    # held-out scoring (the CANN runtime's words for a failed stream sync; FlashInfer's autotuner as the start's
+    # warm-up; a hardware fork's prompt limit; V1's sample_tokens as the engine's step).
     phase, cause = _accuracy(TRAIN)
-    assert phase >= 6083 / 10058 and cause >= 5021 / 10058, (phase, cause)
+    assert phase >= 6090 / 10058 and cause >= 5023 / 10058, (phase, cause)
 
 
 def test_the_secondary_heldout_figure_is_defined_before_scoring():
@@ -6483,6 +6485,23 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
      "nccl_cuda_out_of_memory", "gpu_oom"),
     ("(VllmAsyncGenerationWorker pid=1034256) ERROR 10-13 23:15:32 [hermes_tool_parser.py:111] json.decoder."
      "JSONDecodeError: Expecting value: line 2 column 30 (char 30)", "runtime", "unclassified_error", "unknown"),
+    # from the two-hundredth round's training part: the CANN runtime's own words for a failed stream synchronisation
+    # (vllm-ascend#9736), FlashInfer's autotuner as the start's kernel warm-up (flashinfer#3530), a hardware fork's
+    # prompt limit (tt-inference-server#988) and V1's sample_tokens as the engine's step (vllm-ascend#6076)
+    ("(Worker_DP0_TP1_EP1 pid=3132302) ERROR 05-30 11:43:14 [multiproc_executor.py:962]        rtStreamSynchronize"
+     "WithTimeout execution failed, reason=the model stream execute failed[FUNC:FuncErrorReason]\n(Worker_DP0_TP1_EP1 "
+     "pid=3132302) ERROR 05-30 11:43:14 [multiproc_executor.py:962]        synchronize stream with timeout failed, "
+     "runtime result = 507011", "runtime", "ascend_stream_sync_failed", "gpu_kernel_fault"),
+    ("(Worker_TP1 pid=1917711) 2026-06-06 16:40:56,476 - INFO - autotuner.py:622 - flashinfer.jit: [Autotuner]: "
+     "Autotuning process starts ...\n[rank2]:[E606 16:42:15.687254890 ProcessGroupNCCL.cpp:2119] [PG ID 2 PG GUID 3 "
+     "Rank 2] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was "
+     "encountered", "startup", "gpu_kernel_fault", "gpu_kernel_fault"),
+    ("[SERVER] ERROR 10-28 02:32:07 serving_chat.py:937] ValueError: TT-LLama11B-Vision does not support prompts "
+     "longer than 8192 tokens on N300 (received prompt with 65418 tokens)", "runtime", "request_over_context_length",
+     "request_invalid"),
+    ('(EngineCore_DP0 pid=25890)   File "/opt/vllm-ascend/vllm_ascend/worker/model_runner_v1.py", line 1707, in '
+     "sample_tokens\n(EngineCore_DP0 pid=25890)     propose_draft_token_ids(sampler_output.sampled_token_ids)",
+     "runtime", "truncated_traceback", "unknown"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
