@@ -1721,9 +1721,10 @@ _row("cli_argument_error", 1,
 
 # Disaggregated prefill: a decode instance's connector could not pull a request's KV cache from its prefill peer
 # (Mooncake's transfer engine, NIXL's handshake or read): the link between the instances failed while serving.
-# (Mooncake's transfer engine logs its own side of it: a peer's segment it cannot open or reach, a slice that failed)
+# (Mooncake's transfer engine logs its own side of it: a peer's segment or target it cannot open or reach, a slice
+# that failed)
 _row("kv_transfer_failed", 2, r"Mooncake transfer failed for request|Failed to transfer KV cache for request"
-     r"|NIXL transfer failure: \w+"
+     r"|NIXL transfer failure: \w+|Failed to connect to target: \S+, status:"
      r"|Failed to (?:open|connect to) segment \S+|Transfer slice failed with status|Process failed for slice \(opcode",
      cls="distributed_network", default_phase="runtime",
      cause="The KV-transfer connector could not move a request's KV cache between the prefill and decode instances "
@@ -2918,9 +2919,11 @@ _row("ascend_acl_call_failed", 2, r"PTA call acl api failed",
 
 # A stream synchronisation on the NPU failing with a CANN code: an operator queued before it faulted (the code names
 # how: 507011 and 507014 are stream and task exceptions), reported where the host waited on the stream (torch_npu's
-# words, or the CANN runtime's own when its rtStreamSynchronize call returns the code).
+# words, or the CANN runtime's own when its rtStreamSynchronize call, or a copy queued behind the faulted operator,
+# returns the code: "rtMemcpyAsyncEx execution failed, reason=the model stream execute failed").
 _row("ascend_stream_sync_failed", 2, r"AclrtSynchronizeStream\w*\(|ACL stream synchronize failed"
-     r"|rtStreamSynchronize\w* execution failed|synchronize stream with timeout failed",
+     r"|rtStreamSynchronize\w* execution failed|synchronize stream with timeout failed"
+     r"|execution failed, reason=the model stream execute failed",
      cls="gpu_kernel_fault", default_phase="runtime",
      cause="Waiting on an NPU stream failed: an operator queued on it before the wait faulted on the device (the CANN "
            "error code says how).",
@@ -2928,8 +2931,9 @@ _row("ascend_stream_sync_failed", 2, r"AclrtSynchronizeStream\w*\(|ACL stream sy
             "rerun with ASCEND_LAUNCH_BLOCKING=1 so the failing operator raises where it runs",
             "Start with --enforce-eager (no graph mode) to rule out graph capture"])
 # CANN's watchdog on a device task: the task ran past its time limit (a hung collective, an operator that never
-# finished), not an operator's wrong result.
-_row("ascend_task_timed_out", 1, r"The execution of the internal task times out",
+# finished), not an operator's wrong result. HCCL's task exception handler says the same of a collective's task
+# ("[TaskExecStage][Timeout][AICPU]Task run failed").
+_row("ascend_task_timed_out", 1, r"The execution of the internal task times out|\[TaskExecStage\]\[Timeout\]",
      cls="timeout", default_phase="runtime",
      cause="A task on the NPU ran past CANN's time limit: a collective waiting on a rank that never came (a hung or "
            "slower peer), or an operator that did not finish.",

@@ -6503,6 +6503,17 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ('(EngineCore_DP0 pid=25890)   File "/opt/vllm-ascend/vllm_ascend/worker/model_runner_v1.py", line 1707, in '
      "sample_tokens\n(EngineCore_DP0 pid=25890)     propose_draft_token_ids(sampler_output.sampled_token_ids)",
      "runtime", "truncated_traceback", "unknown"),
+    # from the two-hundredth held-out part after its one scoring: Mooncake's transfer engine unable to reach its
+    # peer's target (Mooncake#3267), HCCL's task exception handler reporting a collective's timeout
+    # (vllm-ascend#13482), and the CANN runtime's failed copy behind a faulted stream (vllm-ascend#10546)
+    ("E0804 01:27:56.831786 150938 transfer_executor_base.cpp:263] Failed to connect to target: 10.196.186.72:20064, "
+     "status: 503900, errmsg: E19999: Inner Error!", "runtime", "kv_transfer_failed", "distributed_network"),
+    ("[ERROR] HCCL(2817,):2026-08-04-06:53:21.443.429 [task_exception_handler.cc:31] [3154][TaskExecStage][Timeout]"
+     "[AICPU]Task run failed, para information is notify id:[0x000000000000029f], stage:[0]", "runtime",
+     "ascend_task_timed_out", "timeout"),
+    ("(Worker_DP1_TP1_EP5 pid=603) ERROR 06-16 15:25:20 [multiproc_executor.py:962]         rtMemcpyAsyncEx execution "
+     "failed, reason=the model stream execute failed[FUNC:FuncErrorReason][FILE:error_message_manage.cc]", "runtime",
+     "ascend_stream_sync_failed", "gpu_kernel_fault"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
