@@ -1,12 +1,12 @@
 #!/usr/bin/env python
-"""Accuracy of diagnose() on the real-failure corpus: the two-hundredth held-out part, the training part, k-fold over
-it.
+"""Accuracy of diagnose() on the real-failure corpus: the two-hundred-and-first held-out part, the training part, k-fold
+over it.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]
 
-The held-out part is twohundredth-heldout.jsonl: logs collected on 2026-12-07 (two-hundredth round) and split off (a
-stratified third, fixed seed) before any rule saw them; its sha256 (twohundredth-heldout.sha256) was committed with it,
-and this script checks it first, so a changed held-out entry cannot slip through. Everything else
+The held-out part is twohundredfirst-heldout.jsonl: logs collected on 2026-12-08 (two-hundred-and-first round) and split
+off (a stratified third, fixed seed) before any rule saw them; its sha256 (twohundredfirst-heldout.sha256) was committed
+with it, and this script checks it first, so a changed held-out entry cannot slip through. Everything else
 is training: corpus.jsonl (its first held-out third, seen-heldout-ids.txt,
 was read while rules were written), training-additions.jsonl, fresh-training.jsonl, fresh-heldout.jsonl (the second
 round's held-out part, measured once and listed in the README, so training now), third-training.jsonl,
@@ -123,8 +123,8 @@ hundredninetythird-heldout.jsonl, hundredninetyfourth-training.jsonl, hundrednin
 hundredninetyfifth-training.jsonl, hundredninetyfifth-heldout.jsonl, hundredninetysixth-training.jsonl,
 hundredninetysixth-heldout.jsonl, hundredninetyseventh-training.jsonl, hundredninetyseventh-heldout.jsonl,
 hundredninetyeighth-training.jsonl, hundredninetyeighth-heldout.jsonl, hundredninetyninth-training.jsonl,
-hundredninetyninth-heldout.jsonl (the fifth to hundred-and-ninety-ninth rounds' held-out parts, likewise) and
-twohundredth-training.jsonl.
+hundredninetyninth-heldout.jsonl, twohundredth-training.jsonl, twohundredth-heldout.jsonl (the fifth to two-hundredth
+rounds' held-out parts, likewise) and twohundredfirst-training.jsonl.
 The retired held-out parts keep their hash checks, so their history stays verifiable.
 No two entries share an id, and no source appears in two files. `--training-only` leaves the held-out part unscored
 (use it while tuning); `--misses` lists the training misses; `--heldout-misses` lists the held-out misses for the
@@ -132,9 +132,10 @@ final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
 label's cause; both are also broken down by labelled phase and by cause family (the README's taxonomy table).
-A secondary held-out figure, fixed with the eighth split and kept for the ninth to the two-hundredth, each time before
-the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure, that is, all
-but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in the lines).
+A secondary held-out figure, fixed with the eighth split and kept for the ninth to the two-hundred-and-first, each time
+before the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure, that
+is, all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in the
+lines).
 From the tenth split on, the held-out third is drawn per (labelled phase, title-only mark), so both kinds keep their
 share of the held-out part.
 k-fold: the training part split into k folds by the sha256 of the id. The rules have no fitted parameters, so
@@ -344,10 +345,12 @@ TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.js
                   "hundredninetyseventh-training.jsonl", "hundredninetyseventh-heldout.jsonl",
                   "hundredninetyeighth-training.jsonl", "hundredninetyeighth-heldout.jsonl",
                   "hundredninetyninth-training.jsonl", "hundredninetyninth-heldout.jsonl",
-                  "twohundredth-training.jsonl")
-HELDOUT_FILE = "twohundredth-heldout.jsonl"
+                  "twohundredth-training.jsonl", "twohundredth-heldout.jsonl",
+                  "twohundredfirst-training.jsonl")
+HELDOUT_FILE = "twohundredfirst-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"twohundredth-heldout.jsonl": "twohundredth-heldout.sha256",
+HASHED_FILES = {"twohundredfirst-heldout.jsonl": "twohundredfirst-heldout.sha256",
+                "twohundredth-heldout.jsonl": "twohundredth-heldout.sha256",
                 "hundredninetyninth-heldout.jsonl": "hundredninetyninth-heldout.sha256",
                 "hundredninetyeighth-heldout.jsonl": "hundredninetyeighth-heldout.sha256",
                 "hundredninetyseventh-heldout.jsonl": "hundredninetyseventh-heldout.sha256",
