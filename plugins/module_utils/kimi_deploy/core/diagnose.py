@@ -402,6 +402,8 @@ _LOAD_DONE_TEXT = (
     # (the graphs' pool measured once they are captured: "CUDA graph pool memory: 0.09 GiB (actual), 0.13 GiB
     # (estimated)")
     r"|CUDA graph pool memory: [\d.]+ GiB \(actual\)"
+    # (Aphrodite Engine's wording, a vLLM fork: "Model weights loaded. Memory usage: 17.15 GiB x 4 = 68.60 GiB")
+    r"|Model weights loaded\. Memory usage:"
 )
 _LOAD_DONE = re.compile(_LOAD_DONE_TEXT)
 _SERVING_TEXT = (
@@ -2904,6 +2906,18 @@ def _kernel_fault(hit: _Hit) -> Finding:
     return Finding(cause="A GPU kernel faulted (illegal memory access / device assert): a vLLM kernel bug "
                          "for this model, GPU or parallel layout.",
                    steps=steps)
+
+
+# A CANN operator's own check of its inputs' shapes ("expert count is: 128, but currently only support 256.
+# [FUNC:CheckInputShape]"): the NPU kernel does not cover this model's shape (its experts, heads or sizes), which the
+# first forward pass, the memory profile, meets.
+_row("ascend_operator_shape_unsupported", 1, r"but currently only supports? \d+|\[FUNC:CheckInputShape\]",
+     cls="architecture_unsupported", default_phase="startup",
+     cause="An NPU operator of this CANN release does not support this model's shape (its check names the value and "
+           "what it supports), so the model cannot run on this NPU with these kernels.",
+     steps=["Check vllm-ascend's supported-models list and release notes for this model on this NPU; a newer CANN or "
+            "vllm-ascend release may cover the shape",
+            "Where vllm-ascend offers another implementation of the layer (an eager or non-fused path), try it"])
 
 
 # torch_npu's wrapper of a failed ACL call ("ERR00100 PTA call acl api failed"): a kernel's fault when nothing more is
