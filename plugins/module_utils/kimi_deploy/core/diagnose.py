@@ -1138,7 +1138,8 @@ def _missing_weights(hit: _Hit) -> Finding:
 
 @_rule("corrupt_safetensors", 1,
        r"Error while deserializing header|SafetensorError|HeaderTooLarge|header too large"
-       r"|MetadataIncompleteBuffer|incomplete metadata|InvalidHeader",
+       # (safetensors' InvalidHeader* errors; an HTTP client's InvalidHeaderValue/Name is a request's header)
+       r"|MetadataIncompleteBuffer|incomplete metadata|InvalidHeader(?!Value|Name)",
        default_phase="load")
 def _corrupt_safetensors(hit: _Hit) -> Finding:
     text = hit.line.message
@@ -2886,6 +2887,9 @@ _row("ptx_newer_than_driver", 1, r"the provided PTX was compiled with an unsuppo
 @_rule("gpu_kernel_fault", 1,
        r"illegal memory access|device-side assert|unspecified launch failure|cudaErrorIllegalAddress"
        r"|misaligned address|CUDA error: (?!out of memory|operation not permitted when stream is capturing)"
+       # (a kernel library's own CUDA check macro: "CUDA error (csrc/smxx/mla_combine.cu:201): invalid configuration
+       # argument", a launch this kernel cannot make for the shape it was given)
+       r"|CUDA error \([^()\s]+:\d+\): (?!out of memory)"
        r"|AcceleratorError"
        # CUDA's core dump on a kernel's exception (CUDA_ENABLE_COREDUMP_ON_EXCEPTION, or the lightweight core dump
        # vLLM's CI turns on) names the exception and the kernel before any Python error is raised

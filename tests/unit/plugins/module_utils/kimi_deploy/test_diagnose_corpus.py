@@ -6533,10 +6533,25 @@ LM_EVAL_TABLE = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |
     ("INFO:     Model weights loaded. Memory usage: 17.15 GiB x 4 = 68.60 GiB\nTraceback (most recent call last):\n  "
      'File "/usr/lib/python3.10/runpy.py", line 196, in _run_module_as_main', "startup", "truncated_traceback",
      "unknown"),
+    # from the two-hundred-and-first held-out part after its one scoring: a kernel library's own CUDA check macro
+    # (vllm#27043, FlashMLA's combine kernel)
+    ("CUDA error (/home/u/vllm-source/cmake-build-release/_deps/flashmla-src/csrc/smxx/mla_combine.cu:201): invalid "
+     "configuration argument", "runtime", "gpu_kernel_fault", "gpu_kernel_fault"),
 ])
 def test_readings_since_the_twenty_eighth_round(text, phase, rule, cause_class):
     result = diagnose(text)
     assert (result["phase"], result["rule"], result["cause_class"]) == (phase, rule, cause_class)
+
+
+def test_an_http_clients_invalid_header_value_is_not_a_corrupt_checkpoint():
+    # NIM's NGC client refusing to build a request whose header is malformed (nim-deploy#62, reqwest's
+    # InvalidHeaderValue) is not safetensors' InvalidHeader* errors on a checkpoint's header
+    http = ('Exception: Error {\n    context: "fetching file map with bearer token",\n    source: reqwest::Error {\n'
+            "        kind: Builder,\n        source: http::Error(\n            InvalidHeaderValue,\n        ),\n"
+            "    },\n}")
+    assert diagnose(http)["rule"] != "corrupt_safetensors"
+    checkpoint = "safetensors_rust.SafetensorError: Error while deserializing header: InvalidHeaderDeserialization"
+    assert diagnose(checkpoint)["rule"] == "corrupt_safetensors"
 
 
 def test_lmcaches_url_adapter_is_not_a_lora_adapter():
