@@ -1,12 +1,12 @@
 #!/usr/bin/env python
-"""Accuracy of diagnose() on the real-failure corpus: the two-hundred-and-first held-out part, the training part, k-fold
-over it.
+"""Accuracy of diagnose() on the real-failure corpus: the two-hundred-and-second held-out part, the training part,
+k-fold over it.
 
     .venv/bin/python benchmarks/bench_diagnose_corpus.py [--folds 5] [--misses] [--heldout-misses] [--json]
 
-The held-out part is twohundredfirst-heldout.jsonl: logs collected on 2026-12-08 (two-hundred-and-first round) and split
-off (a stratified third, fixed seed) before any rule saw them; its sha256 (twohundredfirst-heldout.sha256) was committed
-with it, and this script checks it first, so a changed held-out entry cannot slip through. Everything else
+The held-out part is twohundredsecond-heldout.jsonl: logs collected on 2026-12-08 (two-hundred-and-second round) and
+split off (a stratified third, fixed seed) before any rule saw them; its sha256 (twohundredsecond-heldout.sha256) was
+committed with it, and this script checks it first, so a changed held-out entry cannot slip through. Everything else
 is training: corpus.jsonl (its first held-out third, seen-heldout-ids.txt,
 was read while rules were written), training-additions.jsonl, fresh-training.jsonl, fresh-heldout.jsonl (the second
 round's held-out part, measured once and listed in the README, so training now), third-training.jsonl,
@@ -123,8 +123,9 @@ hundredninetythird-heldout.jsonl, hundredninetyfourth-training.jsonl, hundrednin
 hundredninetyfifth-training.jsonl, hundredninetyfifth-heldout.jsonl, hundredninetysixth-training.jsonl,
 hundredninetysixth-heldout.jsonl, hundredninetyseventh-training.jsonl, hundredninetyseventh-heldout.jsonl,
 hundredninetyeighth-training.jsonl, hundredninetyeighth-heldout.jsonl, hundredninetyninth-training.jsonl,
-hundredninetyninth-heldout.jsonl, twohundredth-training.jsonl, twohundredth-heldout.jsonl (the fifth to two-hundredth
-rounds' held-out parts, likewise) and twohundredfirst-training.jsonl.
+hundredninetyninth-heldout.jsonl, twohundredth-training.jsonl, twohundredth-heldout.jsonl,
+twohundredfirst-training.jsonl, twohundredfirst-heldout.jsonl (the fifth to two-hundred-and-first rounds' held-out
+parts, likewise) and twohundredsecond-training.jsonl.
 The retired held-out parts keep their hash checks, so their history stays verifiable.
 No two entries share an id, and no source appears in two files. `--training-only` leaves the held-out part unscored
 (use it while tuning); `--misses` lists the training misses; `--heldout-misses` lists the held-out misses for the
@@ -132,7 +133,7 @@ final report, not for tuning.
 
 Scored per entry: phase (load/startup/runtime/none/unknown) equal to the label, and cause_class equal to the
 label's cause; both are also broken down by labelled phase and by cause family (the README's taxonomy table).
-A secondary held-out figure, fixed with the eighth split and kept for the ninth to the two-hundred-and-first, each time
+A secondary held-out figure, fixed with the eighth split and kept for the ninth to the two-hundred-and-second, each time
 before the held-out part was scored: the same accuracy over the held-out entries whose lines contain the failure, that
 is, all but those whose `note` marks them `title-only` (the cause is only in the thread's title or words, not in the
 lines).
@@ -346,10 +347,12 @@ TRAINING_FILES = ("corpus.jsonl", "training-additions.jsonl", "fresh-training.js
                   "hundredninetyeighth-training.jsonl", "hundredninetyeighth-heldout.jsonl",
                   "hundredninetyninth-training.jsonl", "hundredninetyninth-heldout.jsonl",
                   "twohundredth-training.jsonl", "twohundredth-heldout.jsonl",
-                  "twohundredfirst-training.jsonl")
-HELDOUT_FILE = "twohundredfirst-heldout.jsonl"
+                  "twohundredfirst-training.jsonl", "twohundredfirst-heldout.jsonl",
+                  "twohundredsecond-training.jsonl")
+HELDOUT_FILE = "twohundredsecond-heldout.jsonl"
 # Each held-out file with its committed hash: the current one, and the retired ones (training now, history).
-HASHED_FILES = {"twohundredfirst-heldout.jsonl": "twohundredfirst-heldout.sha256",
+HASHED_FILES = {"twohundredsecond-heldout.jsonl": "twohundredsecond-heldout.sha256",
+                "twohundredfirst-heldout.jsonl": "twohundredfirst-heldout.sha256",
                 "twohundredth-heldout.jsonl": "twohundredth-heldout.sha256",
                 "hundredninetyninth-heldout.jsonl": "hundredninetyninth-heldout.sha256",
                 "hundredninetyeighth-heldout.jsonl": "hundredninetyeighth-heldout.sha256",
