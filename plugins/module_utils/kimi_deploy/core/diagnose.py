@@ -609,6 +609,8 @@ _FRAME_STAGES = (
         r"|init_model_parallel_group|init_worker_distributed_environment|initialize_ray_cluster"
         r"|_get_executor_cls|from_pretrained|_cuda_init|_lazy_init|new_group|GroupCoordinator"
         r"|make_layers|run_mp_engine|from_engine_args|_init_engine|run_engine_core|build_async_engine_client\w*"
+        # (--cpu-offload-gb moving a layer's weights to pinned CPU memory as make_layers builds it)
+        r"|maybe_offload_to_cpu"
         # the model built and its checkpoint read into it (_initialize_model, AutoWeightsLoader's _load_module)
         r"|_?initialize_model|_load_module|_load_param|get_model_architecture|\w*weight_loader\w*"
         # the CLI building its argument parser (the process has just started), the engine's config resolved from its
