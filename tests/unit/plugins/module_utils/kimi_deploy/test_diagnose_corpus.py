@@ -1816,6 +1816,7 @@ HELDOUT_FLOORS = [
     ("hundredninetyninth-heldout.jsonl", 12, 6, 20, (7, 4, 4)),
     ("twohundredth-heldout.jsonl", 8, 9, 18, (8, 3, 3)),
     ("twohundredfirst-heldout.jsonl", 11, 7, 20, (9, 5, 3)),
+    ("twohundredsecond-heldout.jsonl", 8, 8, 14, (5, 3, 4)),
     ("hundredeightyfirst-heldout.jsonl", 11, 5, 13, (4, 4, 3)),
     ("hundredeightieth-heldout.jsonl", 9, 4, 12, (6, 3, 3)),
     ("hundredseventyninth-heldout.jsonl", 9, 8, 17, (7, 3, 3)),
