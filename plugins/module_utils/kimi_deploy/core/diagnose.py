@@ -3120,6 +3120,25 @@ def _over_context(hit: _Hit) -> Finding:
                "'Maximum concurrency' log line)"])
 
 
+# A client's own report of the server's 4xx answer (the OpenAI SDK's "Error code: 400 - {...}", a coding agent's
+# "API Error: 400 ...", an HTTP library's "request failed with status 422"): the server was up and refused that
+# request. The weakest reading of a request's error: a rule that names what was refused (a tool flag, the context
+# length, a chat template) wins, and a line quoting vLLM's own JSON error body is read as the server answering.
+_row("client_reports_request_refused", 3,
+     # (a line quoting vLLM's own error object is the server's answer itself: read by the healthy-answer path)
+     r"^(?!.*[\"']object[\"']: ?[\"']error[\"'])(?:.*?)(?:"
+     r"\bAPI Error: (?:400|404|413|422)\b|\b[Rr]equest failed with status:? (?:400|404|413|422)\b"
+     r"|\bError: (?:400|404|413|422) status code\b|\w+Exception: (?:400|404|413|422) - \{"
+     r"|\bError code: (?:400|404|413|422) - \{)",
+     cls="request_invalid", default_phase="runtime",
+     cause="A client reports that the server refused its request with an HTTP 4xx: the request (its body, messages, "
+           "parameters or model name) is not one this server accepts; the server itself was up and answering.",
+     steps=["Read the error body the client quotes (vLLM names the field, the limit or the missing flag) and fix the "
+            "request or the client's settings (the served model name, max_tokens, message roles, tool options)",
+            "If every client gets it, compare the request with the route's schema at /docs and with the flags the "
+            "server was started with (--served-model-name, --enable-auto-tool-choice, --chat-template)"])
+
+
 _row("request_preprocessing_failed", 2, r"Error in preprocessing prompt inputs|jinja2\.exceptions\.Template\w*Error"
      # V0's API server, when a request's messages do not fit the chat template ("roles must alternate"); V1's
      # when the template itself raised on a request's messages
